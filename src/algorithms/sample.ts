@@ -1,0 +1,36 @@
+import type { Signal } from '../signal.js';
+
+/**
+ * One measurement fed to the limit algorithms: when a request was sent, when
+ * its outcome arrived, how busy the scope was, and what the outcome said.
+ * Times are monotonic milliseconds from the controller's clock; algorithms
+ * never read a clock themselves.
+ */
+export interface Sample {
+  /** When the request was sent. */
+  sentAt: number;
+  /** When its outcome was observed (`at - sentAt` is the round-trip time). */
+  at: number;
+  /** Requests in flight in the scope when this one was sent, itself included. */
+  inflight: number;
+  /** The classified outcome. */
+  signal: Signal;
+}
+
+/** An algorithm that decides a concurrency limit (how many requests may be in flight). */
+export interface ConcurrencyLimit {
+  /** The current limit, an integer >= 1. */
+  readonly limit: number;
+  /** Updates the limit from one sample and returns the new limit. */
+  onSample(sample: Sample): number;
+}
+
+/** An algorithm that decides a sending rate in requests per second. */
+export interface RatePolicy {
+  /** Current rate in requests/s; `Infinity` means unpaced. */
+  readonly rate: number;
+  /** Monotonic ms before which nothing may be sent (a server-requested pause); 0 when none. */
+  readonly pausedUntil: number;
+  /** Updates the rate from one sample (including its Retry-After and quota). */
+  onSample(sample: Sample): void;
+}

@@ -1,0 +1,53 @@
+import { abortReason } from './errors.js';
+
+/** Cancels a scheduled timer; calling it after the timer fired does nothing. */
+export type CancelTimer = () => void;
+
+/**
+ * The only door to time. Algorithms never read a clock; enforcement code gets
+ * one injected, so the same controller runs in production ({@link systemClock}),
+ * in tests and in the simulator ({@link VirtualClock}).
+ */
+export interface Clock {
+  /** Monotonic time in milliseconds. Only differences are meaningful. */
+  now(): number;
+  /** Wall-clock time in epoch milliseconds, for HTTP dates. */
+  wallNow(): number;
+  /** Calls `callback` once, `ms` from now. Returns a function that cancels it. */
+  setTimer(ms: number, callback: () => void): CancelTimer;
+  /** Resolves `ms` from now; rejects with the signal's reason if it aborts first. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Builds `sleep` on top of a clock's `setTimer`. */
+export function sleepOn(
+  clock: Pick<Clock, 'setTimer'>,
+  ms: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      cancel();
+      reject(abortReason(signal as AbortSignal));
+    };
+    const cancel = clock.setTimer(ms, () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** The real clock: `performance.now`, `Date.now` and `setTimeout`. */
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  wallNow: () => Date.now(),
+  setTimer(ms, callback) {
+    const handle = setTimeout(callback, Math.max(0, ms));
+    return () => clearTimeout(handle);
+  },
+  sleep(ms, signal) {
+    return sleepOn(systemClock, ms, signal);
+  },
+};

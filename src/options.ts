@@ -1,0 +1,80 @@
+import { InvalidOptionError } from './errors.js';
+
+/** Constraints for a numeric option. */
+export interface NumberRule {
+  /** Smallest allowed value (inclusive). */
+  min?: number;
+  /** Largest allowed value (inclusive). */
+  max?: number;
+  /** Whether the value must be an integer. */
+  integer?: boolean;
+  /** Whether `Infinity` is allowed (for "no limit"). */
+  infinite?: boolean;
+}
+
+/**
+ * Reads a numeric option, applying its default and checking its range.
+ * Throws {@link InvalidOptionError} naming the owner, option, value and rule.
+ */
+export function numberOption(
+  owner: string,
+  name: string,
+  value: unknown,
+  fallback: number,
+  rule: NumberRule = {},
+): number {
+  if (value === undefined) return fallback;
+  const ok =
+    typeof value === 'number' &&
+    !Number.isNaN(value) &&
+    (Number.isFinite(value) || (rule.infinite === true && value === Infinity)) &&
+    (!rule.integer || !Number.isFinite(value) || Number.isInteger(value)) &&
+    (rule.min === undefined || value >= rule.min) &&
+    (rule.max === undefined || value <= rule.max);
+  if (!ok) throw InvalidOptionError.invalid(owner, name, value, describeRule(rule));
+  return value as number;
+}
+
+function describeRule(rule: NumberRule): string {
+  const kind = rule.integer ? 'an integer' : 'a number';
+  const range: string[] = [];
+  if (rule.min !== undefined) range.push(`>= ${rule.min}`);
+  if (rule.max !== undefined) range.push(`<= ${rule.max}`);
+  const bounds = range.length > 0 ? ` ${range.join(' and ')}` : '';
+  return `${kind}${bounds}${rule.infinite ? ' (or Infinity)' : ''}`;
+}
+
+/** Reads an option that must be one of a fixed set of strings. */
+export function choiceOption<T extends string>(
+  owner: string,
+  name: string,
+  value: unknown,
+  fallback: T,
+  choices: readonly T[],
+): T {
+  if (value === undefined) return fallback;
+  if (typeof value === 'string' && (choices as readonly string[]).includes(value))
+    return value as T;
+  throw InvalidOptionError.invalid(
+    owner,
+    name,
+    value,
+    `one of ${choices.map((c) => `"${c}"`).join(', ')}`,
+  );
+}
+
+/**
+ * Rejects option keys the owner does not know, so a typo such as `maxConcurency`
+ * is an error instead of a silently ignored setting.
+ */
+export function rejectUnknownOptions(
+  owner: string,
+  options: object,
+  known: readonly string[],
+): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw InvalidOptionError.unknown(owner, key, known);
+    }
+  }
+}
