@@ -1,0 +1,199 @@
+import type { BreakerState } from '../events/event.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import type { Random } from '../random.js';
+import type { Reaction } from '../signal.js';
+
+/** Options for {@link BreakerPolicy}. */
+export interface BreakerOptions {
+  /**
+   * Congestion events (strikes) in a row, with no success in between, that open
+   * the breaker. A burst of failures from requests that were all in flight
+   * together is one strike, so a single overshoot never trips it.
+   * @default 5
+   */
+  threshold?: number;
+  /**
+   * How long the breaker stays open the first time, ms (longer if Retry-After says so).
+   * @default 15000
+   */
+  cooldownMs?: number;
+  /**
+   * Each failed half-open probe multiplies the cooldown by this factor.
+   * @default 2
+   */
+  backoffFactor?: number;
+  /**
+   * Upper bound on the cooldown, ms.
+   * @default 300000
+   */
+  maxCooldownMs?: number;
+  /**
+   * Random extra open time, as a fraction of the open time, so a fleet's probes spread out.
+   * @default 0.2
+   */
+  jitter?: number;
+  /**
+   * A Retry-After at least this long opens the breaker by itself: after a long
+   * pause one probe tests the water before everyone resumes.
+   * @default 5000
+   */
+  openOnRetryAfterMs?: number;
+}
+
+const KNOWN = [
+  'threshold',
+  'cooldownMs',
+  'backoffFactor',
+  'maxCooldownMs',
+  'jitter',
+  'openOnRetryAfterMs',
+] as const;
+
+/** The breaker's serialisable state. Times are monotonic ms of the owning process. */
+export interface BreakerSnapshot {
+  /** Stored state; an `open` breaker is half-open once `openUntil` has passed. */
+  state: 'closed' | 'open';
+  /** Consecutive strikes so far. */
+  strikes: number;
+  /** When the last strike was counted. */
+  lastStrikeAt: number;
+  /** When the breaker last opened. */
+  openedAt: number;
+  /** When the current open period ends. */
+  openUntil: number;
+  /** The cooldown the next opening will use. */
+  cooldownMs: number;
+}
+
+/** An outcome reported to the breaker. */
+export interface BreakerOutcome {
+  /** When the request was sent (monotonic ms). */
+  sentAt: number;
+  /** When its outcome arrived (monotonic ms). */
+  at: number;
+  /** The signal's breaker reaction. */
+  effect: Reaction['breaker'];
+  /** Whether this request was the half-open probe. */
+  probe: boolean;
+  /** The server's Retry-After, ms. */
+  retryAfterMs?: number;
+}
+
+/**
+ * The breaker's decisions as a pure state machine: outcomes and times in,
+ * state out. It opens after `threshold` strikes with no success between (or
+ * on a long Retry-After), stays open for max(cooldown, Retry-After) plus
+ * jitter, then is half-open: one probe decides — success closes it, failure
+ * reopens it with a longer cooldown. Parking callers is {@link BreakerGate}'s job.
+ */
+export class BreakerPolicy {
+  readonly #threshold: number;
+  readonly #baseCooldownMs: number;
+  readonly #factor: number;
+  readonly #maxCooldownMs: number;
+  readonly #jitter: number;
+  readonly #openOnRetryAfterMs: number;
+  readonly #random: Random;
+  #s: BreakerSnapshot;
+
+  constructor(random: Random, options: BreakerOptions = {}, initial?: BreakerSnapshot) {
+    rejectUnknownOptions('BreakerPolicy', options, KNOWN);
+    const owner = 'BreakerPolicy';
+    this.#threshold = numberOption(owner, 'threshold', options.threshold, 5, {
+      min: 1,
+      integer: true,
+    });
+    this.#baseCooldownMs = numberOption(owner, 'cooldownMs', options.cooldownMs, 15_000, {
+      min: 0,
+    });
+    this.#factor = numberOption(owner, 'backoffFactor', options.backoffFactor, 2, { min: 1 });
+    this.#maxCooldownMs = numberOption(owner, 'maxCooldownMs', options.maxCooldownMs, 300_000, {
+      min: this.#baseCooldownMs,
+    });
+    this.#jitter = numberOption(owner, 'jitter', options.jitter, 0.2, { min: 0, max: 10 });
+    this.#openOnRetryAfterMs = numberOption(
+      owner,
+      'openOnRetryAfterMs',
+      options.openOnRetryAfterMs,
+      5000,
+      {
+        min: 0,
+        infinite: true,
+      },
+    );
+    this.#random = random;
+    this.#s = initial
+      ? { ...initial }
+      : {
+          state: 'closed',
+          strikes: 0,
+          lastStrikeAt: -Infinity,
+          openedAt: -Infinity,
+          openUntil: 0,
+          cooldownMs: this.#baseCooldownMs,
+        };
+  }
+
+  /** The state at time `at`: an open breaker whose time is up is half-open. */
+  stateAt(at: number): BreakerState {
+    if (this.#s.state === 'open' && at >= this.#s.openUntil) return 'half-open';
+    return this.#s.state;
+  }
+
+  /** When the current open period ends (monotonic ms). */
+  get openUntil(): number {
+    return this.#s.openUntil;
+  }
+
+  /** Feeds one outcome; returns the new state if it changed. */
+  onOutcome(outcome: BreakerOutcome): BreakerState | undefined {
+    const before = this.stateAt(outcome.at);
+    if (outcome.probe) this.#onProbe(outcome);
+    else if (before === 'closed' || outcome.sentAt >= this.#s.openedAt) this.#onRegular(outcome);
+    const after = this.stateAt(outcome.at);
+    return after === before ? undefined : after;
+  }
+
+  /** Plain serialisable state, for a shared store. */
+  toJSON(): BreakerSnapshot {
+    return { ...this.#s };
+  }
+
+  #onProbe(outcome: BreakerOutcome): void {
+    if (outcome.effect === 'success') this.#close();
+    else if (outcome.effect === 'failure') {
+      this.#s.cooldownMs = Math.min(this.#maxCooldownMs, this.#s.cooldownMs * this.#factor);
+      this.#open(outcome.at, outcome.retryAfterMs);
+    }
+  }
+
+  #onRegular(outcome: BreakerOutcome): void {
+    if (outcome.effect === 'success') {
+      this.#s.strikes = 0;
+      return;
+    }
+    if (outcome.effect !== 'failure') return;
+    if (outcome.sentAt > this.#s.lastStrikeAt) {
+      this.#s.strikes++;
+      this.#s.lastStrikeAt = outcome.at;
+    }
+    const longPause = (outcome.retryAfterMs ?? 0) >= this.#openOnRetryAfterMs;
+    if (this.#s.state === 'closed' && (this.#s.strikes >= this.#threshold || longPause)) {
+      this.#open(outcome.at, outcome.retryAfterMs);
+    }
+  }
+
+  #open(at: number, retryAfterMs = 0): void {
+    const base = Math.max(this.#s.cooldownMs, retryAfterMs);
+    this.#s.state = 'open';
+    this.#s.openedAt = at;
+    this.#s.openUntil = at + base * (1 + this.#jitter * this.#random.next());
+    this.#s.strikes = 0;
+  }
+
+  #close(): void {
+    this.#s.state = 'closed';
+    this.#s.strikes = 0;
+    this.#s.cooldownMs = this.#baseCooldownMs;
+  }
+}

@@ -1,0 +1,102 @@
+import type { BreakerOutcome, BreakerPolicy } from '../algorithms/breaker-policy.js';
+import type { CancelTimer, Clock } from '../clock.js';
+import type { BreakerState } from '../events/event.js';
+import { type WaitOptions, WaitQueue } from './wait-queue.js';
+
+/** How a caller got through the gate: as ordinary traffic, or as the half-open probe. */
+export type Pass = 'pass' | 'probe';
+
+/** Called when the breaker changes state. */
+export type BreakerListener = (state: BreakerState, reason: string) => void;
+
+/**
+ * Enforces a {@link BreakerPolicy}: while it is open, callers park here; when
+ * the open period ends a timer turns it half-open and releases exactly one
+ * caller as the probe; the probe's success releases everyone, its failure
+ * re-opens the gate and re-arms the timer. No parked caller depends on an
+ * unrelated event to be woken.
+ */
+export class BreakerGate {
+  readonly #policy: BreakerPolicy;
+  readonly #clock: Clock;
+  readonly #listener: BreakerListener | undefined;
+  #queue: WaitQueue | undefined;
+  #probeOut = false;
+  #cancelTimer: CancelTimer | undefined;
+
+  constructor(policy: BreakerPolicy, clock: Clock, listener?: BreakerListener) {
+    this.#policy = policy;
+    this.#clock = clock;
+    this.#listener = listener;
+  }
+
+  /** The breaker state now. */
+  get state(): BreakerState {
+    return this.#policy.stateAt(this.#clock.now());
+  }
+
+  /** Callers parked at the gate. */
+  get queued(): number {
+    return this.#queue?.size ?? 0;
+  }
+
+  /** Passes at once if the gate allows it; never waits. */
+  tryPass(): Pass | undefined {
+    const state = this.state;
+    if (state === 'closed') return this.queued === 0 ? 'pass' : undefined;
+    if (state === 'half-open' && !this.#probeOut) {
+      this.#probeOut = true;
+      return 'probe';
+    }
+    return undefined;
+  }
+
+  /** Passes the gate, parking while it is open or while a probe is out. */
+  async pass(options?: WaitOptions): Promise<Pass> {
+    for (;;) {
+      const pass = this.tryPass();
+      if (pass !== undefined) return pass;
+      this.#queue ??= new WaitQueue();
+      await this.#queue.wait(this.#clock, options, 'BreakerGate.pass');
+      // Woken because the state changed: look again, keeping our place for the next wake-up.
+    }
+  }
+
+  /** Reports the outcome of a request that passed. */
+  report(pass: Pass, outcome: Omit<BreakerOutcome, 'probe'>): void {
+    const probe = pass === 'probe';
+    if (probe) this.#probeOut = false;
+    const changed = this.#policy.onOutcome({ ...outcome, probe });
+    if (changed !== undefined) this.#onChange(changed, outcome.effect);
+    else if (probe) this.#queue?.wakeOne();
+  }
+
+  /** A caller that passed gave up without an outcome: a probe slot goes to the next caller. */
+  abandon(pass: Pass): void {
+    if (pass !== 'probe') return;
+    this.#probeOut = false;
+    this.#queue?.wakeOne();
+  }
+
+  #onChange(state: BreakerState, effect: BreakerOutcome['effect']): void {
+    this.#listener?.(state, state === 'closed' ? 'probe succeeded' : `opened after ${effect}`);
+    if (state === 'closed') {
+      this.#cancelTimer?.();
+      this.#cancelTimer = undefined;
+      this.#queue?.wakeAll();
+    } else {
+      this.#arm();
+    }
+  }
+
+  /** Schedules the open → half-open transition. */
+  #arm(): void {
+    this.#cancelTimer?.();
+    const delay = Math.max(0, this.#policy.openUntil - this.#clock.now());
+    this.#cancelTimer = this.#clock.setTimer(delay, () => {
+      this.#cancelTimer = undefined;
+      this.#listener?.('half-open', 'cooldown over');
+      this.#queue?.wakeOne();
+    });
+  }
+}

@@ -1,0 +1,156 @@
+import { type CancelTimer, type Clock, systemClock } from '../clock.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { type WaitOptions, WaitQueue } from './wait-queue.js';
+
+const RESOLVED = Promise.resolve();
+/** A token this close to whole counts as whole, so float rounding cannot stall a wake-up. */
+const WHOLE = 1 - 1e-9;
+
+/** Options for {@link Pacer}. */
+export interface PacerOptions {
+  /**
+   * Tokens (requests) per second; `Infinity` disables pacing.
+   * @default Infinity
+   */
+  rate?: number;
+  /**
+   * Bucket size: how many requests may go back to back after an idle spell.
+   * 1 spaces every request evenly.
+   * @default 1
+   */
+  burst?: number;
+  /** Time source for refills and wake-ups. @default systemClock */
+  clock?: Clock;
+}
+
+const KNOWN = ['rate', 'burst', 'clock'] as const;
+
+/**
+ * A token-bucket pacer whose rate can change at run time. Callers that find
+ * the bucket empty park in FIFO order and are released by a timer set for
+ * the moment the next token is due — never by the next unrelated event.
+ * A server-requested pause ({@link Pacer.pauseUntil}) holds every caller.
+ */
+export class Pacer {
+  #rate: number;
+  readonly #burst: number;
+  readonly #clock: Clock;
+  #tokens: number;
+  #stamp: number;
+  #pausedUntil = 0;
+  #queue: WaitQueue | undefined;
+  #cancelTimer: CancelTimer | undefined;
+
+  constructor(options: PacerOptions = {}) {
+    rejectUnknownOptions('Pacer', options, KNOWN);
+    this.#rate = checkRate(options.rate ?? Infinity);
+    this.#burst = numberOption('Pacer', 'burst', options.burst, 1, { min: 1 });
+    this.#clock = options.clock ?? systemClock;
+    this.#tokens = this.#burst;
+    this.#stamp = this.#clock.now();
+  }
+
+  /** Current rate in requests per second (`Infinity` when unpaced). */
+  get rate(): number {
+    return this.#rate;
+  }
+
+  /** Monotonic ms before which no token is handed out; 0 when not paused. */
+  get pausedUntil(): number {
+    return this.#pausedUntil;
+  }
+
+  /** Callers parked waiting for a token. */
+  get queued(): number {
+    return this.#queue?.size ?? 0;
+  }
+
+  /** Changes the rate; tokens already earned at the old rate are kept. */
+  setRate(rate: number): void {
+    checkRate(rate);
+    if (rate === this.#rate) return;
+    this.#refill();
+    this.#rate = rate;
+    this.#reschedule();
+  }
+
+  /** Holds every caller until `time` (monotonic ms). An earlier time than the current pause is ignored. */
+  pauseUntil(time: number): void {
+    if (!(time > this.#pausedUntil)) return;
+    this.#pausedUntil = time;
+    this.#reschedule();
+  }
+
+  /** Takes a token if one is available now and nobody is waiting ahead. */
+  tryTake(): boolean {
+    if (this.queued > 0 || !this.#available()) return false;
+    this.#tokens -= 1;
+    return true;
+  }
+
+  /** Takes a token, waiting in FIFO order until one is due. */
+  take(options?: WaitOptions): Promise<void> {
+    if (this.tryTake()) return RESOLVED;
+    this.#queue ??= new WaitQueue();
+    const waiting = this.#queue.wait(this.#clock, options, 'Pacer.take');
+    this.#schedule();
+    return waiting;
+  }
+
+  #available(): boolean {
+    if (this.#clock.now() < this.#pausedUntil) return false;
+    if (this.#rate === Infinity) return true;
+    this.#refill();
+    return this.#tokens >= WHOLE;
+  }
+
+  #refill(): void {
+    const now = this.#clock.now();
+    if (this.#rate !== Infinity) {
+      this.#tokens = Math.min(
+        this.#burst,
+        this.#tokens + ((now - this.#stamp) * this.#rate) / 1000,
+      );
+    } else {
+      this.#tokens = this.#burst;
+    }
+    this.#stamp = now;
+  }
+
+  /** Ms from now until a token can be handed out. */
+  #delay(): number {
+    const now = this.#clock.now();
+    const pause = Math.max(0, this.#pausedUntil - now);
+    if (this.#rate === Infinity) return pause;
+    this.#refill();
+    const refill = this.#tokens >= WHOLE ? 0 : ((1 - this.#tokens) * 1000) / this.#rate;
+    // Round up to whole microseconds: the timer must never fire before the token is due.
+    return Math.ceil(Math.max(pause, refill) * 1000) / 1000;
+  }
+
+  #reschedule(): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#cancelTimer !== undefined || this.queued === 0) return;
+    this.#cancelTimer = this.#clock.setTimer(this.#delay(), () => this.#release());
+  }
+
+  /** Timer callback: hands out every token that is due, then re-arms for the next. */
+  #release(): void {
+    this.#cancelTimer = undefined;
+    const queue = this.#queue;
+    while (queue !== undefined && queue.size > 0 && this.#available()) {
+      if (!queue.wakeOne()) break;
+      this.#tokens -= 1;
+    }
+    this.#schedule();
+  }
+}
+
+function checkRate(rate: number): number {
+  return numberOption('Pacer', 'rate', rate, Infinity, { min: Number.MIN_VALUE, infinite: true });
+}

@@ -1,0 +1,113 @@
+import type { Clock } from '../clock.js';
+import { AdmissionTimeoutError, abortReason } from '../errors.js';
+
+/** How long a caller is willing to wait for admission. */
+export interface WaitOptions {
+  /** Abort the wait; the promise rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Give up after this many ms; the promise rejects with {@link AdmissionTimeoutError}. */
+  timeoutMs?: number;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  cancelTimer: (() => void) | undefined;
+  onAbort: (() => void) | undefined;
+  signal: AbortSignal | undefined;
+  live: boolean;
+}
+
+/**
+ * A FIFO of parked callers. A waiter leaves it exactly once: woken by
+ * {@link WaitQueue.wakeOne}, or rejected by its abort signal or timeout (and
+ * then it is skipped, so a wake-up is never spent on a caller that left).
+ */
+export class WaitQueue {
+  #items: (Waiter | undefined)[] = [];
+  #head = 0;
+  #live = 0;
+
+  /** Number of callers still waiting. */
+  get size(): number {
+    return this.#live;
+  }
+
+  /** Parks the caller until woken, aborted or timed out. */
+  wait(clock: Clock, options: WaitOptions | undefined, what: string): Promise<void> {
+    const signal = options?.signal;
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        cancelTimer: undefined,
+        onAbort: undefined,
+        signal,
+        live: true,
+      };
+      const timeoutMs = options?.timeoutMs;
+      if (timeoutMs !== undefined && timeoutMs !== Infinity) {
+        waiter.cancelTimer = clock.setTimer(timeoutMs, () =>
+          this.#leave(waiter, new AdmissionTimeoutError(what, timeoutMs)),
+        );
+      }
+      if (signal) {
+        waiter.onAbort = () => this.#leave(waiter, abortReason(signal));
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.#items.push(waiter);
+      this.#live++;
+    });
+  }
+
+  /** Wakes the longest-waiting live caller. Returns false when nobody is waiting. */
+  wakeOne(): boolean {
+    while (this.#head < this.#items.length) {
+      const waiter = this.#items[this.#head];
+      this.#items[this.#head++] = undefined;
+      if (!waiter?.live) continue;
+      this.#compact();
+      this.#detach(waiter);
+      waiter.resolve();
+      return true;
+    }
+    this.#compact();
+    return false;
+  }
+
+  /** Wakes every live caller. */
+  wakeAll(): void {
+    while (this.wakeOne()) {
+      // each call wakes one
+    }
+  }
+
+  #leave(waiter: Waiter, reason: unknown): void {
+    if (!waiter.live) return;
+    this.#detach(waiter);
+    waiter.reject(reason);
+    if (this.#items.length - this.#head > 2 * this.#live + 64) {
+      this.#items = this.#items.filter((item) => item?.live);
+      this.#head = 0;
+    }
+  }
+
+  #detach(waiter: Waiter): void {
+    waiter.live = false;
+    this.#live--;
+    waiter.cancelTimer?.();
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+  }
+
+  /** Drops consumed slots once they dominate the array, keeping memory bounded. */
+  #compact(): void {
+    if (this.#head === this.#items.length) {
+      this.#items = [];
+      this.#head = 0;
+    } else if (this.#head > 64 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+  }
+}

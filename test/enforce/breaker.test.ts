@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { BreakerPolicy } from '../../src/algorithms/breaker-policy.js';
+import { BreakerGate, type Pass } from '../../src/enforce/breaker-gate.js';
+import type { BreakerState } from '../../src/events/event.js';
+import { seededRandom } from '../../src/random.js';
+import { VirtualClock } from '../../src/virtual-clock.js';
+
+function setup(options = {}) {
+  const clock = new VirtualClock();
+  const policy = new BreakerPolicy(seededRandom(1), {
+    cooldownMs: 1000,
+    jitter: 0,
+    threshold: 3,
+    ...options,
+  });
+  const changes: BreakerState[] = [];
+  const gate = new BreakerGate(policy, clock, (state) => changes.push(state));
+  const fail = (pass: Pass, sentAt: number, retryAfterMs?: number) =>
+    gate.report(pass, {
+      sentAt,
+      at: clock.now(),
+      effect: 'failure',
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    });
+  const succeed = (pass: Pass, sentAt: number) =>
+    gate.report(pass, { sentAt, at: clock.now(), effect: 'success' });
+  return { clock, policy, gate, changes, fail, succeed };
+}
+
+describe('BreakerPolicy + BreakerGate', () => {
+  it('counts a burst of failures from requests in flight together as one strike', async () => {
+    const { clock, gate, fail } = setup();
+    await clock.advance(10);
+    for (let i = 0; i < 30; i++) fail('pass', 0);
+    expect(gate.state).toBe('closed');
+  });
+
+  it('opens after `threshold` strikes with no success between; a success resets the count', async () => {
+    const { clock, gate, fail, succeed, changes } = setup();
+    for (let i = 0; i < 2; i++) {
+      await clock.advance(10);
+      fail('pass', clock.now() - 5);
+    }
+    succeed('pass', clock.now());
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(10);
+      fail('pass', clock.now() - 5);
+    }
+    expect(gate.state).toBe('open');
+    expect(changes).toEqual(['open']);
+  });
+
+  it('parks callers while open, then a timer releases exactly one probe; its success releases all', async () => {
+    const { clock, gate, fail, succeed, changes } = setup();
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(10);
+      fail('pass', clock.now() - 5);
+    }
+    const passes: Pass[] = [];
+    const parked = Array.from({ length: 4 }, () => gate.pass().then((p) => passes.push(p)));
+    await clock.advance(999);
+    expect(passes).toEqual([]);
+    await clock.advance(1); // no unrelated event needed: the gate's own timer fires
+    expect(passes).toEqual(['probe']);
+    expect(gate.tryPass()).toBeUndefined(); // the probe is out
+    succeed('probe', clock.now());
+    await Promise.all(parked);
+    expect(passes).toEqual(['probe', 'pass', 'pass', 'pass']);
+    expect(changes).toEqual(['open', 'half-open', 'closed']);
+  });
+
+  it('a failed probe reopens with a longer cooldown', async () => {
+    const { clock, gate, fail } = setup();
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(10);
+      fail('pass', clock.now() - 5);
+    }
+    await clock.advance(1000);
+    expect(gate.tryPass()).toBe('probe');
+    fail('probe', clock.now());
+    await clock.advance(1999);
+    expect(gate.state).toBe('open');
+    await clock.advance(1);
+    expect(gate.state).toBe('half-open');
+  });
+
+  it('stays open for max(cooldown, Retry-After); a long Retry-After opens it by itself', async () => {
+    const { clock, gate, fail } = setup({ openOnRetryAfterMs: 5000 });
+    await clock.advance(10);
+    fail('pass', 0, 8000);
+    expect(gate.state).toBe('open');
+    await clock.advance(7999);
+    expect(gate.state).toBe('open');
+    await clock.advance(1);
+    expect(gate.state).toBe('half-open');
+  });
+
+  it('an abandoned probe hands the probe to the next parked caller', async () => {
+    const { clock, gate, fail } = setup();
+    for (let i = 0; i < 3; i++) {
+      await clock.advance(10);
+      fail('pass', clock.now() - 5);
+    }
+    await clock.advance(1000);
+    expect(gate.tryPass()).toBe('probe');
+    const next = gate.pass();
+    gate.abandon('probe');
+    await expect(next).resolves.toBe('probe');
+  });
+
+  it('adds jitter to the open time, never shortening it', () => {
+    const policy = new BreakerPolicy(seededRandom(7), {
+      cooldownMs: 1000,
+      threshold: 1,
+      jitter: 0.5,
+    });
+    policy.onOutcome({ sentAt: 0, at: 10, effect: 'failure', probe: false });
+    expect(policy.openUntil).toBeGreaterThanOrEqual(1010);
+    expect(policy.openUntil).toBeLessThanOrEqual(1510);
+    expect(policy.toJSON()).toMatchObject({ state: 'open', openedAt: 10 });
+  });
+});
