@@ -40,6 +40,9 @@ export interface BreakerOptions {
   openOnRetryAfterMs?: number;
 }
 
+/** "Long ago", as a finite number so the snapshot survives JSON. */
+const NEVER = -Number.MAX_VALUE;
+
 const KNOWN = [
   'threshold',
   'cooldownMs',
@@ -127,11 +130,16 @@ export class BreakerPolicy {
       : {
           state: 'closed',
           strikes: 0,
-          lastStrikeAt: -Infinity,
-          openedAt: -Infinity,
+          lastStrikeAt: NEVER,
+          openedAt: NEVER,
           openUntil: 0,
           cooldownMs: this.#baseCooldownMs,
         };
+  }
+
+  /** Whether the breaker is closed, whatever the time (a cheap check for the hot path). */
+  get closed(): boolean {
+    return this.#s.state === 'closed';
   }
 
   /** The state at time `at`: an open breaker whose time is up is half-open. */

@@ -23,6 +23,8 @@ export interface ConcurrencyLimit {
   readonly limit: number;
   /** Updates the limit from one sample and returns the new limit. */
   onSample(sample: Sample): number;
+  /** Plain serialisable state, for a shared store. */
+  toJSON(): Record<string, unknown>;
 }
 
 /** An algorithm that decides a sending rate in requests per second. */
@@ -33,4 +35,6 @@ export interface RatePolicy {
   readonly pausedUntil: number;
   /** Updates the rate from one sample (including its Retry-After and quota). */
   onSample(sample: Sample): void;
+  /** Plain serialisable state, for a shared store. */
+  toJSON(): Record<string, unknown>;
 }

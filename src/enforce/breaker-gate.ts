@@ -1,4 +1,8 @@
-import type { BreakerOutcome, BreakerPolicy } from '../algorithms/breaker-policy.js';
+import type {
+  BreakerOutcome,
+  BreakerPolicy,
+  BreakerSnapshot,
+} from '../algorithms/breaker-policy.js';
 import type { CancelTimer, Clock } from '../clock.js';
 import type { BreakerState } from '../events/event.js';
 import { type WaitOptions, WaitQueue } from './wait-queue.js';
@@ -40,8 +44,14 @@ export class BreakerGate {
     return this.#queue?.size ?? 0;
   }
 
+  /** The breaker's serialisable state. */
+  snapshot(): BreakerSnapshot {
+    return this.#policy.toJSON();
+  }
+
   /** Passes at once if the gate allows it; never waits. */
   tryPass(): Pass | undefined {
+    if (this.#policy.closed) return this.queued === 0 ? 'pass' : undefined;
     const state = this.state;
     if (state === 'closed') return this.queued === 0 ? 'pass' : undefined;
     if (state === 'half-open' && !this.#probeOut) {

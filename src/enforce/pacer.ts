@@ -55,7 +55,7 @@ export class Pacer {
     return this.#rate;
   }
 
-  /** Monotonic ms before which no token is handed out; 0 when not paused. */
+  /** Monotonic ms before which no token is handed out; 0 once no pause is pending. */
   get pausedUntil(): number {
     return this.#pausedUntil;
   }
@@ -98,7 +98,11 @@ export class Pacer {
   }
 
   #available(): boolean {
-    if (this.#clock.now() < this.#pausedUntil) return false;
+    if (this.#rate === Infinity && this.#pausedUntil === 0) return true;
+    if (this.#pausedUntil !== 0) {
+      if (this.#clock.now() < this.#pausedUntil) return false;
+      this.#pausedUntil = 0; // the pause is over
+    }
     if (this.#rate === Infinity) return true;
     this.#refill();
     return this.#tokens >= WHOLE;

@@ -1,0 +1,173 @@
+import type { BreakerOptions } from '../algorithms/breaker-policy.js';
+import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
+import { type Clock, systemClock } from '../clock.js';
+import type { WaitOptions } from '../enforce/wait-queue.js';
+import type { EventSink } from '../events/event.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { type Random, systemRandom } from '../random.js';
+import { MemoryStore } from '../store/memory-store.js';
+import type { ScopeState, StateStore } from '../store/store.js';
+import { CompositePermit } from './composite-permit.js';
+import type { Permit } from './permit.js';
+import { ScopeController } from './scope-controller.js';
+
+/** The algorithms and settings of one scope. */
+export interface ScopeSetup {
+  /** The concurrency-limit algorithm. */
+  limit: ConcurrencyLimit;
+  /** The rate algorithm. */
+  rate: RatePolicy;
+  /** Breaker options, or `false` for none. @default {} */
+  breaker?: BreakerOptions | false;
+  /** Pacer burst. @default 1 */
+  burst?: number;
+}
+
+/**
+ * Builds a new scope's setup; `saved` is what the store held for it, for the
+ * algorithms to resume from.
+ */
+export type ScopeFactory = (scope: string, saved: ScopeState | undefined) => ScopeSetup;
+
+/** Options for {@link ScopeRegistry}. */
+export interface ScopeRegistryOptions {
+  /** Builds each new scope's algorithms. */
+  setup: ScopeFactory;
+  /** Time source. @default systemClock */
+  clock?: Clock;
+  /** Randomness. @default systemRandom */
+  random?: Random;
+  /** Receives every decision of every scope. */
+  events?: EventSink;
+  /** Shared scope state. @default new MemoryStore() */
+  store?: StateStore;
+  /**
+   * A scope with nothing in flight or waiting for this long is evicted (its
+   * state saved to the store first).
+   * @default 600000
+   */
+  idleMs?: number;
+}
+
+const KNOWN = ['setup', 'clock', 'random', 'events', 'store', 'idleMs'] as const;
+
+/**
+ * All the scopes of one client: creates a {@link ScopeController} the first
+ * time a scope is seen (resuming from the store), admits requests that need
+ * several scopes at once, and evicts idle scopes so that many hosts stay cheap.
+ */
+export class ScopeRegistry {
+  readonly #setup: ScopeFactory;
+  readonly #clock: Clock;
+  readonly #random: Random;
+  readonly #events: EventSink | undefined;
+  readonly #store: StateStore;
+  readonly #idleMs: number;
+  readonly #scopes = new Map<string, ScopeController>();
+  readonly #opening = new Map<string, Promise<ScopeController>>();
+  #lastSweep: number;
+
+  constructor(options: ScopeRegistryOptions) {
+    rejectUnknownOptions('ScopeRegistry', options, KNOWN);
+    this.#setup = options.setup;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? systemRandom;
+    this.#events = options.events;
+    this.#store = options.store ?? new MemoryStore();
+    this.#idleMs = numberOption('ScopeRegistry', 'idleMs', options.idleMs, 600_000, {
+      min: 0,
+      infinite: true,
+    });
+    this.#lastSweep = this.#clock.now();
+  }
+
+  /** Number of live scopes. */
+  get size(): number {
+    return this.#scopes.size;
+  }
+
+  /** The live controller of `scope`, if there is one. */
+  get(scope: string): ScopeController | undefined {
+    return this.#scopes.get(scope);
+  }
+
+  /** Every live controller. */
+  controllers(): IterableIterator<ScopeController> {
+    return this.#scopes.values();
+  }
+
+  /** The controller of `scope`, created (and resumed from the store) if needed. */
+  open(scope: string): Promise<ScopeController> {
+    const live = this.#scopes.get(scope);
+    if (live) return Promise.resolve(live);
+    let opening = this.#opening.get(scope);
+    if (!opening) {
+      opening = this.#create(scope);
+      this.#opening.set(scope, opening);
+    }
+    return opening;
+  }
+
+  /**
+   * Admits a request by every scope in `scopes` (in a fixed order, so two
+   * requests needing the same scopes never deadlock); the permit reports to all.
+   */
+  async admit(scopes: string | readonly string[], options?: WaitOptions): Promise<Permit> {
+    this.#maybeSweep();
+    if (typeof scopes === 'string') return (await this.open(scopes)).admit(options);
+    const keys = [...new Set(scopes)].sort();
+    const permits: Permit[] = [];
+    try {
+      for (const key of keys) permits.push(await (await this.open(key)).admit(options));
+    } catch (error) {
+      for (const permit of permits) permit.release();
+      throw error;
+    }
+    return permits.length === 1 ? (permits[0] as Permit) : new CompositePermit(permits);
+  }
+
+  /** Evicts every scope idle for `idleMs` or longer, saving its state. Returns how many. */
+  async sweep(): Promise<number> {
+    const now = this.#clock.now();
+    this.#lastSweep = now;
+    const saves: Promise<void>[] = [];
+    for (const [scope, controller] of this.#scopes) {
+      if (!controller.idle || now - controller.lastUsed < this.#idleMs) continue;
+      this.#scopes.delete(scope);
+      saves.push(this.#store.save(scope, controller.snapshot()));
+      this.#events?.(
+        controller.describe('evict', `idle ${Math.round(now - controller.lastUsed)} ms`),
+      );
+    }
+    await Promise.all(saves);
+    return saves.length;
+  }
+
+  /** Saves every live scope's state to the store. */
+  async persist(): Promise<void> {
+    await Promise.all([...this.#scopes].map(([scope, c]) => this.#store.save(scope, c.snapshot())));
+  }
+
+  async #create(scope: string): Promise<ScopeController> {
+    try {
+      const saved = await this.#store.load(scope);
+      const setup = this.#setup(scope, saved);
+      const options = { clock: this.#clock, random: this.#random, ...setup };
+      const controller = new ScopeController(scope, {
+        ...options,
+        ...(this.#events ? { events: this.#events } : {}),
+        ...(saved?.breaker ? { breakerState: saved.breaker } : {}),
+      });
+      this.#scopes.set(scope, controller);
+      return controller;
+    } finally {
+      this.#opening.delete(scope);
+    }
+  }
+
+  #maybeSweep(): void {
+    if (this.#clock.now() - this.#lastSweep < this.#idleMs / 2) return;
+    // A failed save only costs the evicted scope what it learned; it must not fail a request.
+    this.sweep().catch(() => undefined);
+  }
+}

@@ -1,0 +1,311 @@
+import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-policy.js';
+import { BreakerPolicy } from '../algorithms/breaker-policy.js';
+import type { ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
+import { type Clock, systemClock } from '../clock.js';
+import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
+import { Pacer } from '../enforce/pacer.js';
+import { Semaphore } from '../enforce/semaphore.js';
+import type { WaitOptions } from '../enforce/wait-queue.js';
+import type { BreakerState, ControlEvent, ControlEventType, EventSink } from '../events/event.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { type Random, systemRandom } from '../random.js';
+import { REACTIONS, type Signal } from '../signal.js';
+import type { ScopeState, StateStore } from '../store/store.js';
+import type { OutcomeDetails, Permit } from './permit.js';
+
+/** Options for {@link ScopeController}. */
+export interface ScopeControllerOptions {
+  /** Time source. @default systemClock */
+  clock?: Clock;
+  /** Randomness (breaker jitter). @default systemRandom */
+  random?: Random;
+  /** The concurrency-limit algorithm. Required: pass e.g. `new AimdLimit()`. */
+  limit: ConcurrencyLimit;
+  /** The rate algorithm. Required: pass e.g. `new AdaptiveRate()`. */
+  rate: RatePolicy;
+  /** Breaker options, or `false` for no breaker. @default {} */
+  breaker?: BreakerOptions | false;
+  /** Initial breaker state, e.g. loaded from a shared store. */
+  breakerState?: BreakerSnapshot;
+  /** Requests the pacer lets through back to back after an idle spell. @default 1 */
+  burst?: number;
+  /** Receives every decision. */
+  events?: EventSink;
+}
+
+const KNOWN = [
+  'clock',
+  'random',
+  'limit',
+  'rate',
+  'breaker',
+  'breakerState',
+  'burst',
+  'events',
+] as const;
+
+type Extra = Partial<Pick<ControlEvent, 'signal' | 'status' | 'rttMs' | 'breaker' | 'timings'>>;
+
+/**
+ * The control loop of one rate-limit scope. It joins a concurrency limit
+ * (semaphore), a rate (pacer) and a breaker behind one call: `admit()` waits
+ * until all three allow a request, and the returned {@link Permit} feeds the
+ * request's outcome back into the algorithms, which resize the semaphore and
+ * re-pace the pacer. Every decision is emitted as a {@link ControlEvent}.
+ */
+export class ScopeController {
+  /** The scope key, e.g. `host:example.com`. */
+  readonly scope: string;
+  readonly #clock: Clock;
+  readonly #limit: ConcurrencyLimit;
+  readonly #rate: RatePolicy;
+  readonly #semaphore: Semaphore;
+  readonly #pacer: Pacer;
+  readonly #gate: BreakerGate | undefined;
+  readonly #events: EventSink | undefined;
+  #sent = 0;
+  #lastUsed: number;
+
+  constructor(scope: string, options: ScopeControllerOptions) {
+    rejectUnknownOptions('ScopeController', options, KNOWN);
+    this.scope = scope;
+    this.#clock = options.clock ?? systemClock;
+    this.#limit = options.limit;
+    this.#rate = options.rate;
+    this.#events = options.events;
+    this.#semaphore = new Semaphore(options.limit.limit, this.#clock);
+    const burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
+    this.#pacer = new Pacer({ rate: options.rate.rate, burst, clock: this.#clock });
+    if (options.rate.pausedUntil > 0) this.#pacer.pauseUntil(options.rate.pausedUntil);
+    if (options.breaker !== false) {
+      const policy = new BreakerPolicy(
+        options.random ?? systemRandom,
+        options.breaker,
+        options.breakerState,
+      );
+      this.#gate = new BreakerGate(policy, this.#clock, (state, reason) =>
+        this.#onBreaker(state, reason),
+      );
+    }
+    this.#lastUsed = this.#clock.now();
+  }
+
+  /** Current concurrency limit. */
+  get limit(): number {
+    return this.#semaphore.limit;
+  }
+
+  /** Current pacing rate in requests/s (`Infinity` when unpaced). */
+  get rate(): number {
+    return this.#pacer.rate;
+  }
+
+  /** Requests admitted and not yet reported. */
+  get inflight(): number {
+    return this.#sent;
+  }
+
+  /** Callers waiting for admission. */
+  get queued(): number {
+    return (this.#gate?.queued ?? 0) + this.#semaphore.queued + this.#pacer.queued;
+  }
+
+  /** The breaker's state (`closed` when there is no breaker). */
+  get breaker(): BreakerState {
+    return this.#gate?.state ?? 'closed';
+  }
+
+  /** Monotonic ms of the last admission or outcome. */
+  get lastUsed(): number {
+    return this.#lastUsed;
+  }
+
+  /** Whether nothing is in flight or waiting (the scope may be evicted). */
+  get idle(): boolean {
+    return this.#sent === 0 && this.queued === 0 && this.#semaphore.inflight === 0;
+  }
+
+  /** What this scope has learned, as plain data for a {@link StateStore}. */
+  snapshot(): ScopeState {
+    const state: ScopeState = {
+      limit: this.#limit.toJSON(),
+      rate: this.#rate.toJSON(),
+      savedAt: this.#clock.wallNow(),
+    };
+    const breaker = this.#gate?.snapshot();
+    if (breaker) state.breaker = breaker;
+    return state;
+  }
+
+  /** Admits a request at once if breaker, limit and rate all allow it; never waits. */
+  tryAdmit(): Permit | undefined {
+    const pass = this.#gate ? this.#gate.tryPass() : 'pass';
+    if (pass === undefined) return undefined;
+    if (!this.#semaphore.tryAcquire()) return this.#giveBack(pass, false);
+    if (!this.#pacer.tryTake()) return this.#giveBack(pass, true);
+    return this.#grant(pass);
+  }
+
+  /** Waits until breaker, limit and rate all allow a request, then admits it. */
+  admit(options?: WaitOptions): Promise<Permit> {
+    const permit = this.tryAdmit();
+    return permit ? Promise.resolve(permit) : this.#admitSlowly(options);
+  }
+
+  async #admitSlowly(options: WaitOptions | undefined): Promise<Permit> {
+    const deadline =
+      options?.timeoutMs === undefined ? Infinity : this.#clock.now() + options.timeoutMs;
+    const stage = (): WaitOptions => remaining(options, deadline, this.#clock.now());
+    for (;;) {
+      const pass = this.#gate ? await this.#gate.pass(stage()) : 'pass';
+      try {
+        await this.#semaphore.acquire(stage());
+      } catch (error) {
+        this.#gate?.abandon(pass);
+        throw error;
+      }
+      try {
+        await this.#pacer.take(stage());
+      } catch (error) {
+        this.#giveBack(pass, true);
+        throw error;
+      }
+      // The breaker may have opened while we queued for a slot or a token: park again.
+      if (pass === 'probe' || this.breaker === 'closed') return this.#grant(pass);
+      this.#giveBack(pass, true);
+    }
+  }
+
+  #giveBack(pass: Pass, heldSlot: boolean): undefined {
+    if (heldSlot) this.#semaphore.release();
+    this.#gate?.abandon(pass);
+    return undefined;
+  }
+
+  #grant(pass: Pass): Permit {
+    this.#sent++;
+    this.#lastUsed = this.#clock.now();
+    return new ScopePermit(this, pass, this.#lastUsed, this.#sent);
+  }
+
+  /** @internal Called by a permit when its request ends without an outcome. */
+  _release(pass: Pass): void {
+    this.#sent--;
+    this.#giveBack(pass, true);
+  }
+
+  /** @internal Called by a permit with its request's outcome. */
+  _complete(permit: ScopePermit, signal: Signal, details: OutcomeDetails | undefined): void {
+    const at = this.#clock.now();
+    this.#lastUsed = at;
+    const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
+    const limitBefore = this.#semaphore.limit;
+    const rateBefore = this.#pacer.rate;
+    const pauseBefore = this.#pacer.pausedUntil;
+    this.#limit.onSample(sample);
+    this.#rate.onSample(sample);
+    this.#semaphore.setLimit(this.#limit.limit);
+    this.#pacer.setRate(this.#rate.rate);
+    this.#pacer.pauseUntil(this.#rate.pausedUntil);
+    this.#sent--;
+    this.#semaphore.release();
+    const effect = REACTIONS[signal.kind].breaker;
+    this.#gate?.report(permit.pass, { sentAt: permit.sentAt, at, effect, ...retryAfter(signal) });
+    if (this.#events) this.#emitOutcome(sample, details, limitBefore, rateBefore, pauseBefore);
+  }
+
+  #emitOutcome(
+    sample: Sample,
+    details: OutcomeDetails | undefined,
+    limitBefore: number,
+    rateBefore: number,
+    pauseBefore: number,
+  ): void {
+    const { signal } = sample;
+    const extra: Extra = { signal: signal.kind, rttMs: sample.at - sample.sentAt };
+    if (signal.status !== undefined) extra.status = signal.status;
+    if (details?.timings) extra.timings = details.timings;
+    this.#emit('sample', signal.reason, extra);
+    const cause = { signal: signal.kind };
+    if (this.limit !== limitBefore)
+      this.#emit('limit', `${limitBefore} -> ${this.limit} on ${signal.reason}`, cause);
+    if (this.rate !== rateBefore)
+      this.#emit(
+        'rate',
+        `${fmtRate(rateBefore)} -> ${fmtRate(this.rate)} on ${signal.reason}`,
+        cause,
+      );
+    if (this.#pacer.pausedUntil > pauseBefore) {
+      const ms = Math.round(this.#pacer.pausedUntil - sample.at);
+      this.#emit('pause', `paused ${ms} ms on ${signal.reason}`, cause);
+    }
+    if (signal.kind === 'blocked') this.#emit('blocked', signal.reason, cause);
+  }
+
+  #onBreaker(state: BreakerState, reason: string): void {
+    if (this.#events) this.#emit('breaker', reason, { breaker: state });
+  }
+
+  #emit(type: ControlEventType, reason: string, extra: Extra): void {
+    this.#events?.({ ...this.describe(type, reason), ...extra });
+  }
+
+  /** An event of `type` carrying this scope's current numbers. */
+  describe(type: ControlEventType, reason: string): ControlEvent {
+    const rate = this.#pacer.rate;
+    return {
+      t: this.#clock.now(),
+      wall: this.#clock.wallNow(),
+      scope: this.scope,
+      type,
+      limit: this.#semaphore.limit,
+      rate: rate === Infinity ? null : rate,
+      inflight: this.#sent,
+      queued: this.queued,
+      reason,
+    };
+  }
+}
+
+/** The permit {@link ScopeController} hands out. */
+class ScopePermit implements Permit {
+  readonly #controller: ScopeController;
+  readonly pass: Pass;
+  readonly sentAt: number;
+  readonly inflightAtSend: number;
+  #done = false;
+
+  constructor(controller: ScopeController, pass: Pass, sentAt: number, inflightAtSend: number) {
+    this.#controller = controller;
+    this.pass = pass;
+    this.sentAt = sentAt;
+    this.inflightAtSend = inflightAtSend;
+  }
+
+  report(signal: Signal, details?: OutcomeDetails): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#controller._complete(this, signal, details);
+  }
+
+  release(): void {
+    if (this.#done) return;
+    this.#done = true;
+    this.#controller._release(this.pass);
+  }
+}
+
+function remaining(options: WaitOptions | undefined, deadline: number, now: number): WaitOptions {
+  const stage: WaitOptions = {};
+  if (options?.signal) stage.signal = options.signal;
+  if (deadline !== Infinity) stage.timeoutMs = Math.max(0, deadline - now);
+  return stage;
+}
+
+function retryAfter(signal: Signal): { retryAfterMs?: number } {
+  return signal.retryAfterMs === undefined ? {} : { retryAfterMs: signal.retryAfterMs };
+}
+
+function fmtRate(rate: number): string {
+  return rate === Infinity ? 'unpaced' : `${rate.toFixed(2)}/s`;
+}
