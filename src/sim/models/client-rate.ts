@@ -1,0 +1,46 @@
+import { numberOption } from '../../options.js';
+import type { ModelRequest } from './model.js';
+import { ClientWindow } from './time-log.js';
+
+/** When a soft-throttling penalty applies: to a client's requests above a rate. */
+export interface ClientRateOptions {
+  /**
+   * Requests/s each client gets without penalty, measured over `windowMs`;
+   * `0` penalises every request.
+   * @default 5
+   */
+  rate?: number;
+  /**
+   * Span over which a client's rate is measured, ms.
+   * @default 1000
+   */
+  windowMs?: number;
+}
+
+/** Option names of {@link ClientRateOptions}, for `rejectUnknownOptions`. */
+export const CLIENT_RATE_OPTION_NAMES = ['rate', 'windowMs'] as const;
+
+/**
+ * Decides, per request, whether its client is over its free rate: more than
+ * `rate × windowMs / 1000` requests (this one included) in the last `windowMs`.
+ */
+export class ClientRateTrigger {
+  /** The free rate per client, requests/s. */
+  readonly rate: number;
+  /** The span over which the rate is measured, ms. */
+  readonly windowMs: number;
+  readonly #allowed: number;
+  readonly #window: ClientWindow;
+
+  constructor(owner: string, options: ClientRateOptions) {
+    this.rate = numberOption(owner, 'rate', options.rate, 5, { min: 0 });
+    this.windowMs = numberOption(owner, 'windowMs', options.windowMs, 1000, { min: 1 });
+    this.#allowed = Math.floor((this.rate * this.windowMs) / 1000);
+    this.#window = new ClientWindow(this.windowMs);
+  }
+
+  /** Records the request; true when it is over its client's free rate. */
+  over(request: ModelRequest): boolean {
+    return this.#window.record(request.client, request.at) > this.#allowed;
+  }
+}

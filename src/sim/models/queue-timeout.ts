@@ -1,0 +1,71 @@
+import { numberOption, rejectUnknownOptions } from '../../options.js';
+import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import type { ModelReply, ModelRequest, ServerModel } from './model.js';
+import { textReply } from './reply.js';
+
+/** Options of {@link QueueTimeoutModel}. `latencyMs` is the service time, default 250 ms. */
+export interface QueueTimeoutOptions extends LatencyOptions {
+  /**
+   * Workers serving requests at once.
+   * @default 4
+   */
+  workers?: number;
+  /**
+   * How long a request that found every worker busy is held in the queue before
+   * the queue's timeout releases it, ms.
+   * @default 2000
+   */
+  holdMs?: number;
+  /**
+   * Status of a request released by the timeout: 200 (served degraded, the soft
+   * form) or an error such as 503 / 504.
+   * @default 200
+   */
+  heldStatus?: number;
+}
+
+const OWNER = 'QueueTimeoutModel';
+const KNOWN = ['workers', 'holdMs', 'heldStatus', ...LATENCY_OPTION_NAMES];
+
+/**
+ * Queue-with-timeout (reference 003): a request that finds an idle worker is
+ * served in `latencyMs`; one that finds all `workers` busy waits in the queue
+ * until the timeout releases it after `holdMs`. Latency turns bimodal — fast
+ * for some requests, uniformly slow for the rest. A worker is busy for the
+ * service time of its request, decided at arrival (no `finish` needed); held
+ * requests occupy no worker.
+ */
+export class QueueTimeoutModel implements ServerModel {
+  readonly name = 'queue-timeout';
+  readonly #holdMs: number;
+  readonly #heldStatus: number;
+  readonly #busyUntil: number[];
+  readonly #latency: Latency;
+
+  constructor(options: QueueTimeoutOptions = {}) {
+    rejectUnknownOptions(OWNER, options, KNOWN);
+    const workers = numberOption(OWNER, 'workers', options.workers, 4, { min: 1, integer: true });
+    this.#holdMs = numberOption(OWNER, 'holdMs', options.holdMs, 2000, { min: 0 });
+    this.#heldStatus = numberOption(OWNER, 'heldStatus', options.heldStatus, 200, {
+      min: 200,
+      max: 599,
+      integer: true,
+    });
+    this.#busyUntil = new Array<number>(workers).fill(-Infinity);
+    this.#latency = readLatency(OWNER, options, 250);
+  }
+
+  arrive(request: ModelRequest): ModelReply {
+    const idle = this.#busyUntil.findIndex((until) => until <= request.at);
+    if (idle === -1) return textReply(this.#heldStatus, { ttfbMs: this.#holdMs });
+    const serviceMs = this.#latency.sample();
+    this.#busyUntil[idle] = request.at + serviceMs;
+    return textReply(200, { ttfbMs: serviceMs });
+  }
+
+  /** `workers / service time`, or `undefined` with zero service time. */
+  capacity(): number | undefined {
+    const { baseMs } = this.#latency;
+    return baseMs > 0 ? (this.#busyUntil.length * 1000) / baseMs : undefined;
+  }
+}
