@@ -1,0 +1,89 @@
+import { InvalidOptionError } from '../errors.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { parseHttpDate } from './http-date.js';
+
+const OWNER = 'parseRetryAfter';
+const KNOWN_OPTIONS = ['now', 'date', 'maxMs'] as const;
+const DAY_MS = 86_400_000;
+
+/** delta-seconds: ASCII digits only (no sign, fraction or exponent), optional whitespace around. */
+const DELTA_SECONDS = /^[ \t]*(\d+)[ \t]*$/;
+
+/** Options of {@link parseRetryAfter}. */
+export interface RetryAfterOptions {
+  /**
+   * The current wall-clock time in epoch ms. Used for HTTP-date values only
+   * when `date` is missing or unparseable, and to resolve two-digit RFC 850
+   * years. There is no default: parsers never read the clock, so an HTTP-date
+   * value with neither `date` nor `now` yields `undefined`.
+   */
+  now?: number;
+  /**
+   * The response's `Date` header. When it parses, an HTTP-date delay is
+   * measured against it (`retryDate − serverDate`), so a skewed local clock
+   * does not matter.
+   */
+  date?: string | null | undefined;
+  /**
+   * The longest delay returned, in ms. Longer hints are clamped to it, not
+   * discarded: the server did ask for a long wait, and it is the caller's
+   * decision whether to wait or fail fast.
+   * @default 86_400_000 (24 hours)
+   */
+  maxMs?: number;
+}
+
+/**
+ * Parses a `Retry-After` value into a delay in milliseconds (RFC 9110 §10.2.3).
+ *
+ * - delta-seconds (`"120"`) → `120_000`. Only digits are accepted: `"1.5"`,
+ *   `"-3"`, `"+3"` and `"1e3"` are not delta-seconds and yield `undefined`.
+ * - An HTTP-date in any of the three forms (see {@link parseHttpDate}) → the
+ *   time from the response's `Date` (or, failing that, from `now`) until it;
+ *   dates in the past give `0`.
+ *
+ * The result is always `undefined` or a finite number in `[0, maxMs]`: too
+ * large values, even beyond the safe-integer range, are clamped to `maxMs`.
+ * Malformed values yield `undefined`; only invalid options throw.
+ *
+ * `0` is a valid result: the server asked for a pause, however short.
+ */
+export function parseRetryAfter(
+  value: string | null | undefined,
+  options: RetryAfterOptions = {},
+): number | undefined {
+  const { now, date, maxMs } = readOptions(options);
+  if (typeof value !== 'string') return undefined;
+  const delta = DELTA_SECONDS.exec(value);
+  if (delta) return clamp(Number(delta[1]) * 1000, maxMs);
+  const serverDate = parseHttpDate(date, now);
+  const reference = serverDate ?? now;
+  if (reference === undefined) return undefined;
+  const retryAt = parseHttpDate(value, reference);
+  return retryAt === undefined ? undefined : clamp(retryAt - reference, maxMs);
+}
+
+interface ResolvedOptions {
+  now: number | undefined;
+  date: string | undefined;
+  maxMs: number;
+}
+
+function readOptions(options: RetryAfterOptions): ResolvedOptions {
+  rejectUnknownOptions(OWNER, options, KNOWN_OPTIONS);
+  const { date } = options;
+  if (date !== undefined && date !== null && typeof date !== 'string') {
+    throw InvalidOptionError.invalid(OWNER, 'date', date, 'a string (the Date header)');
+  }
+  const now = options.now === undefined ? undefined : numberOption(OWNER, 'now', options.now, 0);
+  return {
+    now,
+    date: date ?? undefined,
+    maxMs: numberOption(OWNER, 'maxMs', options.maxMs, DAY_MS, { min: 0 }),
+  };
+}
+
+/** Clamps to `[0, maxMs]`; `Infinity` (from a huge digit string) becomes `maxMs`. */
+function clamp(ms: number, maxMs: number): number {
+  return Math.min(Math.max(ms, 0), maxMs);
+}
