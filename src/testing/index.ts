@@ -1,0 +1,12 @@
+/**
+ * `ratewise/testing`: real loopback HTTP servers built on the server models,
+ * for checking on the wire what the simulator showed in virtual time.
+ */
+export {
+  CLIENT_HEADER,
+  type MockServer,
+  type MockServerOptions,
+  STATS_PATH,
+  startMockServer,
+} from './mock-server.js';
+export type { MockServerStats } from './server-stats.js';
