@@ -26,3 +26,14 @@ export function safeRatio(numerator: number, denominator: number, fallback = 0):
   const ratio = numerator / denominator;
   return Number.isFinite(ratio) ? ratio : fallback;
 }
+
+/** Largest minus smallest of `values` (0 when empty); a loop, so long arrays cannot overflow the stack. */
+export function spread(values: readonly number[]): number {
+  let low = Number.POSITIVE_INFINITY;
+  let high = Number.NEGATIVE_INFINITY;
+  for (const value of values) {
+    if (value < low) low = value;
+    if (value > high) high = value;
+  }
+  return high >= low ? high - low : 0;
+}
