@@ -99,9 +99,11 @@ function mitigationVerdict(facts: Facts): Verdict | undefined {
  * - not an integer in 200–599 → `server-error` (a response that makes no sense);
  * - 2xx, 3xx → `ok`; 429 → `throttled`; the vendor statuses of {@link VENDOR_STATUSES};
  * - 400, 403, 503 with evidence of throttling → `throttled`: rate-limit quota
- *   `remaining` 0 (GitHub's `403`), a `Retry-After` on a `403` (GitHub's secondary
- *   limits), or a rate-limit page ({@link THROTTLE_MARKERS});
+ *   `remaining` 0 (GitHub's `403`) or a rate-limit page ({@link THROTTLE_MARKERS});
  * - 401, 403, 503 whose body matches a block marker → `blocked`;
+ * - a `403` with a `Retry-After` → `throttled` (GitHub's secondary limits). It is
+ *   weaker evidence than a block page: Cloudflare adds `Retry-After` to its
+ *   retryable 1xxx error pages, the "banned zone" page among them;
  * - 502, 503, 504 → `overloaded`, with or without `Retry-After` (with one, the
  *   gateway is shedding load on purpose; the signal carries the delay);
  * - any other 4xx → `client-error`, including a `401` or `403` without block
@@ -116,8 +118,17 @@ function statusVerdict(facts: Facts, blockMarkers: readonly RegExp[]): Verdict {
   }
   if (status < 400) return { kind: 'ok', reason: String(status) };
   if (status === 429) return { kind: 'throttled', reason: '429' };
-  const vendor = VENDOR_STATUSES.get(status);
-  if (vendor !== undefined) return vendor;
+  const special = VENDOR_STATUSES.get(status) ?? contentVerdict(facts, blockMarkers);
+  if (special !== undefined) return special;
+  if (status === 502 || status === 503 || status === 504) {
+    return { kind: 'overloaded', reason: String(status) };
+  }
+  return { kind: status < 500 ? 'client-error' : 'server-error', reason: String(status) };
+}
+
+/** The rules for 400, 401, 403 and 503, which read the quota, the body and `Retry-After`. */
+function contentVerdict(facts: Facts, blockMarkers: readonly RegExp[]): Verdict | undefined {
+  const { status } = facts;
   if (status === 400 || status === 403 || status === 503) {
     const throttled = throttleEvidence(facts);
     if (throttled !== undefined) return { kind: 'throttled', reason: `${status} ${throttled}` };
@@ -127,15 +138,14 @@ function statusVerdict(facts: Facts, blockMarkers: readonly RegExp[]): Verdict {
     if (marker !== undefined)
       return { kind: 'blocked', reason: `${status} block page (${marker})` };
   }
-  if (status === 502 || status === 503 || status === 504) {
-    return { kind: 'overloaded', reason: String(status) };
+  if (status === 403 && facts.retryAfterMs !== undefined) {
+    return { kind: 'throttled', reason: '403 with retry-after' };
   }
-  return { kind: status < 500 ? 'client-error' : 'server-error', reason: String(status) };
+  return undefined;
 }
 
 function throttleEvidence(facts: Facts): string | undefined {
   if (facts.quota?.remaining === 0) return 'quota exhausted';
-  if (facts.status === 403 && facts.retryAfterMs !== undefined) return 'with retry-after';
   const text = facts.body === undefined ? undefined : findMarker(facts.body, THROTTLE_MARKERS);
   return text === undefined ? undefined : `rate-limit page (${text})`;
 }

@@ -66,6 +66,12 @@ const rows: Row[] = [
     reason: '403 with retry-after',
   },
   {
+    name: '403 block page with Retry-After (Cloudflare ban) is still blocked',
+    response: { status: 403, headers: { 'retry-after': '120' }, body: CF_BLOCK },
+    kind: 'blocked',
+    reason: '403 block page (<title>Attention Required)',
+  },
+  {
     name: '403 GitHub secondary limit message',
     response: {
       status: 403,
