@@ -46,15 +46,12 @@ describe('jsonlSink', () => {
     const path = join(dir, 'nested', 'deeper', 'events.jsonl');
     const sink = jsonlSink(path);
     const events = Array.from({ length: 100_000 }, (_, i) => makeEvent(i));
-    const started = performance.now();
     for (const event of events) sink(event);
     await sink.close();
-    const elapsed = performance.now() - started;
     const back = await readLines(path);
     expect(back).toHaveLength(100_000);
     expect(back).toEqual(events);
     expect(back[0]).toHaveProperty('rate', null);
-    expect(elapsed).toBeLessThan(5_000);
   });
 
   it('batches writes to a stream and keeps only one write in flight (backpressure)', async () => {
