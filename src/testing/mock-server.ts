@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
@@ -7,6 +7,7 @@ import type { ModelReply, ModelRequest, ServerModel } from '../sim/models/model.
 import { textReply } from '../sim/models/reply.js';
 import { httpDate } from '../sim/models/retry-after.js';
 import { bodyBuffer, dripBody } from './drip.js';
+import { closeServer, listen, urlHost } from './http-lifecycle.js';
 import { type MockServerStats, ServerStatsRecorder } from './server-stats.js';
 
 /** Options of {@link startMockServer}. */
@@ -188,26 +189,4 @@ function sendStats(res: ServerResponse, stats: MockServerStats): void {
     'content-length': String(Buffer.byteLength(body)),
   });
   res.end(body);
-}
-
-function listen(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-function closeServer(server: Server): Promise<void> {
-  if (!server.listening) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    server.close((error) => (error ? reject(error) : resolve()));
-    server.closeAllConnections();
-  });
-}
-
-function urlHost(host: string): string {
-  return host.includes(':') ? `[${host}]` : host;
 }
