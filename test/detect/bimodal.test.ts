@@ -48,7 +48,7 @@ describe('detectBimodal', () => {
     // Two tight, well separated clusters only 1.5× apart (cache hit vs miss), not a queue timeout.
     const close = Array.from({ length: 300 }, (_, i) => jitter(random, i % 3 ? 200 : 300, 0.03));
     const verdict = detectBimodal(close);
-    expect(verdict.separation).toBeGreaterThan(10);
+    expect(verdict.separation).toBeGreaterThan(6); // well past the 4.7 needed at n = 300
     expect(verdict.bimodal).toBe(false);
     expect(verdict.explanation).toMatch(/^modes closer than 2×/);
     const outliers = [...mixture(98, 0, 100, 100), 30_000, 31_000];
