@@ -83,3 +83,17 @@ export function describe(value: unknown): string {
 export function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
+
+/** The server asked to wait longer than the caller allows; failing fast beats sleeping for hours. */
+export class RetryAfterTooLongError extends RatewiseError {
+  /** The wait the server asked for, ms. */
+  readonly retryAfterMs: number;
+
+  constructor(url: string, retryAfterMs: number, maxMs: number) {
+    super(
+      'ERR_RATEWISE_RETRY_AFTER_TOO_LONG',
+      `${url}: the server asked to retry after ${Math.round(retryAfterMs / 1000)} s, more than the allowed ${Math.round(maxMs / 1000)} s (raise maxRetryAfterMs to wait that long)`,
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}

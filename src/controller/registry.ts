@@ -9,6 +9,7 @@ import { MemoryStore } from '../store/memory-store.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { CompositePermit } from './composite-permit.js';
 import type { Permit } from './permit.js';
+import type { RetryBudgetOptions } from './retry-budget.js';
 import { ScopeController } from './scope-controller.js';
 
 /** The algorithms and settings of one scope. */
@@ -21,6 +22,8 @@ export interface ScopeSetup {
   breaker?: BreakerOptions | false;
   /** Pacer burst. @default 1 */
   burst?: number;
+  /** The scope's retry allowance. @default {} */
+  retryBudget?: RetryBudgetOptions;
 }
 
 /**

@@ -12,6 +12,7 @@ import { type Random, systemRandom } from '../random.js';
 import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import type { OutcomeDetails, Permit } from './permit.js';
+import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
 
 /** Options for {@link ScopeController}. */
 export interface ScopeControllerOptions {
@@ -29,6 +30,8 @@ export interface ScopeControllerOptions {
   breakerState?: BreakerSnapshot;
   /** Requests the pacer lets through back to back after an idle spell. @default 1 */
   burst?: number;
+  /** The scope's allowance of retries. @default {} */
+  retryBudget?: RetryBudgetOptions;
   /** Receives every decision. */
   events?: EventSink;
 }
@@ -41,6 +44,7 @@ const KNOWN = [
   'breaker',
   'breakerState',
   'burst',
+  'retryBudget',
   'events',
 ] as const;
 
@@ -63,6 +67,8 @@ export class ScopeController {
   readonly #pacer: Pacer;
   readonly #gate: BreakerGate | undefined;
   readonly #events: EventSink | undefined;
+  readonly #retryBudgetOptions: RetryBudgetOptions | undefined;
+  #retryBudget: RetryBudget | undefined;
   #sent = 0;
   #lastUsed: number;
 
@@ -87,7 +93,15 @@ export class ScopeController {
         this.#onBreaker(state, reason),
       );
     }
+    this.#retryBudgetOptions = options.retryBudget;
+    if (options.retryBudget) this.#retryBudget = new RetryBudget(options.retryBudget);
     this.#lastUsed = this.#clock.now();
+  }
+
+  /** The scope's allowance of retries (created on first use). */
+  get retryBudget(): RetryBudget {
+    this.#retryBudget ??= new RetryBudget(this.#retryBudgetOptions);
+    return this.#retryBudget;
   }
 
   /** Current concurrency limit. */
@@ -157,7 +171,8 @@ export class ScopeController {
       options?.timeoutMs === undefined ? Infinity : this.#clock.now() + options.timeoutMs;
     const stage = (): WaitOptions => remaining(options, deadline, this.#clock.now());
     for (;;) {
-      const pass = this.#gate ? await this.#gate.pass(stage()) : 'pass';
+      const passing = this.#pass(stage);
+      const pass = typeof passing === 'string' ? passing : await passing;
       try {
         await this.#semaphore.acquire(stage());
       } catch (error) {
@@ -174,6 +189,12 @@ export class ScopeController {
       if (pass === 'probe' || this.breaker === 'closed') return this.#grant(pass);
       this.#giveBack(pass, true);
     }
+  }
+
+  /** Passes the breaker, synchronously when it is closed, so queue counts stay exact. */
+  #pass(stage: () => WaitOptions): Pass | Promise<Pass> {
+    if (this.#gate === undefined) return 'pass';
+    return this.#gate.tryPass() ?? this.#gate.pass(stage());
   }
 
   #giveBack(pass: Pass, heldSlot: boolean): undefined {

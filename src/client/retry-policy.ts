@@ -1,0 +1,71 @@
+import type { Backoff } from '../backoff/backoff.js';
+import { fullJitter } from '../backoff/full-jitter.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { REACTIONS, type Signal } from '../signal.js';
+
+/** Options for retrying a request. */
+export interface RetryOptions {
+  /**
+   * Attempts per request, the first included; 1 disables retries.
+   * @default 6
+   */
+  maxAttempts?: number;
+  /**
+   * Delay before retrying a failure that is not a rate signal (server error,
+   * reset, refused, timeout). Rate signals (429, 503) are not slept on per
+   * request: the scope's controller paces every request, retries included,
+   * and honours Retry-After for all of them at once.
+   * @default fullJitter({ baseMs: 500, capMs: 30000 })
+   */
+  backoff?: Backoff;
+  /**
+   * A Retry-After longer than this fails fast with a
+   * `RetryAfterTooLongError` instead of sleeping for hours.
+   * @default 120000
+   */
+  maxRetryAfterMs?: number;
+  /**
+   * Retry non-idempotent methods (POST, PATCH) on every retryable signal.
+   * By default they are retried only when the server provably did not
+   * process them: a 429, or a refused connection.
+   * @default false
+   */
+  retryUnsafe?: boolean;
+}
+
+const KNOWN = ['maxAttempts', 'backoff', 'maxRetryAfterMs', 'retryUnsafe'] as const;
+
+/** {@link RetryOptions} validated, defaults applied. */
+export type RetryPolicy = Required<RetryOptions>;
+
+/** Validates retry options and applies the defaults. */
+export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
+  rejectUnknownOptions('retry', options, KNOWN);
+  return {
+    maxAttempts: numberOption('retry', 'maxAttempts', options.maxAttempts, 6, {
+      min: 1,
+      integer: true,
+    }),
+    backoff: options.backoff ?? fullJitter({ baseMs: 500, capMs: 30_000 }),
+    maxRetryAfterMs: numberOption('retry', 'maxRetryAfterMs', options.maxRetryAfterMs, 120_000, {
+      min: 0,
+      infinite: true,
+    }),
+    retryUnsafe: options.retryUnsafe ?? false,
+  };
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE', 'PUT', 'DELETE']);
+
+/** Whether `signal` may be retried for a request with `method` (before budgets and attempt caps). */
+export function isRetryable(signal: Signal, method: string, policy: RetryPolicy): boolean {
+  if (!REACTIONS[signal.kind].retry) return false;
+  if (policy.retryUnsafe || IDEMPOTENT.has(method.toUpperCase())) return true;
+  return signal.kind === 'refused' || signal.status === 429;
+}
+
+/** Whether the scope controller already paces the retry of `signal` (so no per-request sleep). */
+export function isRateSignal(signal: Signal): boolean {
+  const speed = REACTIONS[signal.kind].speed;
+  return signal.kind === 'throttled' || signal.kind === 'overloaded' || speed === 'cut-hard';
+}

@@ -1,0 +1,87 @@
+import { AdaptiveRate } from '../algorithms/adaptive-rate.js';
+import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js';
+import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
+import type { BreakerOptions } from '../algorithms/breaker-policy.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import type { ScopeFactory } from './registry.js';
+import type { RetryBudgetOptions } from './retry-budget.js';
+
+/** The knobs most users turn, plus full access to each algorithm's options. */
+export interface ControlOptions {
+  /**
+   * Most requests in flight per scope: a politeness and socket budget.
+   * @default 32
+   */
+  maxConcurrency?: number;
+  /**
+   * Requests in flight per scope to start with; slow start doubles it each
+   * round trip until the first sign of throttling.
+   * @default 4
+   */
+  initialConcurrency?: number;
+  /**
+   * The rate the server documents, in requests/s (60 per minute → 1). Never exceeded.
+   * @default Infinity (none: the rate is learned)
+   */
+  rate?: number;
+  /** Further AIMD options (`maxConcurrency` and `initialConcurrency` win). */
+  aimd?: AimdOptions;
+  /** Further adaptive-rate options (`rate` wins). */
+  adaptiveRate?: AdaptiveRateOptions;
+  /** Breaker options, or `false` for none. @default {} */
+  breaker?: BreakerOptions | false;
+  /** Retry allowance per scope. @default {} */
+  retryBudget?: RetryBudgetOptions;
+}
+
+const KNOWN = [
+  'maxConcurrency',
+  'initialConcurrency',
+  'rate',
+  'aimd',
+  'adaptiveRate',
+  'breaker',
+  'retryBudget',
+] as const;
+
+/**
+ * The ratewise default for every scope: AIMD on concurrency (slow start, +1
+ * per round trip, one cut per congestion event) together with an adaptive
+ * rate that learns the server's ceiling from its first rejections and obeys
+ * its hints, behind a breaker with half-open probing. Saved state, when the
+ * store has some, is resumed.
+ */
+export function controlSetup(options: ControlOptions = {}): ScopeFactory {
+  rejectUnknownOptions('control', options, KNOWN);
+  const max = numberOption('control', 'maxConcurrency', options.maxConcurrency, 32, {
+    min: 1,
+    integer: true,
+  });
+  const initial = numberOption(
+    'control',
+    'initialConcurrency',
+    options.initialConcurrency,
+    Math.min(4, max),
+    {
+      min: 1,
+      max,
+      integer: true,
+    },
+  );
+  const documentedRate = numberOption('control', 'rate', options.rate, Infinity, {
+    min: Number.MIN_VALUE,
+    infinite: true,
+  });
+  const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
+  const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
+  if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
+  // Build once so bad algorithm options fail here, not on the first request.
+  new AimdLimit(aimd);
+  new AdaptiveRate(adaptiveRate);
+  return (_scope, saved) => ({
+    limit: new AimdLimit(aimd, saved?.limit),
+    rate: new AdaptiveRate(adaptiveRate, saved?.rate),
+    ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
+    ...(options.retryBudget === undefined ? {} : { retryBudget: options.retryBudget }),
+  });
+}

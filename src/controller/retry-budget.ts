@@ -1,0 +1,61 @@
+import { numberOption, rejectUnknownOptions } from '../options.js';
+
+/** Options for {@link RetryBudget}. */
+export interface RetryBudgetOptions {
+  /**
+   * Retries earned per first attempt: 0.2 lets retries add at most 20 % to the
+   * traffic of a scope, however many requests fail.
+   * @default 0.2
+   */
+  ratio?: number;
+  /**
+   * Retries available before any are earned (and the floor a quiet scope keeps),
+   * so a scope with little traffic can still retry.
+   * @default 10
+   */
+  reserve?: number;
+  /**
+   * Most retries that can be saved up.
+   * @default 100
+   */
+  max?: number;
+}
+
+const KNOWN = ['ratio', 'reserve', 'max'] as const;
+
+/**
+ * A scope's allowance of retries. Every first attempt deposits `ratio` of a
+ * retry, every retry withdraws one; when the allowance is spent, failures are
+ * returned to the caller instead of retried, so retries cannot amplify an
+ * outage. Time-free: it counts requests, not seconds.
+ */
+export class RetryBudget {
+  readonly #ratio: number;
+  readonly #max: number;
+  #balance: number;
+
+  constructor(options: RetryBudgetOptions = {}) {
+    rejectUnknownOptions('RetryBudget', options, KNOWN);
+    this.#ratio = numberOption('RetryBudget', 'ratio', options.ratio, 0.2, { min: 0 });
+    const reserve = numberOption('RetryBudget', 'reserve', options.reserve, 10, { min: 0 });
+    this.#max = numberOption('RetryBudget', 'max', options.max, 100, { min: reserve });
+    this.#balance = reserve;
+  }
+
+  /** Retries that can be spent now. */
+  get balance(): number {
+    return this.#balance;
+  }
+
+  /** Records a first attempt: earns `ratio` of a retry. */
+  deposit(): void {
+    this.#balance = Math.min(this.#max, this.#balance + this.#ratio);
+  }
+
+  /** Spends one retry if the allowance has one. */
+  withdraw(): boolean {
+    if (this.#balance < 1) return false;
+    this.#balance -= 1;
+    return true;
+  }
+}

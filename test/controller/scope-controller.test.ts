@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { AdaptiveRate } from '../../src/algorithms/adaptive-rate.js';
+import { AimdLimit } from '../../src/algorithms/aimd.js';
+import { ScopeController } from '../../src/controller/scope-controller.js';
+import { EventRecorder } from '../../src/events/recorder.js';
+import { seededRandom } from '../../src/random.js';
+import type { Signal } from '../../src/signal.js';
+import { VirtualClock } from '../../src/virtual-clock.js';
+
+const ok: Signal = { kind: 'ok', reason: '200', status: 200 };
+const throttled = (retryAfterMs?: number): Signal => ({
+  kind: 'throttled',
+  reason: '429',
+  status: 429,
+  ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+});
+
+function setup(limit = 2, extra = {}) {
+  const clock = new VirtualClock();
+  const recorder = new EventRecorder();
+  const controller = new ScopeController('host:test', {
+    clock,
+    random: seededRandom(1),
+    limit: new AimdLimit({ initialLimit: limit, max: 8, slowStartThreshold: 0 }),
+    rate: new AdaptiveRate(),
+    events: recorder.sink,
+    ...extra,
+  });
+  return { clock, controller, recorder };
+}
+
+describe('ScopeController', () => {
+  it('admits up to the concurrency limit and hands the freed slot to the next caller', async () => {
+    const { controller } = setup(2);
+    const a = await controller.admit();
+    await controller.admit();
+    expect(controller.tryAdmit()).toBeUndefined();
+    let third = false;
+    const waiting = controller.admit().then(() => {
+      third = true;
+    });
+    expect(controller.queued).toBe(1);
+    a.report(ok);
+    await waiting;
+    expect(third).toBe(true);
+    expect(controller.inflight).toBe(2);
+  });
+
+  it('emits a sample event per outcome with the numbers after the decision', async () => {
+    const { clock, controller, recorder } = setup(2);
+    const permit = await controller.admit();
+    await clock.advance(120);
+    permit.report(ok);
+    const [sample] = recorder.filter('sample');
+    expect(sample).toMatchObject({
+      scope: 'host:test',
+      signal: 'ok',
+      status: 200,
+      rttMs: 120,
+      inflight: 0,
+      limit: 2,
+    });
+  });
+
+  it('pauses the whole scope on Retry-After and cuts the limit once per burst', async () => {
+    const { clock, controller, recorder } = setup(4);
+    const permits = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
+    await clock.advance(50);
+    for (const p of permits) p.report(throttled(1000));
+    expect(controller.limit).toBe(2); // 4 × 0.7 = 2.8 → 2, once for the whole burst
+    expect(recorder.filter('limit')).toHaveLength(1);
+    expect(recorder.filter('pause')).toHaveLength(1);
+    expect(controller.tryAdmit()).toBeUndefined();
+    const admittedAt: number[] = [];
+    const next = controller.admit().then((p) => admittedAt.push(clock.now()) && p);
+    await clock.advance(2000);
+    await next;
+    expect(admittedAt[0]).toBe(1050);
+  });
+
+  it('a released permit frees its slot without feeding the algorithms', async () => {
+    const { controller, recorder } = setup(1);
+    const permit = await controller.admit();
+    permit.release();
+    permit.release(); // idempotent
+    expect(controller.inflight).toBe(0);
+    expect(recorder.events).toHaveLength(0);
+    await controller.admit();
+  });
+
+  it('honours admission timeouts and aborts', async () => {
+    const { clock, controller } = setup(1);
+    await controller.admit();
+    const timedOut = controller.admit({ timeoutMs: 100 });
+    const check = expect(timedOut).rejects.toThrow(/not admitted within/);
+    await clock.advance(100);
+    await check;
+    const abort = new AbortController();
+    const aborted = controller.admit({ signal: abort.signal });
+    abort.abort(new Error('cancelled'));
+    await expect(aborted).rejects.toThrow('cancelled');
+    expect(controller.queued).toBe(0);
+  });
+
+  it('snapshots its learned state as plain JSON', async () => {
+    const { controller } = setup(3);
+    const state = JSON.parse(JSON.stringify(controller.snapshot()));
+    expect(state.limit).toMatchObject({ value: 3 });
+    expect(state.breaker).toMatchObject({ state: 'closed' });
+    expect(typeof state.savedAt).toBe('number');
+  });
+});
