@@ -4,7 +4,7 @@
  * years in ms, yet its square times a million samples still fits a double, so
  * sums of squares in the statistics can never overflow into `NaN`.
  */
-export const MAX_MAGNITUDE = 1e15;
+const MAX_MAGNITUDE = 1e15;
 
 /** Whether `value` is a finite number no larger in magnitude than {@link MAX_MAGNITUDE}. */
 export function isPlausible(value: unknown): value is number {

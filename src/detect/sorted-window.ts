@@ -17,11 +17,6 @@ export class SortedWindow {
     this.#capacity = capacity;
   }
 
-  /** Numbers currently held (at most the capacity). */
-  get size(): number {
-    return this.#ring.length;
-  }
-
   /** Whether the window holds `capacity` numbers. */
   get full(): boolean {
     return this.#ring.length === this.#capacity;

@@ -30,9 +30,15 @@ export interface ThroughputDecayOptions {
    * @default 0.85
    */
   recoverFraction?: number;
-  /** Completions needed before the detector judges anything (warm-up, part 1). @default 50 */
+  /**
+   * Completions the average must hold — its exponentially weighted count,
+   * about rate × τ once settled — before its value may set the peak or count
+   * as recovered. This replaces a fixed minimum rate: with the defaults the
+   * detector judges from ~1.7 req/s; for slower clients raise `timeConstantMs`.
+   * @default 50
+   */
   minSamples?: number;
-  /** Time since the first completion needed before it judges anything (warm-up, part 2), ms. @default 2 × timeConstantMs */
+  /** Time since the first completion before anything is judged, ms (warm-up). @default 2 × timeConstantMs */
   minElapsedMs?: number;
 }
 
@@ -64,7 +70,7 @@ export interface ThroughputDecayState {
   peak: number;
   /** How far the watched rate is below its peak, 0–1. */
   drop: number;
-  /** Whether warm-up is over. */
+  /** Whether warm-up is over (`minElapsedMs` passed and the average once held `minSamples`). */
   warm: boolean;
   /** Whether the alarm is raised. */
   alarmed: boolean;
@@ -81,8 +87,11 @@ export interface ThroughputDecayState {
  * - Completions feed a time-based decaying sum S (memory τ), read as a rate
  *   `S / (τ·(1 − e^(−elapsed/τ)))`: the divisor is the weight the average has
  *   actually accumulated, so the estimate of a steady rate is right from the
- *   first seconds instead of rising from zero — warm-up no longer looks like
- *   growth, and no absolute "peak above 2 req/s" constant is needed.
+ *   first seconds instead of rising from zero, so warm-up no longer looks
+ *   like growth. Instead of an absolute "peak above 2 req/s" constant, a
+ *   value may only set the peak when the average holds `minSamples`
+ *   completions: the noise of a count of k is about 1/√(2k) of it, so this
+ *   bounds the noise the peak can capture at any rate and any τ.
  * - Demand normalisation (`per-inflight`): each completion also adds its
  *   time in flight (from `max(sentAt, start)` to `at`, with the same fading
  *   weights) to a busy-time sum B. `S / B` is completions per second per
@@ -95,8 +104,8 @@ export interface ThroughputDecayState {
  *   count because a count read at completion instants is biased by about one
  *   request (and the offered rate is no yardstick either: while a concurrency
  *   limit binds, raising the offered rate would look like decay).
- * - Warm-up needs both `minSamples` completions and `minElapsedMs`; the peak
- *   starts being tracked only after it, so a start-up burst (a handful of
+ * - Warm-up needs `minElapsedMs` and a backed average; the peak starts
+ *   being tracked only after it, so a start-up burst (a handful of
  *   responses in the first milliseconds) cannot become the peak. The first
  *   peak is the average at warm-up end, so a fall that began shortly before
  *   is only partly counted. While alarmed the peak is frozen.
@@ -212,20 +221,22 @@ export class ThroughputDecayDetector {
       state.perInflightRps = safeRatio(1000 * completions, busy);
     }
     const watched = this.#perInflight ? state.perInflightRps : state.throughputRps;
-    state.warm = state.samples >= this.#minSamples && elapsed >= this.#minElapsedMs;
+    const backed = completions >= this.#minSamples;
+    state.warm ||= backed && elapsed >= this.#minElapsedMs;
     if (!state.warm) return undefined;
-    return this.#judge(watched);
+    return this.#judge(watched, backed);
   }
 
-  #judge(watched: number): AlarmTransition | undefined {
+  /** `backed`: the average holds enough completions to set the peak or to count as recovered. */
+  #judge(watched: number, backed: boolean): AlarmTransition | undefined {
     const state = this.#state;
-    if (!state.alarmed) state.peak = Math.max(state.peak, watched);
+    if (!state.alarmed && backed) state.peak = Math.max(state.peak, watched);
     state.drop = state.peak > 0 ? Math.max(0, 1 - watched / state.peak) : 0;
     if (!state.alarmed && watched < this.#alarmBelow * state.peak) {
       state.alarmed = true;
       return 'alarm';
     }
-    if (state.alarmed && watched >= this.#recoverAbove * state.peak) {
+    if (state.alarmed && backed && watched >= this.#recoverAbove * state.peak) {
       state.alarmed = false;
       state.peak = watched;
       state.drop = 0;

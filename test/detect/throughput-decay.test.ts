@@ -91,6 +91,31 @@ describe('ThroughputDecayDetector', () => {
     expect(few.state.warm).toBe(false);
   });
 
+  it('does not judge a rate too thin for its time constant (instead of a fixed 2 req/s floor)', () => {
+    /** Poisson arrivals at 0.5 req/s for an hour: the count in 30 s is ~15, noise ±18 %. */
+    const sparse = (seed: number) => {
+      const random = seededRandom(seed);
+      const out: Exchange[] = [];
+      for (let t = 0; t < 60 * MIN; t += -2000 * Math.log(1 - random.next())) {
+        out.push({ sentAt: t, at: t + 300 });
+      }
+      return out;
+    };
+    let unguarded = 0;
+    for (let seed = 1; seed <= 5; seed++) {
+      const guarded = new ThroughputDecayDetector({ normalise: 'none' });
+      expect(replay(guarded, sparse(seed))).toEqual([]);
+      expect(guarded.state.warm).toBe(false);
+      // A longer memory (5 min ≈ 150 completions) makes the same stream judgeable — and quiet.
+      const patient = new ThroughputDecayDetector({ normalise: 'none', timeConstantMs: 5 * MIN });
+      expect(replay(patient, sparse(seed))).toEqual([]);
+      expect(patient.state.warm).toBe(true);
+      const hasty = new ThroughputDecayDetector({ normalise: 'none', minSamples: 1 });
+      unguarded += replay(hasty, sparse(seed)).length;
+    }
+    expect(unguarded).toBeGreaterThan(0); // without the guard, noise alone raises alarms
+  });
+
   it('reads a steady rate correctly from the first seconds (no warm-up ramp)', () => {
     const traffic = openLoop({
       durationMs: 10_000,
