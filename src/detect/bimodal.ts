@@ -6,8 +6,9 @@ import { quantileSorted, sortedCopy } from './percentiles.js';
 export interface LatencyMode {
   /** Median latency of the cluster, ms. */
   medianMs: number;
-  /** Fastest and slowest latency in it, ms. */
+  /** Fastest latency in it, ms. */
   minMs: number;
+  /** Slowest latency in it, ms. */
   maxMs: number;
   /** Share of all requests, 0–1. */
   share: number;

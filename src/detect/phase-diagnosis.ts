@@ -23,11 +23,17 @@ export type PhaseVerdict =
 
 /** Median duration of each phase, ms. `waitMs` = ttfb − (dns + connect + tls); `bodyMs` = total − ttfb. */
 export interface PhaseMedians {
+  /** DNS lookup. */
   dnsMs: number;
+  /** TCP connect. */
   connectMs: number;
+  /** TLS handshake. */
   tlsMs: number;
+  /** Server wait: time to first byte after the handshakes. */
   waitMs: number;
+  /** Body download: first byte to last byte. */
   bodyMs: number;
+  /** Whole exchange. */
   totalMs: number;
 }
 
@@ -47,6 +53,7 @@ export interface PhaseDiagnosisOptions {
 
 /** The verdict with the numbers that justify it. */
 export interface PhaseDiagnosis {
+  /** What the timings point at. */
   verdict: PhaseVerdict;
   /** One line saying why, with the figures. */
   explanation: string;

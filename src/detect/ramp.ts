@@ -42,6 +42,7 @@ export interface RampOptions {
 
 /** The verdict with its evidence. */
 export interface RampResult {
+  /** What drives latency. */
   verdict: RampVerdict;
   /** Latency added per 100 requests with the rate held fixed, ms (least squares). */
   slopeMsPer100: number;
@@ -73,66 +74,92 @@ export function detectRamp(
   observations: readonly RampObservation[],
   options: RampOptions = {},
 ): RampResult {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const minSamples = numberOption(OWNER, 'minSamples', options.minSamples, 30, {
-    min: 3,
-    integer: true,
-  });
-  const minCorrelation = numberOption(OWNER, 'minCorrelation', options.minCorrelation, 0.5, {
-    min: 0,
-    max: 1,
-  });
-  const minRise = numberOption(OWNER, 'minRise', options.minRise, 0.25, { min: 0 });
-  const entangled = numberOption(OWNER, 'maxEntanglement', options.maxEntanglement, 0.9, {
-    min: 0,
-    max: 1,
-  });
+  const limits = readOptions(options);
   const usable = observations.filter(isUsable);
+  const samples = usable.length;
+  if (samples < limits.minSamples) {
+    return {
+      verdict: 'insufficient-data',
+      explanation: `${samples} observations, ${limits.minSamples} needed`,
+      ...{ slopeMsPer100: 0, indexCorrelation: 0, rateCorrelation: 0, samples },
+    };
+  }
+  const e = measure(usable);
+  const figures = `${fmt(e.slopeMsPer100)} ms/100 requests over ${Math.round(e.span)} requests in ${fmt(e.minutes)} min; r(count|rate) ${fmt(e.indexCorrelation, 2)}, r(rate|count) ${fmt(e.rateCorrelation, 2)}`;
+  const [verdict, why] = judge(e, limits);
+  const { slopeMsPer100, indexCorrelation, rateCorrelation } = e;
+  const evidence = { slopeMsPer100, indexCorrelation, rateCorrelation, samples };
+  return { verdict, explanation: `${why}: ${figures}`, ...evidence };
+}
+
+interface Evidence {
+  slopeMsPer100: number;
+  indexCorrelation: number;
+  rateCorrelation: number;
+  /** Plain rank correlations: latency–count, latency–rate, count–rate. */
+  rLI: number;
+  rLR: number;
+  rIR: number;
+  /** Requests and minutes the observations span. */
+  span: number;
+  minutes: number;
+  medianLatency: number;
+}
+
+function measure(usable: readonly RampObservation[]): Evidence {
   const index = usable.map((o) => o.index);
   const rate = usable.map((o) => o.currentRate);
   const latency = usable.map((o) => o.latencyMs);
-  const samples = usable.length;
-  const empty = { slopeMsPer100: 0, indexCorrelation: 0, rateCorrelation: 0, samples };
-  if (samples < minSamples) {
-    const explanation = `${samples} observations, ${minSamples} needed`;
-    return { verdict: 'insufficient-data', explanation, ...empty };
-  }
   const rLI = spearman(latency, index);
   const rLR = spearman(latency, rate);
   const rIR = spearman(index, rate);
-  const indexCorrelation = partialCorrelation(rLI, rLR, rIR);
-  const rateCorrelation = partialCorrelation(rLR, rLI, rIR);
-  const slopeMsPer100 = 100 * slopes2(index, rate, latency).bx;
-  const evidence = { slopeMsPer100, indexCorrelation, rateCorrelation, samples };
-  const span = spread(index);
-  const rise = (slopeMsPer100 / 100) * span;
-  const strong = Math.max(Math.abs(rLI), Math.abs(rLR)) >= minCorrelation;
-  const figures = `${fmt(slopeMsPer100)} ms/100 requests over ${Math.round(span)} requests in ${minutes(usable)} min; r(count|rate) ${fmt(indexCorrelation, 2)}, r(rate|count) ${fmt(rateCorrelation, 2)}`;
-  if (Math.abs(rIR) >= entangled && strong) {
-    const explanation = `count and rate moved together (r ${fmt(rIR, 2)}); vary the rate to tell them apart; ${figures}`;
-    return { verdict: 'confounded', explanation, ...evidence };
+  return {
+    slopeMsPer100: 100 * slopes2(index, rate, latency).bx,
+    indexCorrelation: partialCorrelation(rLI, rLR, rIR),
+    rateCorrelation: partialCorrelation(rLR, rLI, rIR),
+    ...{ rLI, rLR, rIR },
+    span: spread(index),
+    minutes: spread(usable.map((o) => o.at)) / 60_000,
+    medianLatency: median(latency),
+  };
+}
+
+function judge(e: Evidence, limits: Required<RampOptions>): [RampVerdict, string] {
+  const strong = Math.max(Math.abs(e.rLI), Math.abs(e.rLR)) >= limits.minCorrelation;
+  if (Math.abs(e.rIR) >= limits.maxEntanglement && strong) {
+    return [
+      'confounded',
+      `count and rate moved together (r ${fmt(e.rIR, 2)}); vary the rate to tell them apart`,
+    ];
   }
-  const ramp =
-    indexCorrelation >= minCorrelation &&
-    indexCorrelation > Math.abs(rateCorrelation) &&
-    rise >= minRise * median(latency);
-  if (ramp)
-    return {
-      verdict: 'ramp',
-      explanation: `latency climbs with the count: ${figures}`,
-      ...evidence,
-    };
+  const rise = (e.slopeMsPer100 / 100) * e.span;
+  const byCount = e.indexCorrelation;
+  const byRate = Math.abs(e.rateCorrelation);
   if (
-    Math.abs(rateCorrelation) >= minCorrelation &&
-    Math.abs(rateCorrelation) >= indexCorrelation
+    byCount >= limits.minCorrelation &&
+    byCount > byRate &&
+    rise >= limits.minRise * e.medianLatency
   ) {
-    return {
-      verdict: 'rate-driven',
-      explanation: `latency follows the rate: ${figures}`,
-      ...evidence,
-    };
+    return ['ramp', 'latency climbs with the count'];
   }
-  return { verdict: 'none', explanation: `no driver: ${figures}`, ...evidence };
+  if (byRate >= limits.minCorrelation && byRate >= byCount) {
+    return ['rate-driven', 'latency follows the rate'];
+  }
+  return ['none', 'no driver'];
+}
+
+function readOptions(options: RampOptions): Required<RampOptions> {
+  rejectUnknownOptions(OWNER, options, KNOWN);
+  const unit = { min: 0, max: 1 };
+  return {
+    minSamples: numberOption(OWNER, 'minSamples', options.minSamples, 30, {
+      min: 3,
+      integer: true,
+    }),
+    minCorrelation: numberOption(OWNER, 'minCorrelation', options.minCorrelation, 0.5, unit),
+    minRise: numberOption(OWNER, 'minRise', options.minRise, 0.25, { min: 0 }),
+    maxEntanglement: numberOption(OWNER, 'maxEntanglement', options.maxEntanglement, 0.9, unit),
+  };
 }
 
 function isUsable(o: RampObservation): boolean {
@@ -142,10 +169,6 @@ function isUsable(o: RampObservation): boolean {
     isDuration(o.latencyMs) &&
     isDuration(o.currentRate)
   );
-}
-
-function minutes(observations: readonly RampObservation[]): string {
-  return fmt(spread(observations.map((o) => o.at)) / 60_000);
 }
 
 function fmt(value: number, digits = 1): string {

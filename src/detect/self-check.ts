@@ -48,8 +48,9 @@ export interface SelfCheckFinding {
   area: 'event-loop' | 'cpu' | 'connection-pool' | 'concurrency-ceiling' | 'throughput' | 'latency';
   /** `inward`: our own bottleneck; `target`: the server is slowing us. */
   side: SelfCheckSide;
-  /** The measured value and the limit it crossed. */
+  /** The measured value. */
   value: number;
+  /** The limit it reached. */
   limit: number;
   /** What it means and what to do. */
   advice: string;
@@ -59,6 +60,7 @@ export interface SelfCheckFinding {
 export interface SelfCheckResult {
   /** `look-inward` if any finding is ours (fix those first: they also inflate measured latency). */
   verdict: 'look-inward' | 'target-side' | 'no-finding';
+  /** Every finding, inward ones first in a fixed order. */
   findings: SelfCheckFinding[];
 }
 
