@@ -71,6 +71,7 @@ export class ScopeController {
   #retryBudget: RetryBudget | undefined;
   #sent = 0;
   #lastUsed: number;
+  #reportedRate: number;
 
   constructor(scope: string, options: ScopeControllerOptions) {
     rejectUnknownOptions('ScopeController', options, KNOWN);
@@ -82,6 +83,7 @@ export class ScopeController {
     this.#semaphore = new Semaphore(options.limit.limit, this.#clock);
     const burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
     this.#pacer = new Pacer({ rate: options.rate.rate, burst, clock: this.#clock });
+    this.#reportedRate = options.rate.rate;
     if (options.rate.pausedUntil > 0) this.#pacer.pauseUntil(options.rate.pausedUntil);
     if (options.breaker !== false) {
       const policy = new BreakerPolicy(
@@ -250,17 +252,30 @@ export class ScopeController {
     const cause = { signal: signal.kind };
     if (this.limit !== limitBefore)
       this.#emit('limit', `${limitBefore} -> ${this.limit} on ${signal.reason}`, cause);
-    if (this.rate !== rateBefore)
+    if (this.#rateMovedNotably(rateBefore)) {
       this.#emit(
         'rate',
-        `${fmtRate(rateBefore)} -> ${fmtRate(this.rate)} on ${signal.reason}`,
+        `${fmtRate(this.#reportedRate)} -> ${fmtRate(this.rate)} on ${signal.reason}`,
         cause,
       );
+      this.#reportedRate = this.rate;
+    }
     if (this.#pacer.pausedUntil > pauseBefore) {
       const ms = Math.round(this.#pacer.pausedUntil - sample.at);
       this.#emit('pause', `paused ${ms} ms on ${signal.reason}`, cause);
     }
     if (signal.kind === 'blocked') this.#emit('blocked', signal.reason, cause);
+  }
+
+  /**
+   * Every sample event carries the rate already; a `rate` event marks a cut,
+   * a switch between paced and unpaced, or a 5 % drift since the last one.
+   */
+  #rateMovedNotably(rateBefore: number): boolean {
+    const rate = this.rate;
+    if (rate === rateBefore) return false;
+    if (rate < rateBefore || rate === Infinity || this.#reportedRate === Infinity) return true;
+    return Math.abs(rate - this.#reportedRate) >= 0.05 * this.#reportedRate;
   }
 
   #onBreaker(state: BreakerState, reason: string): void {

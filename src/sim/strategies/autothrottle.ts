@@ -1,0 +1,70 @@
+import type { Clock } from '../../clock.js';
+import {
+  isRetryableStatus,
+  MAX_ATTEMPTS,
+  runWorkers,
+  type Strategy,
+  tryExchange,
+} from './strategy.js';
+
+const START_DELAY_MS = 5000;
+const MAX_DELAY_MS = 60_000;
+const TARGET_CONCURRENCY = 8;
+
+/**
+ * Scrapy's AutoThrottle: one download slot per host whose delay between
+ * request starts tracks latency / target concurrency (averaged with the old
+ * delay; a non-200 response may only raise it), with at most the ceiling of
+ * requests in flight.
+ */
+class AutoThrottleSlot {
+  delayMs = START_DELAY_MS;
+  #nextStart = 0;
+  #active = 0;
+  readonly #clock: Clock;
+  readonly #max: number;
+  #waiters: (() => void)[] = [];
+
+  constructor(clock: Clock, max: number) {
+    this.#clock = clock;
+    this.#max = max;
+  }
+
+  async acquire(stop: AbortSignal): Promise<void> {
+    while (this.#active >= this.#max) {
+      if (stop.aborted) throw stop.reason;
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+    this.#active++;
+    const start = Math.max(this.#clock.now(), this.#nextStart);
+    this.#nextStart = start + this.delayMs;
+    await this.#clock.sleep(start - this.#clock.now(), stop);
+  }
+
+  release(status: number, latencyMs: number): void {
+    this.#active--;
+    this.#waiters.shift()?.();
+    const target = latencyMs / TARGET_CONCURRENCY;
+    const next = Math.min(MAX_DELAY_MS, Math.max(target, (this.delayMs + target) / 2));
+    if (status !== 200 && next <= this.delayMs) return;
+    this.delayMs = next;
+  }
+}
+
+/** A latency-delay controller in the style of Scrapy's AutoThrottle. */
+export const autoThrottle: Strategy = {
+  name: 'autothrottle',
+  description: `Scrapy AutoThrottle: start delay 5 s, delay → latency / ${TARGET_CONCURRENCY} (target concurrency), ceiling in flight`,
+  run(context) {
+    const slot = new AutoThrottleSlot(context.clock, context.maxConcurrency);
+    return runWorkers(context, context.workers, async (path) => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        await slot.acquire(context.work.stop);
+        const exchange = await tryExchange(context, path);
+        const status = exchange?.status ?? 0;
+        slot.release(status, exchange?.timings.ttfbMs ?? slot.delayMs);
+        if (!isRetryableStatus(status)) return;
+      }
+    });
+  },
+};

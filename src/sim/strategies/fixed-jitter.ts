@@ -1,0 +1,34 @@
+import { fullJitter } from '../../backoff/full-jitter.js';
+import { parseRetryAfter } from '../../headers/retry-after.js';
+import {
+  isRetryableStatus,
+  MAX_ATTEMPTS,
+  runWorkers,
+  type Strategy,
+  tryExchange,
+} from './strategy.js';
+
+/**
+ * Fixed concurrency (the ceiling) with the textbook retry: full-jitter
+ * exponential backoff, never shorter than the server's Retry-After.
+ */
+export const fixedJitter: Strategy = {
+  name: 'fixed+jitter',
+  description:
+    'fixed concurrency at the ceiling, full-jitter backoff 0–1 s × 2^n (cap 60 s), at least Retry-After',
+  run(context) {
+    const backoff = fullJitter({ baseMs: 1000, capMs: 60_000 });
+    const workers = Math.min(context.workers, context.maxConcurrency);
+    return runWorkers(context, workers, async (path) => {
+      let previous: number | undefined;
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const exchange = await tryExchange(context, path);
+        if (!isRetryableStatus(exchange?.status ?? 0)) return;
+        const hint =
+          parseRetryAfter(exchange?.headers['retry-after'], { date: exchange?.headers.date }) ?? 0;
+        previous = Math.max(hint, backoff.delayMs(attempt, context.random, previous));
+        await context.clock.sleep(previous, context.work.stop);
+      }
+    });
+  },
+};
