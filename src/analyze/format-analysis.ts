@@ -1,0 +1,121 @@
+import type { AlarmRecord } from './alarm-replay.js';
+import type { LogAnalysis } from './log-analysis.js';
+import { formatMs, formatNumber, formatOffset, type TextColumn, textTable } from './text-table.js';
+import type { WindowRow } from './window-row.js';
+
+/** Times at or after this (epoch ms, 1973) are shown as wall-clock UTC; earlier ones only as offsets. */
+const EPOCH_FLOOR = 1e11;
+
+/**
+ * Renders a {@link LogAnalysis} as the human output of `ratewise analyze`:
+ * the window table (phase columns only when timings exist, controller
+ * columns only when events exist), then the alarms, the detector verdicts
+ * and the diagnosis in plain words.
+ */
+export function formatAnalysis(analysis: LogAnalysis): string {
+  const parts = [windowTable(analysis), '', ...summaryLines(analysis)];
+  return `${parts.join('\n')}\n`;
+}
+
+function windowTable(analysis: LogAnalysis): string {
+  const rows = analysis.windows;
+  if (rows.length === 0) return 'No timed requests: nothing to show per window.';
+  const wall = (analysis.span?.start ?? 0) >= EPOCH_FLOOR;
+  const control = rows.some((r) => r.inflightMax !== null);
+  const phases = rows.some((r) => r.phases !== null);
+  const columns: TextColumn[] = [{ header: 'offset', align: 'left' }];
+  if (wall) columns.push({ header: 'UTC', align: 'left' });
+  columns.push(
+    ...['reqs', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '429', '503', 'fail'].map((header) => ({
+      header,
+    })),
+  );
+  if (phases) columns.push(...['conn ms', 'wait ms', 'body ms'].map((header) => ({ header })));
+  if (control) columns.push(...['limit', 'inflight', 'rate'].map((header) => ({ header })));
+  columns.push({ header: 'alarms', align: 'left' });
+  const full = analysis.windowS * 1000;
+  const cells = rows.map((row) => {
+    const partial = row.durationMs < full ? '*' : '';
+    const out = [`${formatOffset(row.offsetS)}${partial}`];
+    if (wall) out.push(new Date(row.start).toISOString().slice(11, 19));
+    out.push(...requestCells(row));
+    if (phases) out.push(...phaseCells(row));
+    if (control) out.push(...controlCells(row));
+    out.push(row.alarms > 0 ? '!'.repeat(Math.min(row.alarms, 5)) : '');
+    return out;
+  });
+  const note =
+    rows.at(-1)?.durationMs !== full
+      ? '\n* the last window ends at the last record (partial).'
+      : '';
+  return `Windows of ${analysis.windowS} s:\n${textTable(columns, cells)}${note}`;
+}
+
+function requestCells(row: WindowRow): string[] {
+  return [
+    String(row.requests),
+    formatNumber(row.rps),
+    formatMs(row.p50),
+    formatMs(row.p95),
+    formatMs(row.p99),
+    String(row.throttled),
+    String(row.overloaded),
+    String(row.failed),
+  ];
+}
+
+function phaseCells(row: WindowRow): string[] {
+  const p = row.phases;
+  if (!p) return ['-', '-', '-'];
+  return [formatMs(p.dnsMs + p.connectMs + p.tlsMs), formatMs(p.waitMs), formatMs(p.bodyMs)];
+}
+
+function controlCells(row: WindowRow): string[] {
+  const inflight =
+    row.inflightMax === null ? '-' : `${formatNumber(row.inflightMean)}/${row.inflightMax}`;
+  return [formatNumber(row.limit, 0), inflight, row.rate === null ? '-' : formatNumber(row.rate)];
+}
+
+function summaryLines(a: LogAnalysis): string[] {
+  const { lines, totals, span } = a;
+  const formats = Object.entries(lines.byFormat)
+    .filter(([, n]) => n > 0)
+    .map(([format, n]) => `${n} ${format}`)
+    .join(', ');
+  const out = [
+    `Lines: ${lines.total} read (${formats || 'none usable'}), ${lines.blank} blank, ${lines.malformed} malformed.`,
+    ...a.malformedExamples.map((m) => `  line ${m.line}: ${m.reason}`),
+  ];
+  const over = span
+    ? ` over ${formatNumber(span.durationS, 0)} s, ${formatNumber(totals.rps)} req/s`
+    : '';
+  const sampled = totals.exactPercentiles ? '' : ' (from a uniform sample)';
+  out.push(
+    `Requests: ${totals.requests}${over}; p50 ${formatMs(totals.p50)} ms, p95 ${formatMs(totals.p95)} ms, p99 ${formatMs(totals.p99)} ms${sampled}; ${totals.throttled} × 429, ${totals.overloaded} × 503, ${totals.failed} failed.`,
+  );
+  if (totals.untimed > 0)
+    out.push(`  ${totals.untimed} requests carried no time: left out of windows and alarms.`);
+  if (totals.late > 0)
+    out.push(
+      `  ${totals.late} lines arrived after their window closed (out of order): left out of windows.`,
+    );
+  if (totals.baselineP95 !== null)
+    out.push(`Latency baseline p95: ${formatMs(totals.baselineP95)} ms.`);
+  out.push(...alarmLines(a.alarms, span?.start ?? 0));
+  if (a.phases) out.push(`Phases: ${a.phases.explanation}.`);
+  out.push(`Ramp: ${a.ramp.verdict}: ${a.ramp.explanation}.`);
+  out.push(`Bimodal: ${a.bimodal.explanation}.`);
+  const d = a.diagnosis;
+  out.push('', `Diagnosis: ${d.verdict}. ${d.summary}`, ...d.findings.map((f) => `  - ${f}`));
+  return out;
+}
+
+function alarmLines(alarms: readonly AlarmRecord[], start: number): string[] {
+  if (alarms.length === 0) return ['Alarms: none.'];
+  const shown = alarms.slice(0, 20).map((alarm) => {
+    const side = alarm.side ? ` (${alarm.side})` : '';
+    return `  ${formatOffset((alarm.at - start) / 1000)} ${alarm.source} ${alarm.transition}${side}: ${alarm.detail}`;
+  });
+  const more = alarms.length > 20 ? [`  … ${alarms.length - 20} more (see --json)`] : [];
+  return [`Alarms (${alarms.length}):`, ...shown, ...more];
+}

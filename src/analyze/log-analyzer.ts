@@ -1,0 +1,234 @@
+import type { LatencyBaseline } from '../detect/baseline-file.js';
+import { detectBimodal } from '../detect/bimodal.js';
+import { percentiles } from '../detect/percentiles.js';
+import { detectRamp, type RampObservation } from '../detect/ramp.js';
+import type { ThroughputDecayOptions } from '../detect/throughput-decay.js';
+import { InvalidOptionError } from '../errors.js';
+import type { ControlEvent } from '../events/event.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { seededRandom } from '../random.js';
+import { AlarmReplay } from './alarm-replay.js';
+import { ControlTotals } from './control-totals.js';
+import { diagnose } from './diagnosis.js';
+import type { LineCounts, LogAnalysis, LogTotals, MalformedLine } from './log-analysis.js';
+import { parseLogLine, requestOfSample } from './parse-line.js';
+import { PhaseCollector } from './phase-collector.js';
+import { isOverloaded, isThrottled, type RequestRecord } from './records.js';
+import { Reservoir } from './reservoir.js';
+import { WindowAggregator } from './windows.js';
+
+/** Options of {@link LogAnalyzer}. */
+export interface LogAnalyzerOptions {
+  /** Window length for rates and percentiles, s. @default 10 */
+  windowS?: number;
+  /** A captured baseline for the latency alarm and ratios; without one the fastest window of 100 latencies is learned. */
+  baseline?: LatencyBaseline;
+  /** Options of the replayed throughput-decay detectors. @default the detector's defaults (τ 30 s, alarm at 35 % below peak, warm-up 50 completions and 60 s) */
+  decay?: Omit<ThroughputDecayOptions, 'normalise'>;
+  /** Latencies (and ramp observations) kept for whole-log statistics; beyond it a uniform sample is used. @default 100000 */
+  sampleSize?: number;
+}
+
+const OWNER = 'LogAnalyzer';
+const KNOWN = ['windowS', 'baseline', 'decay', 'sampleSize'] as const;
+const MAX_EXAMPLES = 5;
+/** Windows with fewer latencies are not used for the worst-window latency ratio. */
+const MIN_WINDOW_LATENCIES = 20;
+
+/**
+ * Streaming log analysis: feed lines with {@link push} (any mix of ratewise
+ * events, crawl results and plain `ISO8601 url latency_ms` lines), then call
+ * {@link finish}. Memory is bounded: two open windows, sampled latencies,
+ * the first and last phase timings, and one row per closed window.
+ * Malformed lines are counted, never thrown.
+ */
+export class LogAnalyzer {
+  readonly #windowS: number;
+  readonly #windows: WindowAggregator;
+  readonly #replay: AlarmReplay;
+  readonly #control = new ControlTotals();
+  readonly #latencies: Reservoir<number>;
+  readonly #rampSample: Reservoir<RampObservation>;
+  readonly #phases = new PhaseCollector();
+  readonly #perHost = new Map<string, number>();
+  readonly #examples: MalformedLine[] = [];
+  readonly #lines: LineCounts = {
+    total: 0,
+    blank: 0,
+    malformed: 0,
+    byFormat: { event: 0, result: 0, plain: 0 },
+  };
+  readonly #totals = { requests: 0, untimed: 0, throttled: 0, overloaded: 0, failed: 0 };
+  #eventOffset: number | undefined;
+  #start = Number.POSITIVE_INFINITY;
+  #end = Number.NEGATIVE_INFINITY;
+  #firstRejection: number | undefined;
+
+  constructor(options: LogAnalyzerOptions = {}) {
+    rejectUnknownOptions(OWNER, options, KNOWN);
+    this.#windowS = numberOption(OWNER, 'windowS', options.windowS, 10, { min: 0.001 });
+    const sampleSize = numberOption(OWNER, 'sampleSize', options.sampleSize, 100_000, {
+      min: 100,
+      integer: true,
+    });
+    if (
+      options.decay !== undefined &&
+      (typeof options.decay !== 'object' || options.decay === null)
+    ) {
+      throw InvalidOptionError.invalid(
+        OWNER,
+        'decay',
+        options.decay,
+        'an object of detector options',
+      );
+    }
+    this.#windows = new WindowAggregator(this.#windowS * 1000);
+    const replay: ConstructorParameters<typeof AlarmReplay>[0] = {};
+    if (options.decay) replay.decay = options.decay;
+    if (options.baseline) replay.baseline = options.baseline;
+    this.#replay = new AlarmReplay(replay);
+    this.#latencies = new Reservoir(sampleSize, seededRandom('latencies'));
+    this.#rampSample = new Reservoir(sampleSize, seededRandom('ramp'));
+  }
+
+  /** Reads one line of the log. */
+  push(line: string): void {
+    const number = ++this.#lines.total;
+    const parsed = parseLogLine(line);
+    switch (parsed.kind) {
+      case 'blank':
+        this.#lines.blank++;
+        return;
+      case 'malformed':
+        this.#lines.malformed++;
+        if (this.#examples.length < MAX_EXAMPLES)
+          this.#examples.push({ line: number, reason: parsed.reason });
+        return;
+      case 'event':
+        this.#lines.byFormat.event++;
+        this.#event(parsed.event);
+        return;
+      default:
+        this.#lines.byFormat[parsed.kind]++;
+        this.#request(parsed.request);
+    }
+  }
+
+  #event(event: ControlEvent): void {
+    this.#eventOffset ??= Number.isFinite(event.wall) ? event.wall - event.t : 0;
+    const at = event.t + this.#eventOffset;
+    this.#stretch(at);
+    const state = this.#control.apply(event);
+    if (state) this.#windows.addControl(at, state);
+    if (event.type === 'alarm') {
+      this.#replay.controllerAlarm(at, event.reason);
+      this.#windows.addAlarm(at);
+    }
+    if (event.type === 'sample') this.#request({ ...requestOfSample(event), at });
+  }
+
+  #request(request: RequestRecord): void {
+    const totals = this.#totals;
+    totals.requests++;
+    const rejected = isThrottled(request) || isOverloaded(request);
+    if (isThrottled(request)) totals.throttled++;
+    if (isOverloaded(request)) totals.overloaded++;
+    if (request.failed) totals.failed++;
+    if (request.latencyMs !== undefined) this.#latencies.add(request.latencyMs);
+    if (request.timings) this.#phases.add(request.timings);
+    const { at } = request;
+    if (at === undefined) {
+      totals.untimed++;
+      return;
+    }
+    this.#stretch(at);
+    if (rejected && this.#firstRejection === undefined) this.#firstRejection = at;
+    this.#windows.addRequest(at, request);
+    const before = this.#replay.alarms.length;
+    this.#replay.observe(at, request.latencyMs, this.#control.current.inflight);
+    for (const alarm of this.#replay.alarms.slice(before)) {
+      if (alarm.transition === 'alarm') this.#windows.addAlarm(alarm.at);
+    }
+    this.#observeRamp(at, request);
+  }
+
+  #observeRamp(at: number, request: RequestRecord): void {
+    if (request.latencyMs === undefined) return;
+    const host = request.host ?? '';
+    const index = (this.#perHost.get(host) ?? 0) + 1;
+    this.#perHost.set(host, index);
+    const currentRate = this.#replay.currentRps;
+    this.#rampSample.add({ index, at, latencyMs: request.latencyMs, currentRate });
+  }
+
+  #stretch(at: number): void {
+    this.#start = Math.min(this.#start, at);
+    this.#end = Math.max(this.#end, at);
+  }
+
+  /** Closes the analysis and returns it. Call once, after the last line. */
+  finish(): LogAnalysis {
+    const windows = this.#windows.finish();
+    const span = Number.isFinite(this.#start)
+      ? { start: this.#start, end: this.#end, durationS: (this.#end - this.#start) / 1000 }
+      : null;
+    const latencies = this.#latencies.items;
+    const p = percentiles(latencies);
+    const baselineP95 = this.#replay.baselineP95 ?? null;
+    const timed = this.#totals.requests - this.#totals.untimed;
+    const totals: LogTotals = {
+      ...this.#totals,
+      late: this.#windows.late,
+      rps: span && span.durationS > 0 ? timed / span.durationS : 0,
+      p50: p?.p50 ?? null,
+      p95: p?.p95 ?? null,
+      p99: p?.p99 ?? null,
+      exactPercentiles: this.#latencies.exact,
+      baselineP95,
+    };
+    const alarms = [...this.#replay.alarms];
+    const phases = this.#phases.diagnose();
+    const ramp = detectRamp(this.#rampSample.items);
+    const bimodal = detectBimodal(latencies);
+    const worst = windows.reduce(
+      (max, w) => (w.requests >= MIN_WINDOW_LATENCIES ? Math.max(max, w.p95 ?? 0) : max),
+      0,
+    );
+    const diagnosis = diagnose({
+      requests: this.#totals.requests,
+      throttled: totals.throttled,
+      overloaded: totals.overloaded,
+      ...(this.#firstRejection !== undefined && span
+        ? { firstRejectionS: (this.#firstRejection - span.start) / 1000 }
+        : {}),
+      alarms,
+      phases,
+      ramp,
+      bimodal,
+      ...(baselineP95 && worst > 0 ? { worstLatencyRatio: worst / baselineP95 } : {}),
+    });
+    return {
+      lines: this.#lines,
+      malformedExamples: this.#examples,
+      span,
+      totals,
+      windowS: this.#windowS,
+      windows,
+      alarms,
+      phases,
+      ramp,
+      bimodal,
+      diagnosis,
+    };
+  }
+}
+
+/** Analyses a whole log given as lines (a convenience over {@link LogAnalyzer}). */
+export function analyzeLines(
+  lines: Iterable<string>,
+  options: LogAnalyzerOptions = {},
+): LogAnalysis {
+  const analyzer = new LogAnalyzer(options);
+  for (const line of lines) analyzer.push(line);
+  return analyzer.finish();
+}

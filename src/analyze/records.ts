@@ -1,0 +1,51 @@
+import type { ControlEvent } from '../events/event.js';
+import type { PhaseTimings } from '../timings.js';
+
+/**
+ * One finished request, read from any log format `analyze` understands. Time
+ * is on the log's axis: epoch ms for ISO-stamped lines and crawl results,
+ * and for ratewise events their monotonic `t` shifted by the first event's
+ * `wall − t` (so differences stay monotonic and labels read as wall time).
+ */
+export interface RequestRecord {
+  /** When it finished, ms on the log's time axis; absent when the line carried no time. */
+  at?: number;
+  /** Round-trip time, ms, when known. */
+  latencyMs?: number;
+  /** HTTP status, when there was a response. */
+  status?: number;
+  /** The classified outcome (`ok`, `throttled`, …), when the log recorded one. */
+  signal?: string;
+  /** Per-phase timings, when the client measured them. */
+  timings?: PhaseTimings;
+  /** The host (or scope) it went to, when known. */
+  host?: string;
+  /** Whether the line reported a failure (an error, or a non-ok signal). */
+  failed: boolean;
+}
+
+/** How a line of a log was understood. */
+export type ParsedLine =
+  /** A ratewise control event (`crawl --log`). */
+  | { kind: 'event'; event: ControlEvent }
+  /** A crawl result (`crawl --out`): one line per URL. */
+  | { kind: 'result'; request: RequestRecord }
+  /** A plain `ISO8601 url latency_ms [status]` request-log line. */
+  | { kind: 'plain'; request: RequestRecord }
+  /** An empty line or a `#` comment. */
+  | { kind: 'blank' }
+  /** Anything else, with the reason it was rejected. */
+  | { kind: 'malformed'; reason: string };
+
+/** The formats a line can be in (the `kind`s that carry data). */
+export type LineFormat = 'event' | 'result' | 'plain';
+
+/** Whether a request was throttled: a 429 or a vendor form the classifier called `throttled`. */
+export function isThrottled(request: RequestRecord): boolean {
+  return request.status === 429 || request.signal === 'throttled';
+}
+
+/** Whether a request met an overloaded origin: a 503 or a form the classifier called `overloaded`. */
+export function isOverloaded(request: RequestRecord): boolean {
+  return request.status === 503 || request.signal === 'overloaded';
+}
