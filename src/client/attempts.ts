@@ -1,5 +1,6 @@
 import { classify } from '../classify.js';
 import type { Clock } from '../clock.js';
+import type { Permit } from '../controller/permit.js';
 import type { ScopeRegistry } from '../controller/registry.js';
 import { RetryAfterTooLongError } from '../errors.js';
 import type { Random } from '../random.js';
@@ -35,8 +36,26 @@ export interface AttemptSpec<T> {
   timings?(result: T): PhaseTimings | undefined;
   /** Frees a result that will not be returned (drains its body before a retry). */
   discard?(result: T): Promise<void> | void;
+  /**
+   * Takes over reporting a result's outcome: `report` must then be called
+   * exactly once, when the result is finished with (its body read, cancelled
+   * or failed), so the scope's slot stays busy while the body streams and the
+   * round trip includes the download. A failure while streaming may replace
+   * the signal. Without `hold`, the outcome is reported as soon as `send`
+   * resolves. A discarded result must have reported by the time `discard`
+   * resolves, so a retry sees the controller's reaction.
+   */
+  hold?(result: T, report: (finished: HeldOutcome) => void): void;
   /** The caller's cancellation. */
   signal?: AbortSignal;
+}
+
+/** How a held result finished (see {@link AttemptSpec.hold}). */
+export interface HeldOutcome {
+  /** Replaces the signal classified at the response head (a reset or timeout mid-body). */
+  signal?: Signal;
+  /** Final per-phase timings. */
+  timings?: PhaseTimings;
 }
 
 /** How a controlled request ended. */
@@ -75,8 +94,7 @@ export async function runAttempts<T>(
       permit.release();
       throw outcome.error;
     }
-    const timings = outcome.result === undefined ? undefined : spec.timings?.(outcome.result);
-    permit.report(outcome.signal, timings ? { timings } : undefined);
+    report(spec, permit, outcome as AttemptOutcome<T>);
     const budget = registry.get(firstScope(spec.scopes))?.retryBudget;
     if (attempt === 1) budget?.deposit();
     const done = outcome as AttemptOutcome<T>;
@@ -94,6 +112,21 @@ export async function runAttempts<T>(
     );
     await context.clock.sleep(previousDelay, spec.signal);
   }
+}
+
+function report<T>(spec: AttemptSpec<T>, permit: Permit, outcome: AttemptOutcome<T>): void {
+  const { result, signal } = outcome;
+  if (result !== undefined && spec.hold) {
+    spec.hold(result, (finished) =>
+      permit.report(
+        finished.signal ?? signal,
+        finished.timings ? { timings: finished.timings } : undefined,
+      ),
+    );
+    return;
+  }
+  const timings = result === undefined ? undefined : spec.timings?.(result);
+  permit.report(signal, timings ? { timings } : undefined);
 }
 
 type Attempted<T> = Omit<AttemptOutcome<T>, 'signal'> & { signal: Signal | undefined };

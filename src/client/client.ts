@@ -1,0 +1,152 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { ScopeRegistry } from '../controller/registry.js';
+import { RedirectError } from './client-errors.js';
+import { timedConnect } from './connection-timings.js';
+import { runControlled } from './controlled-attempt.js';
+import { type ClientOptions, type ClientSettings, readClientOptions } from './options.js';
+import { nextHop } from './redirects.js';
+import {
+  flatHeaders,
+  type PreparedRequest,
+  prepareRequest,
+  type RatewiseRequestInit,
+} from './request-input.js';
+import { attachInfo } from './response-info.js';
+import type { ResponseTap } from './response-tap.js';
+import { toWebResponse } from './web-response.js';
+
+/** A fetch-compatible HTTP client whose every request is rate-controlled. */
+export interface RatewiseClient {
+  /**
+   * `fetch`, under control: the request waits for admission by its scopes,
+   * retryable failures are retried (honouring Retry-After), redirects are
+   * followed hop by hop, and a standard `Response` comes back — also for
+   * 4xx/5xx after the retries, as with fetch. Rejects like fetch on network
+   * failure, with `RetryAfterTooLongError` when the server asks for a longer
+   * wait than allowed, and with the abort reason when `init.signal` aborts.
+   *
+   * Read or cancel every body: the request holds its scope's slot (and its
+   * connection) until the body is finished with.
+   */
+  fetch(input: string | URL | Request, init?: RatewiseRequestInit): Promise<Response>;
+  /** The per-scope controllers (limits, rates, breakers). */
+  readonly registry: ScopeRegistry;
+  /** Closes the client's connections (not a `dispatcher` you passed in). */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a rate-controlled, fetch-compatible client on undici.
+ *
+ * ```ts
+ * const client = createClient({ maxConcurrency: 16, events: jsonlSink('events.jsonl') });
+ * const response = await client.fetch('https://api.example.com/items?page=1');
+ * const items = await response.json();
+ * await client.close();
+ * ```
+ */
+export function createClient(options: ClientOptions = {}): RatewiseClient {
+  const settings = readClientOptions(options);
+  const owned = settings.dispatcher === undefined;
+  const dispatcher = settings.dispatcher ?? createAgent(settings);
+  return {
+    registry: settings.registry,
+    fetch: async (input, init) =>
+      fetchControlled(settings, dispatcher, await prepareRequest(input, init)),
+    close: async () => {
+      if (owned) await dispatcher.close();
+    },
+  };
+}
+
+function createAgent(settings: ClientSettings): Agent {
+  return new Agent({
+    connections: settings.connections,
+    pipelining: 1,
+    connect: timedConnect({ timeout: finiteOrZero(settings.connectTimeoutMs) }, settings.clock),
+  });
+}
+
+async function fetchControlled(
+  settings: ClientSettings,
+  dispatcher: Dispatcher,
+  first: PreparedRequest,
+): Promise<Response> {
+  let request = first;
+  for (let redirects = 0; ; redirects++) {
+    const scopes = settings.resolve({ url: request.url, ...contextOf(request) });
+    const outcome = await runControlled(settings, {
+      url: request.url.href,
+      method: request.method,
+      scopes,
+      ...(request.signal ? { signal: request.signal } : {}),
+      dispatch: (tap) => dispatcher.dispatch(dispatchOptions(settings, request), tap),
+    });
+    const tap = outcome.result;
+    if (tap === undefined) throw outcome.error;
+    const next = await followOrDiscard(tap, request, redirects, settings.maxRedirects);
+    if (next) {
+      request = next;
+      continue;
+    }
+    const response = toWebResponse(tap, request.url.href, redirects > 0);
+    attachInfo(response, {
+      url: request.url.href,
+      attempts: outcome.attempts,
+      redirects,
+      signal: outcome.signal,
+      scopes: typeof scopes === 'string' ? [scopes] : scopes,
+      timings: () => tap.timings(),
+      settled: new Promise((resolve) => tap.onEnd(() => resolve())),
+    });
+    return response;
+  }
+}
+
+/** The next hop of a redirect (after draining this one), or `undefined` to return this response. */
+async function followOrDiscard(
+  tap: ResponseTap,
+  request: PreparedRequest,
+  redirects: number,
+  maxRedirects: number,
+): Promise<PreparedRequest | undefined> {
+  let next: PreparedRequest | undefined;
+  try {
+    next = nextHop(request, tap.status, tap.headers);
+    if (next && redirects >= maxRedirects) {
+      throw new RedirectError(
+        request.url.href,
+        `more than maxRedirects (${maxRedirects}) redirects`,
+      );
+    }
+  } catch (error) {
+    await tap.discard();
+    throw error;
+  }
+  if (next) await tap.discard();
+  return next;
+}
+
+function contextOf(request: PreparedRequest) {
+  return request.context ? { context: request.context } : {};
+}
+
+function dispatchOptions(
+  settings: ClientSettings,
+  request: PreparedRequest,
+): Dispatcher.DispatchOptions {
+  return {
+    origin: request.url.origin,
+    path: `${request.url.pathname}${request.url.search}`,
+    method: request.method as Dispatcher.HttpMethod,
+    headers: flatHeaders(request.headers),
+    body: request.body ?? null,
+    headersTimeout: finiteOrZero(settings.headersTimeoutMs),
+    bodyTimeout: finiteOrZero(settings.bodyTimeoutMs),
+  };
+}
+
+/** undici reads 0 as "no timeout". */
+function finiteOrZero(ms: number): number {
+  return Number.isFinite(ms) ? ms : 0;
+}

@@ -1,0 +1,220 @@
+import type { Dispatcher } from 'undici';
+import { readClassifyOptions } from '../classify/options.js';
+import type { ClassifyOptions } from '../classify.js';
+import { type Clock, systemClock } from '../clock.js';
+import { type ControlOptions, controlSetup } from '../controller/defaults.js';
+import { ScopeRegistry } from '../controller/registry.js';
+import { byHost, type ScopeResolver } from '../controller/resolvers.js';
+import { InvalidOptionError } from '../errors.js';
+import type { EventSink } from '../events/event.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import { type Random, systemRandom } from '../random.js';
+import type { StateStore } from '../store/store.js';
+import { type RetryOptions, type RetryPolicy, retryPolicy } from './retry-policy.js';
+
+/** Options shared by {@link createClient} and {@link ratewiseInterceptor}. */
+export interface ControlledOptions extends ControlOptions {
+  /**
+   * Maps each request to the rate-limit scopes that must admit it
+   * (`byHost`, `byDomain`, `byContext('session')`, `allOf(…)`).
+   * @default byHost
+   */
+  scope?: ScopeResolver;
+  /** Retry settings. @default {} (6 attempts, full jitter, Retry-After capped at 120 s) */
+  retry?: RetryOptions;
+  /** Receives every controller decision (`jsonlSink('events.jsonl')`, a recorder…). */
+  events?: EventSink;
+  /** Shared scope state, e.g. for a fleet of workers. @default new MemoryStore() */
+  store?: StateStore;
+  /** How responses are classified: your own `isBlocked` test, block-page markers. @default {} */
+  classify?: Omit<ClassifyOptions, 'now'>;
+  /** Time source. @default systemClock */
+  clock?: Clock;
+  /** Randomness for backoff and breaker jitter. @default systemRandom */
+  random?: Random;
+  /**
+   * Longest one attempt may take, from sending to the last body byte; it then
+   * fails as a `timeout` (and may be retried). For a deadline over all attempts,
+   * pass `signal: AbortSignal.timeout(ms)`.
+   * @default 120000
+   */
+  timeoutMs?: number;
+  /**
+   * Largest response body accepted, bytes; a larger one fails with a
+   * `ResponseTooLargeError` (at once when `Content-Length` says so).
+   * @default 67108864 (64 MiB)
+   */
+  maxBodyBytes?: number;
+}
+
+/** Options of {@link createClient}. */
+export interface ClientOptions extends ControlledOptions {
+  /**
+   * Keep-alive connections per origin. Never fewer than `maxConcurrency`, so
+   * the pool is never the bottleneck.
+   * @default maxConcurrency
+   */
+  connections?: number;
+  /** TCP (and TLS) connect timeout, ms. @default 10000 */
+  connectTimeoutMs?: number;
+  /** Wait for the response head after sending, ms. @default 30000 */
+  headersTimeoutMs?: number;
+  /** Longest silence between two body chunks, ms. @default 30000 */
+  bodyTimeoutMs?: number;
+  /** Redirects followed per request; each hop is admitted by its own scopes. @default 20 */
+  maxRedirects?: number;
+  /**
+   * Your own undici dispatcher (a `ProxyAgent`, say) instead of the client's
+   * agent; `close()` leaves it open. Build it with `connect: timedConnect()` to
+   * have DNS, connect and TLS timed. Excludes `connections` and `connectTimeoutMs`.
+   */
+  dispatcher?: Dispatcher;
+}
+
+/** The validated form of {@link ControlledOptions}. */
+export interface ControlledSettings {
+  registry: ScopeRegistry;
+  resolve: ScopeResolver;
+  retry: RetryPolicy;
+  classify: Omit<ClassifyOptions, 'now'>;
+  clock: Clock;
+  random: Random;
+  timeoutMs: number;
+  maxBodyBytes: number;
+}
+
+const CONTROL_KEYS = [
+  'maxConcurrency',
+  'initialConcurrency',
+  'rate',
+  'aimd',
+  'adaptiveRate',
+  'breaker',
+  'retryBudget',
+] as const;
+/** Every {@link ControlledOptions} key. */
+export const CONTROLLED_KEYS = [
+  ...CONTROL_KEYS,
+  'scope',
+  'retry',
+  'events',
+  'store',
+  'classify',
+  'clock',
+  'random',
+  'timeoutMs',
+  'maxBodyBytes',
+] as const;
+
+/** Validates {@link ControlledOptions} (after the caller rejected unknown keys) and builds the registry. */
+export function readControlledOptions(
+  owner: string,
+  options: ControlledOptions,
+): ControlledSettings {
+  const control: ControlOptions = {};
+  for (const key of CONTROL_KEYS) {
+    if (options[key] !== undefined) Object.assign(control, { [key]: options[key] });
+  }
+  const setup = controlSetup(control);
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
+  requireFunction(owner, 'scope', options.scope, 'a scope resolver such as byHost');
+  requireFunction(owner, 'events', options.events, 'an event sink function');
+  const classify = options.classify ?? {};
+  if ('now' in classify)
+    throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
+  readClassifyOptions(classify);
+  const registry = new ScopeRegistry({
+    setup,
+    clock,
+    random,
+    ...(options.events ? { events: options.events } : {}),
+    ...(options.store ? { store: options.store } : {}),
+  });
+  return {
+    registry,
+    resolve: options.scope ?? byHost,
+    retry: retryPolicy(options.retry),
+    classify,
+    clock,
+    random,
+    timeoutMs: numberOption(owner, 'timeoutMs', options.timeoutMs, 120_000, {
+      min: 1,
+      infinite: true,
+    }),
+    maxBodyBytes: numberOption(owner, 'maxBodyBytes', options.maxBodyBytes, 67_108_864, {
+      min: 0,
+      infinite: true,
+    }),
+  };
+}
+
+/** The validated form of {@link ClientOptions}. */
+export interface ClientSettings extends ControlledSettings {
+  connections: number;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  maxRedirects: number;
+  dispatcher: Dispatcher | undefined;
+}
+
+const CLIENT_KEYS = [
+  ...CONTROLLED_KEYS,
+  'connections',
+  'connectTimeoutMs',
+  'headersTimeoutMs',
+  'bodyTimeoutMs',
+  'maxRedirects',
+  'dispatcher',
+] as const;
+
+/** Validates {@link ClientOptions}; errors name the option, the value and what was expected. */
+export function readClientOptions(options: ClientOptions): ClientSettings {
+  const owner = 'createClient';
+  if (typeof options !== 'object' || options === null) {
+    throw InvalidOptionError.invalid(owner, 'options', options, 'an object');
+  }
+  rejectUnknownOptions(owner, options, CLIENT_KEYS);
+  const settings = readControlledOptions(owner, options);
+  const max = options.maxConcurrency ?? 32;
+  const ms = (name: keyof ClientOptions, fallback: number) =>
+    numberOption(owner, name, options[name], fallback, { min: 1, infinite: true });
+  const dispatcher = options.dispatcher;
+  if (dispatcher !== undefined) {
+    if (typeof dispatcher?.dispatch !== 'function') {
+      throw InvalidOptionError.invalid(owner, 'dispatcher', dispatcher, 'an undici Dispatcher');
+    }
+    for (const name of ['connections', 'connectTimeoutMs'] as const) {
+      if (options[name] !== undefined) {
+        throw InvalidOptionError.invalid(
+          owner,
+          name,
+          options[name],
+          'left unset when `dispatcher` is given',
+        );
+      }
+    }
+  }
+  return {
+    ...settings,
+    connections: numberOption(owner, 'connections', options.connections, max, {
+      min: max,
+      integer: true,
+    }),
+    connectTimeoutMs: ms('connectTimeoutMs', 10_000),
+    headersTimeoutMs: ms('headersTimeoutMs', 30_000),
+    bodyTimeoutMs: ms('bodyTimeoutMs', 30_000),
+    maxRedirects: numberOption(owner, 'maxRedirects', options.maxRedirects, 20, {
+      min: 0,
+      integer: true,
+    }),
+    dispatcher,
+  };
+}
+
+function requireFunction(owner: string, name: string, value: unknown, expected: string): void {
+  if (value !== undefined && typeof value !== 'function') {
+    throw InvalidOptionError.invalid(owner, name, value, expected);
+  }
+}

@@ -1,0 +1,60 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { RedirectError } from './client-errors.js';
+import type { PreparedRequest } from './request-input.js';
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+/** Headers that must not follow a redirect to another origin. */
+const CREDENTIALS = ['authorization', 'proxy-authorization', 'cookie'];
+/** Headers describing a body that a method change drops. */
+const BODY_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+];
+
+/**
+ * The request a redirect response leads to, following fetch's rules: 303
+ * (and 301/302 after a POST) becomes a body-less GET, 307/308 replay method
+ * and body, credentials are dropped on a change of origin. `undefined` when
+ * the response is not a redirect to follow (not 3xx, no `Location`, or the
+ * request asked for `redirect: 'manual'`). Throws {@link RedirectError} for
+ * `redirect: 'error'` and for a `Location` that is not an http(s) URL.
+ */
+export function nextHop(
+  request: PreparedRequest,
+  status: number,
+  headers: IncomingHttpHeaders,
+): PreparedRequest | undefined {
+  const location = headers.location;
+  if (!REDIRECTS.has(status) || typeof location !== 'string' || request.redirect === 'manual') {
+    return undefined;
+  }
+  if (request.redirect === 'error') {
+    throw new RedirectError(request.url.href, `redirected (${status}) with redirect: 'error'`);
+  }
+  const url = parseUrl(location, request.url);
+  if (url === null || (url.protocol !== 'http:' && url.protocol !== 'https:')) {
+    throw new RedirectError(
+      request.url.href,
+      `redirect to an unusable location ${JSON.stringify(location)}`,
+    );
+  }
+  const headersOut = new Headers(request.headers);
+  if (url.origin !== request.url.origin) for (const name of CREDENTIALS) headersOut.delete(name);
+  const toGet =
+    (status === 303 && request.method !== 'HEAD') ||
+    ((status === 301 || status === 302) && request.method === 'POST');
+  if (!toGet) return { ...request, url, headers: headersOut };
+  for (const name of BODY_HEADERS) headersOut.delete(name);
+  return { ...request, url, method: 'GET', headers: headersOut, body: undefined };
+}
+
+function parseUrl(text: string, base: URL): URL | null {
+  try {
+    return new URL(text, base);
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,288 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Dispatcher } from 'undici';
+import type { CancelTimer, Clock } from '../clock.js';
+import type { PhaseTimings } from '../timings.js';
+import { ResponseTooLargeError } from './client-errors.js';
+import {
+  type ConnectionTimings,
+  claimConnectionTimings,
+  expectSocket,
+} from './connection-timings.js';
+
+/** Where a response body goes once someone wants it. */
+export interface BodySink {
+  /** One chunk; return `false` to pause the download until {@link ResponseTap.resume}. */
+  data(chunk: Buffer): boolean;
+  /** The body is complete. */
+  end(): void;
+  /** The download failed (or was cancelled). */
+  error(error: unknown): void;
+}
+
+/** How an exchange finished: `error` is unset for a complete body. */
+export interface TapEnd {
+  error?: unknown;
+}
+
+/** What one attempt needs to know. */
+export interface TapSettings {
+  /** The request URL, for error messages. */
+  url: string;
+  clock: Clock;
+  /** Larger bodies fail with {@link ResponseTooLargeError}. */
+  maxBodyBytes: number;
+  /** Dispatch to last body byte; then the attempt fails with a `TimeoutError`. */
+  timeoutMs: number;
+  /** Whether a response with this status has its body prefix read before it is classified. */
+  sniff(status: number): boolean;
+  /** The caller's cancellation. */
+  signal?: AbortSignal;
+}
+
+/** Body prefix read for classification (block pages, rate-limit pages). */
+export const SNIFF_BYTES = 8192;
+/** Body bytes buffered while nobody reads before the download is paused. */
+const BUFFER_BYTES = 65_536;
+/** A discarded body longer than this closes its connection instead of being drained. */
+const DRAIN_BYTES = 262_144;
+
+/**
+ * The undici dispatch handler of one attempt. It measures the phases
+ * (handshakes through {@link expectSocket}, first byte, last byte, bytes),
+ * enforces the size cap and the attempt timeout, reads a bounded body prefix
+ * for the classifier, and holds the body — paused, with backpressure — until
+ * a consumer takes it ({@link consume}) or throws it away ({@link discard}).
+ * `head` resolves once status and headers (and the sniffed prefix) are in.
+ */
+export class ResponseTap implements Dispatcher.DispatchHandler {
+  /** HTTP status, once `head` resolved. */
+  status = 0;
+  /** Reason phrase. */
+  statusText = '';
+  /** Response headers as undici parsed them. */
+  headers: IncomingHttpHeaders = {};
+  /** Resolves with this tap when the response head is in; rejects when the attempt fails before. */
+  readonly head: Promise<ResponseTap>;
+  readonly #settings: TapSettings;
+  readonly #startedAt: number;
+  #resolveHead!: (tap: ResponseTap) => void;
+  #rejectHead!: (error: unknown) => void;
+  #headDone = false;
+  #prefix: string | undefined;
+  #controller: Dispatcher.DispatchController | undefined;
+  #pendingAbort: Error | undefined;
+  #connection: ConnectionTimings | undefined;
+  #firstByteAt: number | undefined;
+  #lastByteAt: number | undefined;
+  #bytes = 0;
+  #buffered: Buffer[] = [];
+  #bufferedBytes = 0;
+  #sink: BodySink | undefined;
+  #end: TapEnd | undefined;
+  #onEnd: ((end: TapEnd) => void)[] = [];
+  #cancelTimer: CancelTimer | undefined;
+  #onCallerAbort: (() => void) | undefined;
+
+  constructor(settings: TapSettings) {
+    this.#settings = settings;
+    this.#startedAt = settings.clock.now();
+    this.head = new Promise((resolve, reject) => {
+      this.#resolveHead = resolve;
+      this.#rejectHead = reject;
+    });
+    this.head.catch(() => {}); // the caller gets the rejection; never unhandled here
+    if (Number.isFinite(settings.timeoutMs)) {
+      this.#cancelTimer = settings.clock.setTimer(settings.timeoutMs, () =>
+        this.abort(timeoutError(settings.url, settings.timeoutMs)),
+      );
+    }
+    const { signal } = settings;
+    if (signal?.aborted) this.abort(abortError(signal));
+    else if (signal) {
+      this.#onCallerAbort = () => this.abort(abortError(signal));
+      signal.addEventListener('abort', this.#onCallerAbort, { once: true });
+    }
+  }
+
+  /** Whether the exchange is over (body complete, failed or cancelled). */
+  get finished(): boolean {
+    return this.#end !== undefined;
+  }
+
+  /** The sniffed body prefix as text, when this status is sniffed. */
+  get prefix(): string | undefined {
+    return this.#prefix;
+  }
+
+  /** Phase timings so far; final once the exchange is over. */
+  timings(): PhaseTimings {
+    const now = this.#settings.clock.now();
+    const at = (mark: number | undefined) => (mark ?? now) - this.#startedAt;
+    return {
+      dnsMs: this.#connection?.dnsMs ?? 0,
+      connectMs: this.#connection?.connectMs ?? 0,
+      tlsMs: this.#connection?.tlsMs ?? 0,
+      ttfbMs: at(this.#firstByteAt),
+      totalMs: at(this.#lastByteAt),
+      bytes: this.#bytes,
+    };
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.#controller = controller;
+    expectSocket((socket) => {
+      this.#connection ??= claimConnectionTimings(socket);
+    });
+    if (this.#pendingAbort) controller.abort(this.#pendingAbort);
+  }
+
+  onResponseStart(
+    _controller: Dispatcher.DispatchController,
+    status: number,
+    headers: IncomingHttpHeaders,
+    statusMessage?: string,
+  ): void {
+    if (status < 200 && status !== 101) return; // informational; the real head follows
+    this.#firstByteAt = this.#settings.clock.now();
+    this.status = status;
+    this.statusText = statusMessage ?? '';
+    this.headers = headers;
+    const declared = Number(headers['content-length']);
+    if (declared > this.#settings.maxBodyBytes) {
+      this.abort(
+        new ResponseTooLargeError(this.#settings.url, this.#settings.maxBodyBytes, declared),
+      );
+      return;
+    }
+    if (!this.#settings.sniff(status)) this.#releaseHead();
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.#bytes += chunk.length;
+    if (this.#bytes > this.#settings.maxBodyBytes) {
+      const { url, maxBodyBytes } = this.#settings;
+      this.abort(new ResponseTooLargeError(url, maxBodyBytes, this.#bytes));
+      return;
+    }
+    if (this.#sink) {
+      if (!this.#sink.data(chunk)) controller.pause();
+      return;
+    }
+    this.#buffered.push(chunk);
+    this.#bufferedBytes += chunk.length;
+    if (!this.#headDone && this.#bufferedBytes >= SNIFF_BYTES) this.#releaseHead();
+    if (this.#headDone && this.#bufferedBytes >= BUFFER_BYTES) controller.pause();
+  }
+
+  onResponseEnd(): void {
+    this.#lastByteAt = this.#settings.clock.now();
+    this.#releaseHead();
+    this.#finish({});
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController | undefined, error: Error): void {
+    const reason = this.#pendingAbort ?? error;
+    if (!this.#headDone) {
+      this.#headDone = true;
+      this.#rejectHead(reason);
+    }
+    this.#finish({ error: reason });
+  }
+
+  /** Ends the exchange with `reason` (before or after the head). Does nothing once it is over. */
+  abort(reason: Error): void {
+    if (this.#end !== undefined || this.#pendingAbort !== undefined) return;
+    this.#pendingAbort = reason;
+    if (this.#controller) {
+      this.#controller.abort(reason);
+      return;
+    }
+    // Not started yet (queued for a connection): fail now; undici drops it when it starts.
+    this.onResponseError(undefined, reason);
+  }
+
+  /** Streams the body to `sink`: what was buffered first, then the rest as it arrives. */
+  consume(sink: BodySink): void {
+    this.#sink = sink;
+    const buffered = this.#buffered;
+    this.#buffered = [];
+    this.#bufferedBytes = 0;
+    let flowing = true;
+    for (const chunk of buffered) flowing = sink.data(chunk) && flowing;
+    if (this.#end) {
+      if (this.#end.error === undefined) sink.end();
+      else sink.error(this.#end.error);
+    } else if (flowing) this.resume();
+  }
+
+  /** Resumes a paused download. */
+  resume(): void {
+    if (this.#controller?.paused) this.#controller.resume();
+  }
+
+  /**
+   * Throws the body away: drains a short one so the connection is reused,
+   * closes the connection under a long one. Resolves when the exchange is over.
+   */
+  discard(): Promise<void> {
+    const over = new Promise<void>((resolve) => this.onEnd(() => resolve()));
+    if (!this.#end && !this.#sink) {
+      let drained = 0;
+      this.consume({
+        data: (chunk) => {
+          drained += chunk.length;
+          if (drained > DRAIN_BYTES) this.abort(discardedError());
+          return true;
+        },
+        end: () => {},
+        error: () => {},
+      });
+    }
+    return over;
+  }
+
+  /** Calls `listener` once when the exchange is over (at once if it already is). */
+  onEnd(listener: (end: TapEnd) => void): void {
+    if (this.#end) listener(this.#end);
+    else this.#onEnd.push(listener);
+  }
+
+  #releaseHead(): void {
+    if (this.#headDone) return;
+    this.#headDone = true;
+    if (this.#settings.sniff(this.status)) {
+      this.#prefix = Buffer.concat(this.#buffered).toString('utf8', 0, SNIFF_BYTES);
+    }
+    this.#resolveHead(this);
+  }
+
+  #finish(end: TapEnd): void {
+    if (this.#end) return;
+    this.#end = end;
+    this.#cancelTimer?.();
+    if (this.#onCallerAbort)
+      this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
+    if (this.#sink) {
+      if (end.error === undefined) this.#sink.end();
+      else this.#sink.error(end.error);
+    }
+    const listeners = this.#onEnd;
+    this.#onEnd = [];
+    for (const listener of listeners) listener(end);
+  }
+}
+
+function timeoutError(url: string, ms: number): Error {
+  return new DOMException(`${url}: no complete response within ${ms} ms`, 'TimeoutError');
+}
+
+function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error
+    ? reason
+    : new DOMException('This operation was aborted', 'AbortError');
+}
+
+function discardedError(): Error {
+  return new DOMException('response body discarded', 'AbortError');
+}

@@ -1,0 +1,75 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { ResponseTap } from './response-tap.js';
+
+/** Statuses whose response has no body, per the fetch standard. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/** Bytes queued in the web stream before the download pauses. */
+const HIGH_WATER_BYTES = 65_536;
+
+/**
+ * Turns an attempt's head into a standard `Response` whose body streams from
+ * the tap with backpressure; cancelling the body aborts the download. `url`
+ * becomes `response.url`, and `redirected` is set when redirects were followed.
+ */
+export function toWebResponse(tap: ResponseTap, url: string, redirected: boolean): Response {
+  const init = { status: tap.status, statusText: tap.statusText, headers: toHeaders(tap.headers) };
+  const bodyless = NULL_BODY.has(tap.status) || (tap.finished && tap.timings().bytes === 0);
+  let response: Response;
+  try {
+    response = new Response(bodyless ? null : bodyStream(tap), init);
+  } catch (error) {
+    tap.discard();
+    throw new TypeError(`${url}: status ${tap.status} cannot be returned as a fetch Response`, {
+      cause: error,
+    });
+  }
+  if (bodyless) tap.discard();
+  Object.defineProperty(response, 'url', { value: url });
+  if (redirected) Object.defineProperty(response, 'redirected', { value: true });
+  return response;
+}
+
+function bodyStream(tap: ResponseTap): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        tap.consume({
+          data(chunk) {
+            controller.enqueue(chunk);
+            return (controller.desiredSize ?? 0) > 0;
+          },
+          // A cancelled stream refuses further calls; the tap stops on its own.
+          end: () => ignoreClosed(() => controller.close()),
+          error: (error) => ignoreClosed(() => controller.error(error)),
+        });
+      },
+      pull() {
+        tap.resume();
+      },
+      cancel(reason) {
+        tap.abort(
+          reason instanceof Error ? reason : new DOMException('body cancelled', 'AbortError'),
+        );
+      },
+    },
+    { highWaterMark: HIGH_WATER_BYTES, size: (chunk) => chunk.byteLength },
+  );
+}
+
+function toHeaders(raw: IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.append(name, value);
+  }
+  return headers;
+}
+
+function ignoreClosed(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // already closed or cancelled
+  }
+}
