@@ -39,12 +39,27 @@ export function sleepOn(
   });
 }
 
-/** The real clock: `performance.now`, `Date.now` and `setTimeout`. */
+/**
+ * The real clock: `performance.now`, `Date.now` and `setTimeout`. A timer never
+ * fires before `now()` has advanced by `ms`: Node measures `setTimeout` from
+ * the event loop's cached time, so it often fires up to a millisecond early by
+ * `performance.now()`, and a waiter woken early would find its deadline not
+ * yet reached and park again with no timer left to wake it.
+ */
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => Date.now(),
   setTimer(ms, callback) {
-    const handle = setTimeout(callback, Math.max(0, ms));
+    const due = performance.now() + Math.max(0, ms);
+    let handle: ReturnType<typeof setTimeout>;
+    const arm = (delay: number): void => {
+      handle = setTimeout(() => {
+        const left = due - performance.now();
+        if (left > 0) arm(left);
+        else callback();
+      }, delay);
+    };
+    arm(Math.max(0, ms));
     return () => clearTimeout(handle);
   },
   sleep(ms, signal) {

@@ -43,7 +43,17 @@ export function fastClock(factor: number): Clock {
     now: () => performance.now() * factor,
     wallNow: () => Date.now(),
     setTimer(ms, callback) {
-      const handle = setTimeout(callback, Math.max(0, ms / factor));
+      // Like systemClock: never fire before `now()` reaches the due time.
+      const due = clock.now() + Math.max(0, ms);
+      let handle: ReturnType<typeof setTimeout>;
+      const arm = (delay: number): void => {
+        handle = setTimeout(() => {
+          const left = due - clock.now();
+          if (left > 0) arm(left);
+          else callback();
+        }, delay / factor);
+      };
+      arm(Math.max(0, ms));
       return () => clearTimeout(handle);
     },
     sleep: (ms, signal) => sleepOn(clock, ms, signal),
