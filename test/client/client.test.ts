@@ -43,7 +43,8 @@ describe('createClient: fetch', () => {
       req.on('end', () => res.end(`${req.headers['content-type']}|${body}`));
     });
     client = createClient();
-    const post = (body: NonNullable<RequestInit['body']>) => client?.fetch(server?.url ?? '', { method: 'POST', body });
+    const post = (body: NonNullable<RequestInit['body']>) =>
+      client?.fetch(server?.url ?? '', { method: 'POST', body });
     expect(await (await post('text'))?.text()).toBe('text/plain;charset=UTF-8|text');
     expect(await (await post(new URLSearchParams({ a: '1' })))?.text()).toBe(
       'application/x-www-form-urlencoded;charset=UTF-8|a=1',

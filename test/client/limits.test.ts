@@ -1,0 +1,76 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, type RatewiseClient } from '../../src/client/client.js';
+import { ResponseTooLargeError } from '../../src/client/client-errors.js';
+import { ratewiseInfo } from '../../src/client/response-info.js';
+import type { ControlEvent } from '../../src/events/event.js';
+import { startServer, type TestServer } from './helpers.js';
+
+let server: TestServer | undefined;
+let client: RatewiseClient | undefined;
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+const inflight = (c: RatewiseClient, s: TestServer) =>
+  c.registry.get(`host:${new URL(s.url).host}`)?.inflight;
+
+describe('limits, timeouts and cancellation', () => {
+  it('refuses a body whose Content-Length exceeds maxBodyBytes at once', async () => {
+    server = await startServer((_req, res) => res.end(Buffer.alloc(2000)));
+    client = createClient({ maxBodyBytes: 1000 });
+    await expect(client.fetch(server.url)).rejects.toThrow(ResponseTooLargeError);
+    expect(inflight(client, server)).toBe(0);
+  });
+
+  it('fails the body stream when a chunked body grows past maxBodyBytes', async () => {
+    server = await startServer((_req, res) => {
+      res.write(Buffer.alloc(600));
+      setTimeout(() => res.end(Buffer.alloc(600)), 20);
+    });
+    client = createClient({ maxBodyBytes: 1000 });
+    const response = await client.fetch(server.url);
+    await expect(response.arrayBuffer()).rejects.toThrow(/maxBodyBytes \(1000\)/);
+    await ratewiseInfo(response)?.settled;
+    expect(inflight(client, server)).toBe(0);
+  });
+
+  it('times out a hung attempt, reports it as a timeout and retries', async () => {
+    server = await startServer((_req, res, index) => {
+      if (index > 0) res.end('late but fine');
+    });
+    const events: ControlEvent[] = [];
+    client = createClient({ timeoutMs: 100, events: (e) => events.push(e) });
+    const response = await client.fetch(server.url);
+    expect(await response.text()).toBe('late but fine');
+    expect(ratewiseInfo(response)?.attempts).toBe(2);
+    expect(events.filter((e) => e.type === 'sample').map((e) => e.signal)).toEqual([
+      'timeout',
+      'ok',
+    ]);
+  });
+
+  it('rejects with the abort reason when the caller aborts, frees the slot and does not retry', async () => {
+    server = await startServer(() => {});
+    client = createClient();
+    const controller = new AbortController();
+    const pending = client.fetch(server.url, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 30);
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    expect(inflight(client, server)).toBe(0);
+    expect(server.seen).toHaveLength(1);
+  });
+
+  it('aborting while the body streams errors the body', async () => {
+    server = await startServer((_req, res) => res.write('partial'));
+    client = createClient();
+    const controller = new AbortController();
+    const response = await client.fetch(server.url, { signal: controller.signal });
+    controller.abort();
+    await expect(response.text()).rejects.toMatchObject({ name: 'AbortError' });
+    await ratewiseInfo(response)?.settled;
+    expect(inflight(client, server)).toBe(0);
+  });
+});

@@ -1,0 +1,32 @@
+import { Agent } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/client/client.js';
+import { ratewiseInterceptor } from '../../src/client/interceptor.js';
+import { InvalidOptionError } from '../../src/errors.js';
+
+describe('client options are validated at construction', () => {
+  it.each([
+    [{ maxConcurency: 3 }, /unknown option `maxConcurency`/],
+    [{ timeoutMs: -1 }, /`timeoutMs` must be a number >= 1 \(or Infinity\), got -1 \(number\)/],
+    [{ maxRedirects: 1.5 }, /`maxRedirects` must be an integer >= 0, got 1.5/],
+    [{ maxConcurrency: 8, connections: 4 }, /`connections` must be an integer >= 8, got 4/],
+    [{ maxConcurrency: 0 }, /`maxConcurrency` must be an integer >= 1, got 0/],
+    [{ scope: 'host' }, /`scope` must be a scope resolver/],
+    [{ retry: { maxAttempts: 0 } }, /`maxAttempts` must be an integer >= 1/],
+    [{ classify: { blockMarkers: 'captcha' } }, /`blockMarkers` must be an array of RegExp/],
+    [
+      { dispatcher: new Agent(), connections: 64 },
+      /`connections` must be left unset when `dispatcher` is given/,
+    ],
+  ])('%o', (options, message) => {
+    const build = () => createClient(options as never);
+    expect(build).toThrow(InvalidOptionError);
+    expect(build).toThrow(message);
+  });
+
+  it('the interceptor rejects client-only options', () => {
+    expect(() => ratewiseInterceptor({ maxRedirects: 3 } as never)).toThrow(
+      /unknown option `maxRedirects`/,
+    );
+  });
+});
