@@ -48,8 +48,9 @@ export interface AdaptiveRateOptions {
    * ceiling about once per this interval. Each probe against a fixed window
    * costs one rejection and its Retry-After pause (about 1/interval of the
    * capacity), while a capacity increase is only found at the next probe —
-   * the trade-off this sets.
-   * @default 40000
+   * the trade-off this sets (a ceiling that fell is probed at the shortest
+   * interval regardless, to find the capacity coming back).
+   * @default 60000
    */
   maxProbeIntervalMs?: number;
   /** Time past the plateau for the probing rate to double, ms. @default 5000 */
@@ -99,7 +100,7 @@ export function adaptiveRateSettings(options: AdaptiveRateOptions): AdaptiveRate
     overloadHoldMs: n('overloadHoldMs', 5000, { min: 0 }),
     windowMs: n('windowMs', 2000, { min: 100 }),
     minProbeIntervalMs: n('minProbeIntervalMs', 10_000, { min: 0 }),
-    maxProbeIntervalMs: n('maxProbeIntervalMs', 40_000, { min: 0 }),
+    maxProbeIntervalMs: n('maxProbeIntervalMs', 60_000, { min: 0 }),
     probeDoublingMs: n('probeDoublingMs', 5000, { min: 1 }),
     minPauseMs: n('minPauseMs', 500, { min: 0 }),
     quotaMargin: n('quotaMargin', 0.05, { min: 0, max: 0.5 }),

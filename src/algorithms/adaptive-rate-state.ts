@@ -14,6 +14,10 @@ export type RateDecisionState = {
   plateauMs: number;
   /** Time spent on the probe curve, ms (negative during an overload hold). */
   elapsedMs: number;
+  /** The highest confirmed ceiling, requests/s (0 when none). */
+  peak: number;
+  /** When the peak was confirmed. */
+  peakAt: number;
   /** `at` of the last decrease. */
   lastDecreaseAt: number;
   /** Rate cap from the server's published quota, 0 when none. */
@@ -49,6 +53,8 @@ export function readRateDecisions(
     curveStart: n('curveStart', RATE),
     plateauMs: n('plateauMs', { min: 0 }),
     elapsedMs: n('elapsedMs'),
+    peak: n('peak', RATE),
+    peakAt: n('peakAt'),
     lastDecreaseAt: n('lastDecreaseAt'),
     quotaCap: n('quotaCap', RATE),
     quotaExpiresAt: n('quotaExpiresAt'),

@@ -23,6 +23,10 @@ const PLATEAU_GROWTH = 2;
 const IN_USE = 0.8;
 /** Throttled again soon after a pause: at most this cut of the rate that failed. */
 const DEEPEST_CUT = 0.5;
+/** A ceiling below this share of the recent peak is a fallen one, probed at the shortest interval. */
+const FALLEN = 0.75;
+/** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
+const PEAK_HALF_LIFE_MS = 300_000;
 const OWNER = 'AdaptiveRate state';
 
 /**
@@ -40,7 +44,10 @@ const OWNER = 'AdaptiveRate state';
  *   probing above it. A probe that finds the same ceiling (within 5 %)
  *   confirms it and doubles the plateau, up to `maxProbeIntervalMs`, so
  *   probes are rare at steady state; a ceiling that moved is probed again
- *   after `minProbeIntervalMs`. Throttling that persists is a new event: cut again.
+ *   after `minProbeIntervalMs`, and so is one that fell below 75 % of the
+ *   highest confirmed ceiling of the last minutes (a capacity that fell may
+ *   come back; that memory halves every 5 minutes). Throttling that persists
+ *   is a new event: cut again.
  * - The curve's clock stops during server pauses, and past the plateau while
  *   less than 80 % of the rate is accepted (a rate nobody uses is not probing).
  * - The server's word wins: `documentedRate` always caps; a published quota
@@ -54,6 +61,8 @@ export class AdaptiveRate implements RatePolicy {
   #ceiling = 0;
   #curve: ProbeCurve | undefined;
   #elapsedMs = 0;
+  #peak = 0;
+  #peakAt = NEVER;
   #lastDecreaseAt = NEVER;
   #quotaCap = Infinity;
   #quotaExpiresAt = NEVER;
@@ -118,6 +127,8 @@ export class AdaptiveRate implements RatePolicy {
       curveStart: this.#curve?.start ?? 0,
       plateauMs: this.#curve?.plateauMs ?? 0,
       elapsedMs: this.#elapsedMs,
+      peak: this.#peak,
+      peakAt: this.#peakAt,
       lastDecreaseAt: this.#lastDecreaseAt,
       quotaCap: this.#quotaCap === Infinity ? 0 : this.#quotaCap,
       quotaExpiresAt: this.#quotaExpiresAt,
@@ -133,6 +144,8 @@ export class AdaptiveRate implements RatePolicy {
         ? this.#newCurve(state.curveCeiling, state.curveStart, state.plateauMs)
         : undefined;
     this.#elapsedMs = state.elapsedMs;
+    this.#peak = state.peak;
+    this.#peakAt = state.peakAt;
     this.#lastDecreaseAt = state.lastDecreaseAt;
     this.#quotaCap = state.quotaCap > 0 ? state.quotaCap : Infinity;
     this.#quotaExpiresAt = state.quotaExpiresAt;
@@ -153,15 +166,28 @@ export class AdaptiveRate implements RatePolicy {
     const previous = this.#ceiling;
     const confirmed =
       found.calm && near(found.ceiling, previous) && near(this.#learned(), previous);
-    const plateauMs = confirmed
-      ? Math.min(this.#s.maxProbeIntervalMs, (this.#curve?.plateauMs ?? 0) * PLATEAU_GROWTH)
-      : this.#s.minProbeIntervalMs;
+    const peak = this.#recentPeak(sample.at);
+    if (confirmed && found.ceiling >= peak) {
+      this.#peak = found.ceiling;
+      this.#peakAt = sample.at;
+    }
+    const fallen = found.ceiling < FALLEN * peak;
+    const plateauMs =
+      confirmed && !fallen
+        ? Math.min(this.#s.maxProbeIntervalMs, (this.#curve?.plateauMs ?? 0) * PLATEAU_GROWTH)
+        : this.#s.minProbeIntervalMs;
     let ratio = speed === 'cut-hard' ? this.#s.overloadRatio : this.#s.backoffRatio;
     if (!confirmed) ratio *= this.#s.backoffRatio; // a new ceiling gets a wider margin
     this.#ceiling = found.ceiling;
     const start = Math.max(this.#s.minRate, found.ceiling * ratio);
     this.#curve = this.#newCurve(found.ceiling, start, plateauMs);
     this.#elapsedMs = speed === 'cut-hard' ? -this.#s.overloadHoldMs : 0;
+  }
+
+  /** The highest confirmed ceiling, fading with a half-life of {@link PEAK_HALF_LIFE_MS}. */
+  #recentPeak(at: number): number {
+    if (this.#peakAt === NEVER) return 0;
+    return this.#peak * 2 ** (-Math.max(0, at - this.#peakAt) / PEAK_HALF_LIFE_MS);
   }
 
   /** The ceiling a throttling event at `at` reveals, and whether it was measured calmly. */
