@@ -64,3 +64,48 @@ export function readRateDecisions(
   }
   return read;
 }
+
+/**
+ * Reads the measurement fields of saved state (see {@link RateMeterState}),
+ * validating each; missing fields keep their `fresh` value.
+ */
+export function readRateMeter(
+  state: Readonly<Record<string, unknown>>,
+  fresh: RateMeterState,
+  owner: string,
+): RateMeterState {
+  const n = (name: keyof RateMeterState, rule: NumberRule = {}) =>
+    numberOption(owner, name, state[name], fresh[name] as number, rule);
+  return {
+    startedAt: n('startedAt'),
+    lastAt: n('lastAt'),
+    rttMs: n('rttMs', { min: 0 }),
+    unpacedAt: n('unpacedAt'),
+    pauseFrom: n('pauseFrom'),
+    pauseTo: n('pauseTo'),
+    offeredSincePause: n('offeredSincePause', { min: 0 }),
+    acceptedCounts: counts(state, 'acceptedCounts', fresh.acceptedCounts, owner),
+    acceptedHead: n('acceptedHead'),
+    offeredCounts: counts(state, 'offeredCounts', fresh.offeredCounts, owner),
+    offeredHead: n('offeredHead'),
+  };
+}
+
+function counts(
+  state: Readonly<Record<string, unknown>>,
+  name: 'acceptedCounts' | 'offeredCounts',
+  fresh: number[],
+  owner: string,
+): number[] {
+  const value = state[name];
+  if (value === undefined) return fresh;
+  const ok =
+    Array.isArray(value) &&
+    value.length === fresh.length &&
+    value.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
+  if (!ok) {
+    const expected = `an array of ${fresh.length} numbers >= 0`;
+    throw InvalidOptionError.invalid(owner, name, value, expected);
+  }
+  return [...(value as number[])];
+}

@@ -8,6 +8,7 @@ import {
   type AdaptiveRateState,
   type RateDecisionState,
   readRateDecisions,
+  readRateMeter,
 } from './adaptive-rate-state.js';
 import { NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { type ProbeCurve, probeRate } from './probe-curve.js';
@@ -21,8 +22,6 @@ const CONFIRM = 0.05;
 const PLATEAU_GROWTH = 2;
 /** Past the plateau, the rate stops climbing while less than this share of it is accepted. */
 const IN_USE = 0.8;
-/** Throttled again soon after a pause: at most this cut of the rate that failed. */
-const DEEPEST_CUT = 0.5;
 /** A ceiling below this share of the recent peak is a fallen one, probed at the shortest interval. */
 const FALLEN = 0.75;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
@@ -38,7 +37,7 @@ const OWNER = 'AdaptiveRate state';
  *   calm spell, the rate that was really sent (the pacer's average, if the
  *   server accepted it) — or what was accepted; soon after a server pause, what
  *   the server granted between the pause and the new refusal (see
- *   {@link RateMeter.grantedAfterPause}). The rate drops to `ceiling ×
+ *   {@link RateMeter.ceilingAt}). The rate drops to `ceiling ×
  *   backoffRatio` (× `backoffRatio` again while the ceiling is unconfirmed)
  *   and climbs back along a {@link ProbeCurve}: flat near the ceiling, then
  *   probing above it. A probe that finds the same ceiling (within 5 %)
@@ -137,7 +136,7 @@ export class AdaptiveRate implements RatePolicy {
 
   #restore(saved: Readonly<Record<string, unknown>>): void {
     const state = readRateDecisions(saved, this.#decisions(), OWNER);
-    this.#meter.restore(saved, OWNER);
+    this.#meter.restore(readRateMeter(saved, this.#meter.toJSON(), OWNER));
     this.#ceiling = state.ceiling;
     this.#curve =
       state.curveCeiling > 0
@@ -161,8 +160,9 @@ export class AdaptiveRate implements RatePolicy {
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
     this.#lastDecreaseAt = sample.at;
-    const found = this.#measureCeiling(sample.at);
-    if (found === undefined) return; // unpaced and nothing measured yet: nothing to learn from
+    const measured = this.#meter.ceilingAt(sample.at, this.#learned());
+    if (measured === undefined) return; // unpaced and nothing measured yet: nothing to learn from
+    const found = { ceiling: Math.max(this.#s.minRate, measured.ceiling), calm: measured.calm };
     const previous = this.#ceiling;
     const confirmed =
       found.calm && near(found.ceiling, previous) && near(this.#learned(), previous);
@@ -188,24 +188,6 @@ export class AdaptiveRate implements RatePolicy {
   #recentPeak(at: number): number {
     if (this.#peakAt === NEVER) return 0;
     return this.#peak * 2 ** (-Math.max(0, at - this.#peakAt) / PEAK_HALF_LIFE_MS);
-  }
-
-  /** The ceiling a throttling event at `at` reveals, and whether it was measured calmly. */
-  #measureCeiling(at: number): { ceiling: number; calm: boolean } | undefined {
-    const current = this.#learned();
-    const accepted = this.#meter.accepted(at);
-    const calm = accepted !== undefined && this.#meter.calm(at);
-    let ceiling: number;
-    if (accepted === undefined) ceiling = current;
-    else if (current === Infinity)
-      ceiling = accepted; // unpaced: what was accepted is all we know
-    else if (calm) ceiling = Math.min(this.#meter.sent(at, accepted), current);
-    else {
-      const granted = this.#meter.grantedAfterPause(at);
-      ceiling = Math.min(current, Math.max(granted, current * DEEPEST_CUT));
-    }
-    if (ceiling === Infinity) return undefined;
-    return { ceiling: Math.max(this.#s.minRate, ceiling), calm };
   }
 
   #applyQuota(quota: RateLimitQuota, at: number): void {

@@ -1,5 +1,3 @@
-import { InvalidOptionError } from '../errors.js';
-import { type NumberRule, numberOption } from '../options.js';
 import { NEVER } from './congestion.js';
 import type { Sample } from './sample.js';
 import { WindowedRate } from './windowed-rate.js';
@@ -8,6 +6,8 @@ import { WindowedRate } from './windowed-rate.js';
 const BUCKETS = 10;
 /** A paced rate counts as used when the server accepted at least this share of it. */
 const USED = 0.9;
+/** Throttled again soon after a pause: at most this cut of the rate that failed. */
+const DEEPEST_CUT = 0.5;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
 
@@ -134,6 +134,24 @@ export class RateMeter {
   }
 
   /**
+   * The ceiling a throttling event at `at` reveals, given the `current` learned
+   * rate (`Infinity` when unpaced), and whether it was measured calmly:
+   * unpaced, what was accepted; after a calm spell, what was {@link sent};
+   * soon after a pause, what was {@link grantedAfterPause}, cutting the
+   * failed rate by at most half. Undefined when nothing is known yet.
+   */
+  ceilingAt(at: number, current: number): { ceiling: number; calm: boolean } | undefined {
+    const accepted = this.accepted(at);
+    const calm = accepted !== undefined && this.calm(at);
+    let ceiling: number;
+    if (accepted === undefined) ceiling = current;
+    else if (current === Infinity) ceiling = accepted;
+    else if (calm) ceiling = Math.min(this.sent(at, accepted), current);
+    else ceiling = Math.min(current, Math.max(this.grantedAfterPause(at), current * DEEPEST_CUT));
+    return ceiling === Infinity ? undefined : { ceiling, calm };
+  }
+
+  /**
    * Throttled again soon after a pause: the server made us wait P ms, then took
    * the N requests the pacer offered in the `a` ms before it refused again, so
    * it grants about N per max(a, P) — exact for windows and logs as long as the
@@ -164,48 +182,21 @@ export class RateMeter {
     };
   }
 
-  /** Restores fields of `state` (from {@link RateMeter.toJSON}), validating each; throws on a malformed one. */
-  restore(state: Readonly<Record<string, unknown>>, owner: string): void {
-    const n = (name: keyof RateMeterState, fallback: number, rule: NumberRule = {}) =>
-      numberOption(owner, name, state[name], fallback, rule);
-    this.#startedAt = n('startedAt', this.#startedAt);
-    this.#lastAt = n('lastAt', this.#lastAt);
-    this.#rttMs = n('rttMs', this.#rttMs, { min: 0 });
-    this.#unpacedAt = n('unpacedAt', this.#unpacedAt);
-    this.#pauseFrom = n('pauseFrom', this.#pauseFrom);
-    this.#pauseTo = n('pauseTo', this.#pauseTo);
-    this.#offeredSincePause = n('offeredSincePause', this.#offeredSincePause, { min: 0 });
-    const accepted = counts(state, 'accepted', owner);
-    if (accepted !== undefined) this.#accepted.restore(accepted);
-    const offered = counts(state, 'offered', owner);
-    if (offered !== undefined) this.#offered.restore(offered);
+  /** Restores state from {@link RateMeter.toJSON}, already validated. */
+  restore(state: RateMeterState): void {
+    this.#startedAt = state.startedAt;
+    this.#lastAt = state.lastAt;
+    this.#rttMs = state.rttMs;
+    this.#unpacedAt = state.unpacedAt;
+    this.#pauseFrom = state.pauseFrom;
+    this.#pauseTo = state.pauseTo;
+    this.#offeredSincePause = state.offeredSincePause;
+    this.#accepted.restore({ counts: state.acceptedCounts, head: state.acceptedHead });
+    this.#offered.restore({ counts: state.offeredCounts, head: state.offeredHead });
   }
 
   /** Start of the measuring window: outcomes arrive one round trip after the first request. */
   #measureFrom(at: number): number {
     return Math.max(this.#accepted.windowStart(at), this.#startedAt + this.#rttMs);
   }
-}
-
-function counts(
-  state: Readonly<Record<string, unknown>>,
-  which: 'accepted' | 'offered',
-  owner: string,
-): { counts: number[]; head: number } | undefined {
-  const values = state[`${which}Counts`];
-  const head = numberOption(owner, `${which}Head`, state[`${which}Head`], NEVER);
-  if (values === undefined) return undefined;
-  const ok =
-    Array.isArray(values) &&
-    values.length === BUCKETS &&
-    values.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
-  if (!ok) {
-    throw InvalidOptionError.invalid(
-      owner,
-      `${which}Counts`,
-      values,
-      `an array of ${BUCKETS} finite numbers >= 0`,
-    );
-  }
-  return { counts: [...(values as number[])], head };
 }
