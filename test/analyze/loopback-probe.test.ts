@@ -1,0 +1,122 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { captureBaselines } from '../../src/analyze/baseline-capture-run.js';
+import { checkHost } from '../../src/analyze/baseline-check.js';
+import { baselineFileName, loadBaseline, saveBaseline } from '../../src/analyze/baseline-store.js';
+import { runConcurrencyRamp } from '../../src/analyze/concurrency-ramp.js';
+import { createHttpProbe } from '../../src/analyze/http-probe.js';
+import { judgeKnee } from '../../src/analyze/knee.js';
+import { systemClock } from '../../src/clock.js';
+import { createModel } from '../../src/sim/models/index.js';
+import type { ServerModel } from '../../src/sim/models/model.js';
+import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { fifoModel } from './fifo-model.js';
+
+const servers: MockServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+const dir = mkdtempSync(join(tmpdir(), 'ratewise-baselines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function serve(model: ServerModel): Promise<MockServer> {
+  const server = await startMockServer({ model });
+  servers.push(server);
+  return server;
+}
+
+const httpProbes = { open: (concurrency: number) => createHttpProbe({ concurrency }) };
+
+describe('concurrency ramp against loopback mock servers', () => {
+  it('finds the knee of a 2-worker FIFO server, in the server wait', async () => {
+    const server = await serve(fifoModel(2, 40));
+    const steps = await runConcurrencyRamp(`${server.url}/item`, httpProbes, systemClock, {
+      maxConcurrency: 32,
+      requestsPerStep: 16,
+    });
+    expect(steps.map((s) => s.concurrency)).toEqual([1, 2, 4, 8]);
+    expect(steps.every((s) => s.ok === s.requests)).toBe(true);
+    expect(steps[0]?.phases?.waitMs).toBeGreaterThanOrEqual(38);
+    const verdict = judgeKnee(steps);
+    expect(verdict).toMatchObject({ verdict: 'knee', at: 2 });
+    expect(verdict.explanation).toMatch(/in the server wait/);
+  });
+
+  it("calls a concurrency cap's 503s throttling, at the first step past the cap", async () => {
+    const server = await serve(createModel('concurrency-cap', { limit: 3, latencyMs: 40 }));
+    const steps = await runConcurrencyRamp(`${server.url}/`, httpProbes, systemClock, {
+      requestsPerStep: 12,
+    });
+    expect(steps.map((s) => s.concurrency)).toEqual([1, 2, 4]);
+    expect(steps[2]?.overloaded).toBeGreaterThan(0);
+    expect(judgeKnee(steps)).toMatchObject({ verdict: 'throttled', at: 4 });
+  });
+});
+
+describe('baselines against loopback mock servers', () => {
+  it('captures politely, keeps the fastest window, saves one file per host, and a slower host is flagged', async () => {
+    const model = fifoModel(1, 20);
+    const server = await serve(model);
+    const { probe, close } = createHttpProbe({ concurrency: 1 });
+    const started = Date.now();
+    const [capture] = await captureBaselines(
+      [`${server.url}/a`, `${server.url}/b`],
+      probe,
+      systemClock,
+      {
+        requests: 12,
+        intervalMs: 25,
+        windowSize: 4,
+      },
+    );
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeGreaterThanOrEqual(11 * 25); // one request per interval, never faster
+    expect(server.stats().arrivals).toBe(12);
+    expect(capture).toMatchObject({
+      host: `127.0.0.1:${server.port}`,
+      requests: 12,
+      ok: 12,
+      rejected: 0,
+      stoppedEarly: false,
+    });
+    expect(capture?.baseline?.samples).toBe(4);
+    expect(capture?.baseline?.p50).toBeGreaterThanOrEqual(19);
+    expect(capture?.baseline?.p50).toBeLessThan(200);
+
+    const path = await saveBaseline(dir, capture?.baseline as never);
+    expect(path).toBe(join(dir, `127.0.0.1_${server.port}.json`));
+    expect(JSON.parse(readFileSync(path, 'utf8')).host).toBe(`127.0.0.1:${server.port}`);
+    const loaded = await loadBaseline(dir, `127.0.0.1:${server.port}`);
+    expect(loaded.ok).toBe(true);
+    if (!loaded.ok) return;
+
+    model.setServiceMs(200);
+    const live: number[] = [];
+    for (let i = 0; i < 5; i++) live.push((await probe(`${server.url}/a`)).latencyMs);
+    await close();
+    const verdict = checkHost(loaded.baseline.host, live, loaded.baseline, { minSamples: 5 });
+    expect(verdict).toMatchObject({ verdict: 'slow', samples: 5 });
+    expect(verdict.ratio).toBeGreaterThan(2);
+  });
+
+  it('stops capturing a host that rejects, and reports missing or broken baseline files', async () => {
+    const server = await serve(createModel('fixed-window', { rate: 2, latencyMs: 5 }));
+    const { probe, close } = createHttpProbe({ concurrency: 1 });
+    const [capture] = await captureBaselines([`${server.url}/`], probe, systemClock, {
+      requests: 50,
+      intervalMs: 0,
+      maxRejections: 2,
+    });
+    await close();
+    expect(capture).toMatchObject({ stoppedEarly: true, rejected: 2 });
+    expect(capture?.requests).toBeLessThan(10);
+    expect(await loadBaseline(dir, 'nowhere.example')).toMatchObject({ ok: false, missing: true });
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, baselineFileName('bad.example')), '{"host":"bad.example","p50":1}');
+    const bad = await loadBaseline(dir, 'bad.example');
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.error).toMatch(/bad\.example\.json: baseline: .*"p95" must be/);
+  });
+});
