@@ -48,6 +48,12 @@ export interface AttemptSpec<T> {
   hold?(result: T, report: (finished: HeldOutcome) => void): void;
   /** The caller's cancellation. */
   signal?: AbortSignal;
+  /**
+   * Stops waiting — for admission or a retry's backoff — without cancelling
+   * an attempt in flight: a crawl's deadline ends the queue, not the requests
+   * already sent. The loop then rejects with its reason.
+   */
+  admitSignal?: AbortSignal;
 }
 
 /** How a held result finished (see {@link AttemptSpec.hold}). */
@@ -84,11 +90,9 @@ export async function runAttempts<T>(
 ): Promise<AttemptOutcome<T>> {
   const { registry, retry } = context;
   let previousDelay: number | undefined;
+  const waiting = waitSignal(spec);
   for (let attempt = 1; ; attempt++) {
-    const permit = await registry.admit(
-      spec.scopes,
-      spec.signal ? { signal: spec.signal } : undefined,
-    );
+    const permit = await registry.admit(spec.scopes, waiting ? { signal: waiting } : undefined);
     const outcome = await attemptOnce(spec, attempt);
     if (outcome.signal === undefined) {
       permit.release();
@@ -110,8 +114,15 @@ export async function runAttempts<T>(
       retry.backoff.delayMs(attempt - 1, context.random, previousDelay),
       retryAfterMs,
     );
-    await context.clock.sleep(previousDelay, spec.signal);
+    await context.clock.sleep(previousDelay, waiting);
   }
+}
+
+/** What ends a wait: the caller's signal, the admission signal, or either. */
+function waitSignal<T>(spec: AttemptSpec<T>): AbortSignal | undefined {
+  const { signal, admitSignal } = spec;
+  if (signal && admitSignal) return AbortSignal.any([signal, admitSignal]);
+  return signal ?? admitSignal;
 }
 
 function report<T>(spec: AttemptSpec<T>, permit: Permit, outcome: AttemptOutcome<T>): void {

@@ -1,4 +1,5 @@
 import { RatewiseError } from '../errors.js';
+import type { Signal } from '../signal.js';
 
 /** A response body was larger than the client's `maxBodyBytes`. */
 export class ResponseTooLargeError extends RatewiseError {
@@ -21,5 +22,28 @@ export class ResponseTooLargeError extends RatewiseError {
 export class RedirectError extends RatewiseError {
   constructor(url: string, problem: string) {
     super('ERR_RATEWISE_REDIRECT', `${url}: ${problem}`);
+  }
+}
+
+/**
+ * A request failed without a response after its attempts — refused, reset,
+ * timed out. A `TypeError`, as fetch's network failures are; `cause` holds
+ * the last attempt's error.
+ */
+export class FetchFailedError extends TypeError {
+  /** Stable machine-readable code. */
+  readonly code = 'ERR_RATEWISE_FETCH_FAILED';
+  /** Attempts made, the first included. */
+  readonly attempts: number;
+  /** The last attempt's classified signal. */
+  readonly signal: Signal;
+
+  constructor(url: string, attempts: number, signal: Signal, cause: unknown) {
+    const detail = cause instanceof Error && cause.message ? cause.message : signal.reason;
+    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
+    super(`fetch failed: ${url}: ${detail} (${signal.kind}, after ${tries})`, { cause });
+    this.name = 'FetchFailedError';
+    this.attempts = attempts;
+    this.signal = signal;
   }
 }

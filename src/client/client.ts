@@ -1,6 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
-import { RedirectError } from './client-errors.js';
+import type { AttemptOutcome } from './attempts.js';
+import { FetchFailedError, RedirectError } from './client-errors.js';
 import { timedConnect } from './connection-timings.js';
 import { runControlled } from './controlled-attempt.js';
 import { type ClientOptions, type ClientSettings, readClientOptions } from './options.js';
@@ -21,12 +22,15 @@ export interface RatewiseClient {
    * `fetch`, under control: the request waits for admission by its scopes,
    * retryable failures are retried (honouring Retry-After), redirects are
    * followed hop by hop, and a standard `Response` comes back — also for
-   * 4xx/5xx after the retries, as with fetch. Rejects like fetch on network
-   * failure, with `RetryAfterTooLongError` when the server asks for a longer
-   * wait than allowed, and with the abort reason when `init.signal` aborts.
+   * 4xx/5xx after the retries, as with fetch. Rejects with a
+   * `FetchFailedError` (a `TypeError`, like fetch) when the last attempt got
+   * no response, with `RetryAfterTooLongError` when the server asks for a
+   * longer wait than allowed, with `ResponseTooLargeError` or `RedirectError`,
+   * and with the abort reason when `init.signal` aborts.
    *
-   * Read or cancel every body: the request holds its scope's slot (and its
-   * connection) until the body is finished with.
+   * The outcome reaches the controllers when the body has been downloaded.
+   * Past 64 KiB the download waits for you to read, so read or cancel every
+   * body: until then the request holds its scope's slot and its connection.
    */
   fetch(input: string | URL | Request, init?: RatewiseRequestInit): Promise<Response>;
   /** The per-scope controllers (limits, rates, breakers). */
@@ -80,10 +84,11 @@ async function fetchControlled(
       method: request.method,
       scopes,
       ...(request.signal ? { signal: request.signal } : {}),
+      ...(request.admitSignal ? { admitSignal: request.admitSignal } : {}),
       dispatch: (tap) => dispatcher.dispatch(dispatchOptions(settings, request), tap),
     });
     const tap = outcome.result;
-    if (tap === undefined) throw outcome.error;
+    if (tap === undefined) throw fetchFailure(request.url.href, outcome);
     const next = await followOrDiscard(tap, request, redirects, settings.maxRedirects);
     if (next) {
       request = next;
@@ -125,6 +130,15 @@ async function followOrDiscard(
   }
   if (next) await tap.discard();
   return next;
+}
+
+/**
+ * What a fetch whose last attempt got no response rejects with. The attempt
+ * loop itself rethrows aborts and ratewise's own refusals, so what is left
+ * here is a failure the server caused (refused, reset, timed out).
+ */
+function fetchFailure(url: string, outcome: AttemptOutcome<ResponseTap>): FetchFailedError {
+  return new FetchFailedError(url, outcome.attempts, outcome.signal, outcome.error);
 }
 
 function contextOf(request: PreparedRequest) {

@@ -16,6 +16,8 @@ export interface ControlledRequest {
   scopes: string | readonly string[];
   /** The caller's cancellation. */
   signal?: AbortSignal;
+  /** Ends waiting for admission, not an attempt in flight. */
+  admitSignal?: AbortSignal;
   /** Sends one attempt through undici with `tap` as its handler. */
   dispatch(tap: ResponseTap): void;
 }
@@ -63,6 +65,7 @@ export function runControlled(
         report({ timings: tap.timings(), ...(failure ? { signal: failure } : {}) });
       }),
     ...(request.signal ? { signal: request.signal } : {}),
+    ...(request.admitSignal ? { admitSignal: request.admitSignal } : {}),
   };
   return runAttempts(settings, spec);
 }

@@ -5,6 +5,12 @@ export interface RequestControl {
    * API key: `{ session: 'proxy-7' }` with `scope: byContext('session')`.
    */
   context?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Aborting it gives up the request while it waits for admission (or for a
+   * retry), but lets an attempt already sent finish: a crawl's deadline.
+   * The fetch then rejects with the signal's reason.
+   */
+  admitSignal?: AbortSignal;
 }
 
 /** `fetch`'s `RequestInit`, plus ratewise's per-request settings. */
@@ -23,6 +29,7 @@ export interface PreparedRequest {
   signal: AbortSignal | undefined;
   redirect: 'follow' | 'manual' | 'error';
   context: Readonly<Record<string, string | undefined>> | undefined;
+  admitSignal: AbortSignal | undefined;
 }
 
 const NORMALISED_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS', 'POST', 'PUT']);
@@ -39,6 +46,7 @@ export async function prepareRequest(
   init: RatewiseRequestInit = {},
 ): Promise<PreparedRequest> {
   const context = init.ratewise?.context;
+  const admitSignal = init.ratewise?.admitSignal;
   if (input instanceof Request || (init.body !== undefined && init.body !== null)) {
     const { ratewise: _ignored, ...standard } = init;
     const request = new Request(input, standard);
@@ -51,6 +59,7 @@ export async function prepareRequest(
       signal: init.signal ?? (input instanceof Request ? input.signal : undefined) ?? undefined,
       redirect: request.redirect,
       context,
+      admitSignal,
     };
   }
   const method = init.method ?? 'GET';
@@ -62,6 +71,7 @@ export async function prepareRequest(
     signal: init.signal ?? undefined,
     redirect: init.redirect ?? 'follow',
     context,
+    admitSignal,
   };
 }
 

@@ -74,3 +74,36 @@ describe('limits, timeouts and cancellation', () => {
     expect(inflight(client, server)).toBe(0);
   });
 });
+
+describe('failures without a response', () => {
+  it('reject with a FetchFailedError (a TypeError) carrying attempts, signal and cause', async () => {
+    const { FetchFailedError } = await import('../../src/client/client-errors.js');
+    const { fastClock } = await import('./helpers.js');
+    client = createClient({ clock: fastClock(50), retry: { maxAttempts: 2 }, breaker: false });
+    const error = await client.fetch('http://127.0.0.1:1/').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FetchFailedError);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error).toMatchObject({
+      attempts: 2,
+      signal: { kind: 'refused' },
+      cause: { code: 'ECONNREFUSED' },
+    });
+    expect(String((error as Error).message)).toMatch(
+      /fetch failed: http:\/\/127\.0\.0\.1:1\/: .*refused, after 2 attempts/,
+    );
+  });
+
+  it('admitSignal ends the wait for admission but not a request in flight', async () => {
+    server = await startServer((_req, res) => setTimeout(() => res.end('done'), 60));
+    client = createClient({ maxConcurrency: 1, initialConcurrency: 1 });
+    const stop = new AbortController();
+    const init = { ratewise: { admitSignal: stop.signal } };
+    const sent = client.fetch(server.url, init);
+    const queued = client.fetch(server.url, init);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    stop.abort(new Error('deadline'));
+    await expect(queued).rejects.toThrow('deadline');
+    expect(await (await sent).text()).toBe('done');
+    expect(server.seen).toHaveLength(1);
+  });
+});
