@@ -1,0 +1,301 @@
+import { stat } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { captureBaselines, type HostCapture } from '../analyze/baseline-capture-run.js';
+import {
+  checkExitCode,
+  checkHost,
+  type HostCheck,
+  HostLatencies,
+} from '../analyze/baseline-check.js';
+import { loadBaseline, saveBaseline } from '../analyze/baseline-store.js';
+import { createHttpProbe } from '../analyze/http-probe.js';
+import type { Probe } from '../analyze/probe.js';
+import { readLogLines } from '../analyze/read-log.js';
+import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
+import { type Clock, systemClock } from '../clock.js';
+import { type CommandIo, reportFailure, requireLogFile } from './analyze.js';
+import { numberArg } from './parsers.js';
+import { UsageError } from './usage-error.js';
+
+/** Options of `ratewise baseline capture`. */
+export interface CaptureCommandOptions {
+  /** Folder of the baseline files. @default 'baselines' */
+  dir?: string;
+  /** Requests per host. @default 100 */
+  requests?: number;
+  /** Time between two requests to a host, ms. @default 1000 */
+  intervalMs?: number;
+  /** Requests per window (the fastest window is kept). @default 20 */
+  window?: number;
+  json?: boolean;
+}
+
+/** Options of `ratewise baseline check`. */
+export interface CheckCommandOptions {
+  /** Folder of the baseline files. @default 'baselines' */
+  dir?: string;
+  /** Alarm when live p95 > threshold × baseline p95. @default 2 */
+  threshold?: number;
+  /** Live requests per host (URL mode). @default 20 */
+  requests?: number;
+  /** Time between two live requests to a host, ms (URL mode). @default 1000 */
+  intervalMs?: number;
+  /** Latest latencies per host compared (log mode). @default 100 */
+  window?: number;
+  json?: boolean;
+}
+
+/** How baseline commands reach the network and the clock (tests substitute both). */
+export interface BaselineDeps {
+  io: CommandIo;
+  clock: Clock;
+  /** Opens a probe of concurrency 1. */
+  openProbe: () => { probe: Probe; close(): Promise<void> };
+}
+
+const defaultDeps = (): BaselineDeps => ({
+  io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+  clock: systemClock,
+  openProbe: () => createHttpProbe({ concurrency: 1 }),
+});
+
+/**
+ * `ratewise baseline capture <url…>`: one polite capture per host (one
+ * request per interval), the fastest window saved as `<dir>/<host>.json`.
+ * Exit 0 when every host got a baseline, 1 otherwise, 2 for a bad URL.
+ */
+export async function runCapture(
+  urls: readonly string[],
+  options: CaptureCommandOptions,
+  deps: BaselineDeps = defaultDeps(),
+): Promise<number> {
+  const { io } = deps;
+  try {
+    requireUrls(urls);
+    const { probe, close } = deps.openProbe();
+    let captures: HostCapture[];
+    try {
+      captures = await captureBaselines(urls, probe, deps.clock, {
+        requests: options.requests ?? 100,
+        intervalMs: options.intervalMs ?? 1000,
+        windowSize: options.window ?? 20,
+      });
+    } finally {
+      await close();
+    }
+    const files: string[] = [];
+    for (const capture of captures) {
+      files.push(
+        capture.baseline ? await saveBaseline(options.dir ?? 'baselines', capture.baseline) : '-',
+      );
+    }
+    io.stdout.write(
+      options.json ? `${JSON.stringify({ captures, files })}\n` : captureTable(captures, files),
+    );
+    return captures.every((c) => c.baseline) ? 0 : 1;
+  } catch (error) {
+    return reportFailure(io, error);
+  }
+}
+
+function captureTable(captures: readonly HostCapture[], files: readonly string[]): string {
+  const rows = captures.map((c, i) => [
+    c.host,
+    String(c.requests),
+    String(c.ok),
+    String(c.rejected),
+    formatMs(c.baseline?.p50),
+    formatMs(c.baseline?.p95),
+    formatMs(c.baseline?.p99),
+    files[i] ?? '-',
+  ]);
+  const columns = ['host', 'requests', 'ok', '429/503', 'p50 ms', 'p95 ms', 'p99 ms', 'file'].map(
+    (header, i) => ({
+      header,
+      align: i === 0 || i === 7 ? ('left' as const) : ('right' as const),
+    }),
+  );
+  const notes = captures
+    .filter((c) => c.stoppedEarly || !c.baseline)
+    .map(
+      (c) =>
+        `${c.host}: ${c.stoppedEarly ? `stopped after ${c.rejected} rejections` : 'no successful request'}${c.lastError ? ` (${c.lastError})` : ''}`,
+    );
+  return `${[textTable(columns, rows), ...notes].join('\n')}\n`;
+}
+
+/**
+ * `ratewise baseline check <log | url…>`: compares live p95 per host with
+ * its baseline file — from the last `window` latencies per host in a log, or
+ * from `requests` polite live requests per URL host. Exit 0 healthy, 1 alarm
+ * (some host slower than threshold × baseline p95), 2 usage error, 3 no
+ * verdict (too few latencies, or no baseline for any host).
+ */
+export async function runCheck(
+  targets: readonly string[],
+  options: CheckCommandOptions,
+  deps: BaselineDeps = defaultDeps(),
+): Promise<number> {
+  const { io } = deps;
+  try {
+    const latencies = await liveLatencies(targets, options, deps);
+    const dir = options.dir ?? 'baselines';
+    const checks: HostCheck[] = [];
+    for (const [host, values] of latencies) {
+      const loaded = await loadBaseline(dir, host);
+      const baseline = loaded.ok ? loaded.baseline : loaded.error;
+      const judge = {
+        threshold: options.threshold ?? 2,
+        minSamples: Math.min(20, options.requests ?? 20),
+      };
+      checks.push(checkHost(host, values, baseline, judge));
+    }
+    io.stdout.write(options.json ? `${JSON.stringify({ checks })}\n` : checkTable(checks));
+    return checkExitCode(checks);
+  } catch (error) {
+    return reportFailure(io, error);
+  }
+}
+
+async function liveLatencies(
+  targets: readonly string[],
+  options: CheckCommandOptions,
+  deps: BaselineDeps,
+): Promise<ReadonlyMap<string, readonly number[]>> {
+  const [first] = targets;
+  if (targets.length === 1 && first !== undefined && !isUrl(first) && (await isFile(first))) {
+    await requireLogFile(first);
+    const hosts = new HostLatencies(options.window ?? 100);
+    for await (const line of readLogLines(first)) hosts.push(line);
+    return hosts.hosts;
+  }
+  requireUrls(targets);
+  const { probe, close } = deps.openProbe();
+  try {
+    const captures = await captureLatencies(targets, probe, deps.clock, options);
+    return captures;
+  } finally {
+    await close();
+  }
+}
+
+async function captureLatencies(
+  urls: readonly string[],
+  probe: Probe,
+  clock: Clock,
+  options: CheckCommandOptions,
+): Promise<Map<string, number[]>> {
+  const byHost = new Map<string, number[]>();
+  await captureBaselines(urls, probe, clock, {
+    requests: options.requests ?? 20,
+    intervalMs: options.intervalMs ?? 1000,
+    onRequest: (host, outcome) => {
+      const list = byHost.get(host) ?? [];
+      if (outcome.signal === 'ok') list.push(outcome.latencyMs);
+      byHost.set(host, list);
+    },
+  });
+  return byHost;
+}
+
+function checkTable(checks: readonly HostCheck[]): string {
+  const rows = checks.map((c) => [
+    c.host,
+    String(c.samples),
+    formatMs(c.liveP95),
+    formatMs(c.baselineP95),
+    c.ratio === null ? '-' : `${formatNumber(c.ratio, 2)}×`,
+    c.verdict,
+  ]);
+  const columns = ['host', 'samples', 'live p95 ms', 'baseline p95 ms', 'ratio', 'verdict'].map(
+    (header, i) => ({
+      header,
+      align: i === 0 || i === 5 ? ('left' as const) : ('right' as const),
+    }),
+  );
+  const notes = checks.filter((c) => c.message).map((c) => `${c.host}: ${c.message}`);
+  if (checks.length === 0) notes.push('no host with successful requests to check');
+  return `${[textTable(columns, rows), ...notes].join('\n')}\n`;
+}
+
+function requireUrls(urls: readonly string[]): void {
+  const bad = urls.find((url) => !isUrl(url));
+  if (bad !== undefined) throw new UsageError(`not an http(s) URL: ${bad}`);
+}
+
+function isUrl(text: string): boolean {
+  try {
+    const { protocol, host } = new URL(text);
+    return (protocol === 'http:' || protocol === 'https:') && host !== '';
+  } catch {
+    return false;
+  }
+}
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Registers `baseline capture` and `baseline check` on the `ratewise` program. */
+export function registerBaseline(program: Command): Command {
+  const baseline = program
+    .command('baseline')
+    .description('per-host latency baselines: capture politely, check live p95 against them');
+  baseline
+    .command('capture')
+    .description('capture the fastest window of polite requests per host into <dir>/<host>.json')
+    .argument('<url...>', 'URLs to request (cycled per host)')
+    .option('--dir <dir>', 'folder of baseline files', 'baselines')
+    .option('--requests <n>', 'requests per host', numberArg({ min: 1, integer: true }), 100)
+    .option(
+      '--interval-ms <ms>',
+      'time between two requests to a host',
+      numberArg({ min: 0 }),
+      1000,
+    )
+    .option(
+      '--window <n>',
+      'requests per window; the fastest window is kept',
+      numberArg({ min: 1, integer: true }),
+      20,
+    )
+    .option('--json', 'print one JSON object')
+    .action(async (urls: string[], options: CaptureCommandOptions) => {
+      process.exitCode = await runCapture(urls, options);
+    });
+  baseline
+    .command('check')
+    .description(
+      'compare live p95 per host with its baseline (exit 0 healthy, 1 alarm, 2 usage error, 3 no verdict)',
+    )
+    .argument('<log|url...>', 'a log file (last latencies per host), or URLs to request live')
+    .option('--dir <dir>', 'folder of baseline files', 'baselines')
+    .option('--threshold <x>', 'alarm when live p95 > x × baseline p95', numberArg({ min: 1 }), 2)
+    .option(
+      '--requests <n>',
+      'live requests per host (URL mode)',
+      numberArg({ min: 1, integer: true }),
+      20,
+    )
+    .option(
+      '--interval-ms <ms>',
+      'time between two live requests to a host (URL mode)',
+      numberArg({ min: 0 }),
+      1000,
+    )
+    .option(
+      '--window <n>',
+      'latest latencies per host compared (log mode)',
+      numberArg({ min: 1, integer: true }),
+      100,
+    )
+    .option('--json', 'print one JSON object')
+    .action(async (targets: string[], options: CheckCommandOptions) => {
+      process.exitCode = await runCheck(targets, options);
+    });
+  return baseline;
+}

@@ -1,0 +1,149 @@
+import type { Command } from 'commander';
+import { runConcurrencyRamp, type StepProbes } from '../analyze/concurrency-ramp.js';
+import { createHttpProbe } from '../analyze/http-probe.js';
+import { judgeKnee, type KneeVerdict, type RampStep } from '../analyze/knee.js';
+import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
+import { type Clock, systemClock } from '../clock.js';
+import { type CommandIo, reportFailure } from './analyze.js';
+import { numberArg } from './parsers.js';
+import { UsageError } from './usage-error.js';
+
+/** Options of `ratewise diagnose`. */
+export interface DiagnoseCommandOptions {
+  /** Highest concurrency tried. @default 64 */
+  maxConcurrency?: number;
+  /** Requests per step (at least 4 × its concurrency are sent). @default 50 */
+  requestsPerStep?: number;
+  /** Longest one request may take, ms. @default 30000 */
+  timeoutMs?: number;
+  json?: boolean;
+}
+
+/** How `diagnose` reaches the network and the clock (tests substitute both). */
+export interface DiagnoseDeps {
+  io: CommandIo;
+  clock: Clock;
+  probes: (timeoutMs: number) => StepProbes;
+  /** Aborts the ramp (Ctrl-C). */
+  signal?: AbortSignal;
+}
+
+const defaultDeps = (): DiagnoseDeps => ({
+  io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+  clock: systemClock,
+  probes: (timeoutMs) => ({ open: (concurrency) => createHttpProbe({ concurrency, timeoutMs }) }),
+});
+
+/**
+ * `ratewise diagnose <url>`: ramps concurrency 1, 2, 4 … against `url`,
+ * prints a line per step on stderr as it goes, then the step table and the
+ * verdict — scaling, knee at N (and why), throttled at N, failing at N.
+ * Exit 0 with a verdict, 1 when nothing came back, 2 for a bad URL.
+ */
+export async function runDiagnose(
+  url: string,
+  options: DiagnoseCommandOptions,
+  deps: DiagnoseDeps = defaultDeps(),
+): Promise<number> {
+  const { io } = deps;
+  try {
+    if (!isHttpUrl(url)) throw new UsageError(`not an http(s) URL: ${url}`);
+    const steps = await runConcurrencyRamp(
+      url,
+      deps.probes(options.timeoutMs ?? 30_000),
+      deps.clock,
+      {
+        maxConcurrency: options.maxConcurrency ?? 64,
+        requestsPerStep: options.requestsPerStep ?? 50,
+        ...(deps.signal ? { signal: deps.signal } : {}),
+        onStep: (s) => {
+          const line = `concurrency ${s.concurrency}: ${formatNumber(s.rps)} req/s, p50 ${formatMs(s.p50)} ms, ${s.throttled + s.overloaded} rejected, ${s.errors} failed`;
+          io.stderr.write(`${line}\n`);
+        },
+      },
+    );
+    const verdict = judgeKnee(steps);
+    io.stdout.write(
+      options.json ? `${JSON.stringify({ url, steps, verdict })}\n` : stepTable(steps, verdict),
+    );
+    return verdict.verdict === 'insufficient-data' ? 1 : 0;
+  } catch (error) {
+    return reportFailure(io, error);
+  }
+}
+
+function stepTable(steps: readonly RampStep[], verdict: KneeVerdict): string {
+  const rows = steps.map((s) => [
+    String(s.concurrency),
+    String(s.requests),
+    formatNumber(s.rps),
+    formatMs(s.p50),
+    formatMs(s.p95),
+    String(s.ok),
+    String(s.throttled),
+    String(s.overloaded),
+    String(s.errors),
+    formatMs(s.phases ? s.phases.dnsMs + s.phases.connectMs + s.phases.tlsMs : null),
+    formatMs(s.phases?.waitMs),
+    formatMs(s.phases?.bodyMs),
+  ]);
+  const headers = [
+    'in flight',
+    'requests',
+    'req/s',
+    'p50 ms',
+    'p95 ms',
+    'ok',
+    '429',
+    '503',
+    'errors',
+  ];
+  const columns = [...headers, 'conn ms', 'wait ms', 'body ms'].map((header) => ({ header }));
+  return `${textTable(columns, rows)}\n\nVerdict: ${verdict.explanation}.\n`;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol, host } = new URL(text);
+    return (protocol === 'http:' || protocol === 'https:') && host !== '';
+  } catch {
+    return false;
+  }
+}
+
+/** Registers `diagnose` on the `ratewise` program. */
+export function registerDiagnose(program: Command): Command {
+  return program
+    .command('diagnose')
+    .description(
+      'ramp concurrency 1, 2, 4 … against a URL and report where requests/s stops scaling, and why',
+    )
+    .argument('<url>', 'the URL to request')
+    .option(
+      '--max-concurrency <n>',
+      'highest concurrency tried',
+      numberArg({ min: 1, integer: true }),
+      64,
+    )
+    .option(
+      '--requests-per-step <n>',
+      'requests per step (at least 4 × its concurrency are sent)',
+      numberArg({ min: 1, integer: true }),
+      50,
+    )
+    .option('--timeout-ms <ms>', 'longest one request may take', numberArg({ min: 1 }), 30_000)
+    .option('--json', 'print one JSON object')
+    .action(async (url: string, options: DiagnoseCommandOptions) => {
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      process.once('SIGINT', stop);
+      try {
+        process.exitCode = await runDiagnose(url, options, {
+          ...defaultDeps(),
+          signal: abort.signal,
+        });
+      } finally {
+        process.off('SIGINT', stop);
+      }
+    });
+}

@@ -1,0 +1,75 @@
+import type { Command } from 'commander';
+import { writeReport } from '../report/write-report.js';
+import { type CommandIo, loadBaselineFile, reportFailure, requireLogFile } from './analyze.js';
+import { positiveArg } from './parsers.js';
+import { UsageError } from './usage-error.js';
+
+/** Options of `ratewise report`. */
+export interface ReportCommandOptions {
+  /** The HTML file to write. @default 'report.html' */
+  out?: string;
+  /** Window of the summary table, s. @default 10 */
+  window?: number;
+  /** A baseline file for the latency alarm. */
+  baseline?: string;
+  /** Page title. @default the log's file name */
+  title?: string;
+  /** Print `{ path, bytes, points, bucketS }` as JSON. */
+  json?: boolean;
+}
+
+/**
+ * `ratewise report <log> -o report.html`: one self-contained HTML file with
+ * the charts and the analysis. The log must be a file (it is read twice).
+ * Prints the path written. Exit 0, 1 if the file cannot be written, 2 for a
+ * usage problem.
+ */
+export async function runReport(
+  log: string,
+  options: ReportCommandOptions,
+  io: CommandIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+): Promise<number> {
+  try {
+    if (log === '-')
+      throw new UsageError('report needs a log file, not stdin (it reads the log twice)');
+    await requireLogFile(log);
+    const baseline = options.baseline ? await loadBaselineFile(options.baseline) : undefined;
+    const written = await writeReport({
+      log,
+      out: options.out ?? 'report.html',
+      ...(options.window !== undefined ? { windowS: options.window } : {}),
+      ...(baseline ? { baseline } : {}),
+      ...(options.title !== undefined ? { title: options.title } : {}),
+    });
+    const kb = Math.ceil(written.bytes / 1024);
+    io.stdout.write(
+      options.json
+        ? `${JSON.stringify(written)}\n`
+        : `wrote ${written.path} (${kb} KB, ${written.points} points per series in ${written.bucketS} s buckets)\n`,
+    );
+    return 0;
+  } catch (error) {
+    return reportFailure(io, error);
+  }
+}
+
+/** Registers `report` on the `ratewise` program. */
+export function registerReport(program: Command): Command {
+  return program
+    .command('report')
+    .description(
+      'write one self-contained HTML report (charts of rate, limit, in flight, p95, 429/503, alarms, plus the analysis) from a log',
+    )
+    .argument(
+      '<log>',
+      'log file (ratewise events or results JSONL, or "ISO8601 url latency_ms" lines)',
+    )
+    .option('-o, --out <file>', 'HTML file to write', 'report.html')
+    .option('--window <s>', 'window of the summary table, seconds', positiveArg, 10)
+    .option('--baseline <file>', 'a baseline JSON file for the latency alarm')
+    .option('--title <text>', 'page title (default: the log file name)')
+    .option('--json', 'print what was written as JSON')
+    .action(async (log: string, options: ReportCommandOptions) => {
+      process.exitCode = await runReport(log, options);
+    });
+}
