@@ -19,7 +19,7 @@ const TARGET_CONCURRENCY = 8;
  */
 class AutoThrottleSlot {
   delayMs = START_DELAY_MS;
-  #nextStart = 0;
+  #lastStart = -Infinity;
   #active = 0;
   readonly #clock: Clock;
   readonly #max: number;
@@ -36,9 +36,20 @@ class AutoThrottleSlot {
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
     this.#active++;
-    const start = Math.max(this.#clock.now(), this.#nextStart);
-    this.#nextStart = start + this.delayMs;
-    await this.#clock.sleep(start - this.#clock.now(), stop);
+    // Starts are spaced by the delay in force when each start comes due, as Scrapy's slot does.
+    for (let wait = this.#waitMs(); wait > 0; wait = this.#waitMs()) {
+      await this.#clock.sleep(wait, stop);
+    }
+    this.#lastStart = this.#clock.now();
+  }
+
+  #waitMs(): number {
+    return this.#lastStart + this.delayMs - this.#clock.now();
+  }
+
+  /** Releases parked callers at the end of the run. */
+  shutdown(): void {
+    for (const wake of this.#waiters.splice(0)) wake();
   }
 
   release(status: number, latencyMs: number): void {
@@ -57,6 +68,7 @@ export const autoThrottle: Strategy = {
   description: `Scrapy AutoThrottle: start delay 5 s, delay → latency / ${TARGET_CONCURRENCY} (target concurrency), ceiling in flight`,
   run(context) {
     const slot = new AutoThrottleSlot(context.clock, context.maxConcurrency);
+    context.work.stop.addEventListener('abort', () => slot.shutdown(), { once: true });
     return runWorkers(context, context.workers, async (path) => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         await slot.acquire(context.work.stop);

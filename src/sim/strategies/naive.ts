@@ -18,7 +18,7 @@ export const naive: Strategy = {
     'one request per worker, per-worker backoff 1 s × 2^n (cap 60 s), no jitter, Retry-After ignored',
   run(context) {
     const backoff = noJitter({ baseMs: 1000, capMs: 60_000 });
-    return runWorkers(context, context.workers, async (path) => {
+    return runWorkers(context, Math.min(context.workers, context.maxConcurrency), async (path) => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const exchange = await tryExchange(context, path);
         if (!isRetryableStatus(exchange?.status ?? 0)) return;

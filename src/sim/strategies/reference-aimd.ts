@@ -11,6 +11,7 @@ import { MAX_ATTEMPTS, runWorkers, type Strategy, tryExchange } from './strategy
  */
 class ReferenceLimiter {
   limit = 8;
+  readonly #ceiling: number;
   #active = 0;
   #streak = 0;
   #closedUntil = 0;
@@ -18,8 +19,10 @@ class ReferenceLimiter {
   #cancelWake: CancelTimer | undefined;
   readonly #clock: Clock;
 
-  constructor(clock: Clock) {
+  constructor(clock: Clock, ceiling: number) {
     this.#clock = clock;
+    this.#ceiling = Math.min(32, ceiling);
+    this.limit = Math.min(this.limit, this.#ceiling);
   }
 
   async slot(stop: AbortSignal): Promise<void> {
@@ -37,7 +40,7 @@ class ReferenceLimiter {
 
   onSuccess(): void {
     this.#streak = 0;
-    this.limit = Math.min(32, this.limit + 1);
+    this.limit = Math.min(this.#ceiling, this.limit + 1);
     this.#notifyAll();
   }
 
@@ -76,7 +79,7 @@ export const referenceAimd: Strategy = {
   description:
     'reference 000 as published: +1 per 2xx, halve per 429, breaker 6 × 429 → 15 s (lost wake-up fixed)',
   async run(context) {
-    const limiter = new ReferenceLimiter(context.clock);
+    const limiter = new ReferenceLimiter(context.clock, context.maxConcurrency);
     const { clock, work, random } = context;
     work.stop.addEventListener('abort', () => limiter.shutdown(), { once: true });
     await runWorkers(context, context.workers, async (path) => {
