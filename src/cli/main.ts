@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+import { registerCrawl } from './crawl.js';
+import { registerProbe } from './probe.js';
+import { createProgram, runProgram } from './program.js';
+import { registerServeMock } from './serve-mock.js';
+
+const program = createProgram();
+registerCrawl(program);
+registerProbe(program);
+registerServeMock(program);
+
+process.exitCode = await runProgram(program, process.argv.slice(2));
+// Everything is closed by now; an open handle somewhere must not keep a finished CLI alive.
+setTimeout(() => process.exit(), 2000).unref();

@@ -1,0 +1,72 @@
+import type { Writable } from 'node:stream';
+import { Presets, SingleBar } from 'cli-progress';
+import type { BusiestScope, CrawlProgress } from './crawl-progress.js';
+
+/** Shows a crawl's progress. */
+export interface ProgressDisplay {
+  /** How often it wants an update, ms. */
+  readonly intervalMs: number;
+  update(progress: CrawlProgress): void;
+  /** Leaves the last state on screen. */
+  stop(): void;
+}
+
+/**
+ * A live bar on a terminal (done/total when known, ok/s, the busiest scope's
+ * limit and rate, 429s), plain periodic lines anywhere else (a log, a pipe).
+ */
+export function progressDisplay(stream: Writable & { isTTY?: boolean }): ProgressDisplay {
+  return stream.isTTY ? terminalBar(stream) : plainLines(stream);
+}
+
+function terminalBar(stream: Writable): ProgressDisplay {
+  let bar: SingleBar | undefined;
+  return {
+    intervalMs: 250,
+    update(progress) {
+      const payload = { status: status(progress) };
+      if (!bar) {
+        const format =
+          progress.total === undefined
+            ? '{value} done | {status}'
+            : '{bar} {value}/{total} | {status}';
+        bar = new SingleBar(
+          { format, stream, hideCursor: true, clearOnComplete: false, fps: 4, barsize: 24 },
+          Presets.shades_classic,
+        );
+        bar.start(progress.total ?? 0, progress.done, payload);
+      }
+      bar.update(progress.done, payload);
+    },
+    stop: () => bar?.stop(),
+  };
+}
+
+function plainLines(stream: Writable): ProgressDisplay {
+  return {
+    intervalMs: 2000,
+    update(progress) {
+      const done =
+        progress.total === undefined ? `${progress.done}` : `${progress.done}/${progress.total}`;
+      stream.write(
+        `ratewise crawl: ${progress.elapsedS.toFixed(1)}s done ${done} | ${status(progress)}\n`,
+      );
+    },
+    stop() {},
+  };
+}
+
+function status(progress: CrawlProgress): string {
+  const parts = [
+    `${progress.okPerSecond.toFixed(1)} ok/s`,
+    `429s ${progress.throttled}`,
+    `failed ${progress.failed}`,
+  ];
+  if (progress.busiest) parts.push(scopeLine(progress.busiest));
+  return parts.join(' | ');
+}
+
+function scopeLine(scope: BusiestScope): string {
+  const rate = scope.rate === null ? 'unpaced' : `${scope.rate.toFixed(1)}/s`;
+  return `${scope.scope} limit ${scope.limit} rate ${rate} in flight ${scope.inflight}`;
+}

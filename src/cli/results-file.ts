@@ -1,0 +1,115 @@
+import { createReadStream } from 'node:fs';
+import { mkdir, open, stat, truncate } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { readLines } from './line-reader.js';
+import { UsageError } from './usage-error.js';
+
+/** Bytes read at a time while looking for the last newline of a torn file. */
+const TAIL_CHUNK = 65_536;
+
+/**
+ * A crawl's results file: one JSON object per line, each appended with a
+ * single write as soon as its URL is finished, so a crash or a kill at any
+ * moment loses no written result. Opened with `resume`, it keeps what is
+ * there, cuts off a torn last line (a write the crash interrupted) and reports
+ * the URLs already done, so they are neither fetched nor written again.
+ */
+export class ResultsFile {
+  readonly #handle: Awaited<ReturnType<typeof open>>;
+  /** Writes go out one at a time, in order. */
+  #tail: Promise<unknown> = Promise.resolve();
+
+  private constructor(handle: Awaited<ReturnType<typeof open>>) {
+    this.#handle = handle;
+  }
+
+  /** Opens `path` (created, with its directory), truncated unless `resume`. */
+  static async open(
+    path: string,
+    resume: boolean,
+  ): Promise<{ file: ResultsFile; completed: Set<string> }> {
+    const completed = resume ? await readCompleted(path) : new Set<string>();
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      return { file: new ResultsFile(await open(path, resume ? 'a' : 'w')), completed };
+    } catch (error) {
+      throw new UsageError(
+        `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      );
+    }
+  }
+
+  /** Appends one result as one line, in one write (after the writes before it). */
+  append(result: object): Promise<void> {
+    const line = `${JSON.stringify(result)}\n`;
+    const written = this.#tail.then(() => this.#handle.write(line));
+    this.#tail = written.catch(() => {});
+    return written.then(() => {});
+  }
+
+  /** Waits for the writes, flushes to disk and closes. */
+  async close(): Promise<void> {
+    await this.#tail;
+    await this.#handle.sync();
+    await this.#handle.close();
+  }
+}
+
+/** The `url` of every complete line of an existing results file (none if there is no file). */
+async function readCompleted(path: string): Promise<Set<string>> {
+  const completed = new Set<string>();
+  const size = await fileSize(path);
+  if (size === undefined) return completed;
+  await cutTornLine(path, size);
+  for await (const line of readLines(createReadStream(path))) {
+    const url = urlOf(line.text);
+    if (url !== undefined) completed.add(url);
+  }
+  return completed;
+}
+
+async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new UsageError(`${path} is not a file`);
+    return info.size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
+  }
+}
+
+/** Truncates the file after its last newline, dropping a line whose write was cut short. */
+async function cutTornLine(path: string, size: number): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    let end = size;
+    while (end > 0) {
+      const start = Math.max(0, end - TAIL_CHUNK);
+      const buffer = Buffer.alloc(end - start);
+      await handle.read(buffer, 0, buffer.length, start);
+      const newline = buffer.lastIndexOf(10);
+      if (newline !== -1) {
+        end = start + newline + 1;
+        break;
+      }
+      end = start;
+    }
+    if (end < size) await truncate(path, end);
+  } finally {
+    await handle.close();
+  }
+}
+
+function urlOf(text: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    const url = (parsed as { url?: unknown } | null)?.url;
+    return typeof url === 'string' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,88 @@
+import type { Command } from 'commander';
+import { seededRandom } from '../random.js';
+import { createModel, MODEL_CATALOG, parseModelParams } from '../sim/models/index.js';
+import { startMockServer } from '../testing/mock-server.js';
+import { collect, numberArg } from './parsers.js';
+import { UsageError } from './usage-error.js';
+
+/** Options of `ratewise serve-mock`, as commander parses them. */
+export interface ServeMockOptions {
+  model?: string;
+  rate?: string;
+  latency?: string;
+  port: number;
+  param: string[];
+  seed: number;
+  json?: boolean;
+  list?: boolean;
+}
+
+/** Registers `ratewise serve-mock`. */
+export function registerServeMock(program: Command): Command {
+  return program
+    .command('serve-mock')
+    .description('serve a server model on 127.0.0.1 until Ctrl-C (GET /__stats shows what it saw)')
+    .option('--model <name>', 'a model from --list, or several joined with + (fixed-window+ramp)')
+    .option('--rate <r>', 'the model parameter rate: req/s, or steps like 30,10@10000')
+    .option('--latency <ms>', 'the model parameter latencyMs')
+    .option('--port <port>', 'port to listen on (0: any free one)', numberArg({ integer: true }), 0)
+    .option('--param <key=value>', 'any model parameter (repeatable)', collect, [])
+    .option('--seed <n>', 'seed of the model randomness', numberArg({ integer: true }), 0)
+    .option('--json', 'print {"url","port","model"} as one JSON line once listening')
+    .option('--list', 'print the model catalog and exit')
+    .action(async (options: ServeMockOptions) => {
+      process.exitCode = await serveMockCommand(options);
+    });
+}
+
+/** Runs `ratewise serve-mock` until SIGINT/SIGTERM; resolves with the exit code. */
+export async function serveMockCommand(options: ServeMockOptions): Promise<number> {
+  if (options.list) {
+    process.stdout.write(catalogText());
+    return 0;
+  }
+  if (options.model === undefined)
+    throw new UsageError('serve-mock needs --model <name> (see --list)');
+  const model = buildModel(options.model, options);
+  const server = await startMockServer({ model, port: options.port, host: '127.0.0.1' });
+  process.stdout.write(
+    options.json
+      ? `${JSON.stringify({ url: server.url, port: server.port, model: model.name })}\n`
+      : `ratewise serve-mock: ${model.name} on ${server.url} (stats at ${server.url}/__stats); Ctrl-C to stop\n`,
+  );
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  const stats = server.stats();
+  await server.close();
+  if (!options.json) {
+    process.stderr.write(
+      `ratewise serve-mock: stopped after ${stats.arrivals} requests ${JSON.stringify(stats.byStatus)}\n`,
+    );
+  }
+  return 0;
+}
+
+function buildModel(spec: string, options: ServeMockOptions) {
+  try {
+    const params: Record<string, string> = parseModelParams(options.param);
+    if (options.rate !== undefined) params.rate = options.rate;
+    if (options.latency !== undefined) params.latencyMs = options.latency;
+    return createModel(spec, params, seededRandom(options.seed));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function catalogText(): string {
+  const lines: string[] = [];
+  for (const entry of MODEL_CATALOG) {
+    lines.push(`${entry.name}: ${entry.description}`);
+    for (const param of entry.params) {
+      const choices = param.choices ? ` (${param.choices.join(' | ')})` : '';
+      lines.push(`    ${param.name}: ${param.description}${choices}`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
