@@ -1,6 +1,9 @@
+import type { Clock } from '../clock.js';
 import type { LatencyBaseline } from '../detect/baseline-file.js';
 import { type BaselineCheckOptions, checkAgainstBaseline } from '../detect/latency-baseline.js';
+import { type BaselineRunOptions, captureBaselines } from './baseline-capture-run.js';
 import { parseLogLine, requestOfSample } from './parse-line.js';
+import type { Probe } from './probe.js';
 import type { RequestRecord } from './records.js';
 
 /** The answer for one host. */
@@ -102,4 +105,26 @@ export function checkExitCode(checks: readonly HostCheck[]): number {
   if (checks.some((c) => c.verdict === 'slow')) return CHECK_EXIT.alarm;
   if (checks.some((c) => c.verdict === 'ok')) return CHECK_EXIT.healthy;
   return CHECK_EXIT.unknown;
+}
+
+/**
+ * Live latencies per host for a check: `requests` polite requests per host
+ * (one every `intervalMs`, as a baseline capture), successes only.
+ */
+export async function sampleLatencies(
+  urls: readonly string[],
+  probe: Probe,
+  clock: Clock,
+  options: Pick<BaselineRunOptions, 'requests' | 'intervalMs'>,
+): Promise<Map<string, number[]>> {
+  const byHost = new Map<string, number[]>();
+  await captureBaselines(urls, probe, clock, {
+    ...options,
+    onRequest: (host, outcome) => {
+      const list = byHost.get(host) ?? [];
+      if (outcome.signal === 'ok') list.push(outcome.latencyMs);
+      byHost.set(host, list);
+    },
+  });
+  return byHost;
 }

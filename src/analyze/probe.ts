@@ -21,3 +21,13 @@ export interface ProbeOutcome {
  * lives in `http-probe.ts`; tests pass their own.
  */
 export type Probe = (url: string, signal?: AbortSignal) => Promise<ProbeOutcome>;
+
+/** Whether `text` is an absolute http(s) URL with a host. */
+export function isHttpUrl(text: string): boolean {
+  try {
+    const { protocol, host } = new URL(text);
+    return (protocol === 'http:' || protocol === 'https:') && host !== '';
+  } catch {
+    return false;
+  }
+}

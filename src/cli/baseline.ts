@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { captureBaselines, type HostCapture } from '../analyze/baseline-capture-run.js';
 import {
@@ -6,12 +5,13 @@ import {
   checkHost,
   type HostCheck,
   HostLatencies,
+  sampleLatencies,
 } from '../analyze/baseline-check.js';
 import { loadBaseline, saveBaseline } from '../analyze/baseline-store.js';
+import { formatCaptures, formatChecks } from '../analyze/format-baselines.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
-import type { Probe } from '../analyze/probe.js';
+import { isHttpUrl, type Probe } from '../analyze/probe.js';
 import { readLogLines } from '../analyze/read-log.js';
-import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CommandIo, reportFailure, requireLogFile } from './analyze.js';
 import { numberArg } from './parsers.js';
@@ -90,38 +90,12 @@ export async function runCapture(
       );
     }
     io.stdout.write(
-      options.json ? `${JSON.stringify({ captures, files })}\n` : captureTable(captures, files),
+      options.json ? `${JSON.stringify({ captures, files })}\n` : formatCaptures(captures, files),
     );
     return captures.every((c) => c.baseline) ? 0 : 1;
   } catch (error) {
     return reportFailure(io, error);
   }
-}
-
-function captureTable(captures: readonly HostCapture[], files: readonly string[]): string {
-  const rows = captures.map((c, i) => [
-    c.host,
-    String(c.requests),
-    String(c.ok),
-    String(c.rejected),
-    formatMs(c.baseline?.p50),
-    formatMs(c.baseline?.p95),
-    formatMs(c.baseline?.p99),
-    files[i] ?? '-',
-  ]);
-  const columns = ['host', 'requests', 'ok', '429/503', 'p50 ms', 'p95 ms', 'p99 ms', 'file'].map(
-    (header, i) => ({
-      header,
-      align: i === 0 || i === 7 ? ('left' as const) : ('right' as const),
-    }),
-  );
-  const notes = captures
-    .filter((c) => c.stoppedEarly || !c.baseline)
-    .map(
-      (c) =>
-        `${c.host}: ${c.stoppedEarly ? `stopped after ${c.rejected} rejections` : 'no successful request'}${c.lastError ? ` (${c.lastError})` : ''}`,
-    );
-  return `${[textTable(columns, rows), ...notes].join('\n')}\n`;
 }
 
 /**
@@ -150,7 +124,7 @@ export async function runCheck(
       };
       checks.push(checkHost(host, values, baseline, judge));
     }
-    io.stdout.write(options.json ? `${JSON.stringify({ checks })}\n` : checkTable(checks));
+    io.stdout.write(options.json ? `${JSON.stringify({ checks })}\n` : formatChecks(checks));
     return checkExitCode(checks);
   } catch (error) {
     return reportFailure(io, error);
@@ -163,7 +137,7 @@ async function liveLatencies(
   deps: BaselineDeps,
 ): Promise<ReadonlyMap<string, readonly number[]>> {
   const [first] = targets;
-  if (targets.length === 1 && first !== undefined && !isUrl(first) && (await isFile(first))) {
+  if (targets.length === 1 && first !== undefined && !isHttpUrl(first)) {
     await requireLogFile(first);
     const hosts = new HostLatencies(options.window ?? 100);
     for await (const line of readLogLines(first)) hosts.push(line);
@@ -172,72 +146,18 @@ async function liveLatencies(
   requireUrls(targets);
   const { probe, close } = deps.openProbe();
   try {
-    const captures = await captureLatencies(targets, probe, deps.clock, options);
-    return captures;
+    return await sampleLatencies(targets, probe, deps.clock, {
+      requests: options.requests ?? 20,
+      intervalMs: options.intervalMs ?? 1000,
+    });
   } finally {
     await close();
   }
 }
 
-async function captureLatencies(
-  urls: readonly string[],
-  probe: Probe,
-  clock: Clock,
-  options: CheckCommandOptions,
-): Promise<Map<string, number[]>> {
-  const byHost = new Map<string, number[]>();
-  await captureBaselines(urls, probe, clock, {
-    requests: options.requests ?? 20,
-    intervalMs: options.intervalMs ?? 1000,
-    onRequest: (host, outcome) => {
-      const list = byHost.get(host) ?? [];
-      if (outcome.signal === 'ok') list.push(outcome.latencyMs);
-      byHost.set(host, list);
-    },
-  });
-  return byHost;
-}
-
-function checkTable(checks: readonly HostCheck[]): string {
-  const rows = checks.map((c) => [
-    c.host,
-    String(c.samples),
-    formatMs(c.liveP95),
-    formatMs(c.baselineP95),
-    c.ratio === null ? '-' : `${formatNumber(c.ratio, 2)}×`,
-    c.verdict,
-  ]);
-  const columns = ['host', 'samples', 'live p95 ms', 'baseline p95 ms', 'ratio', 'verdict'].map(
-    (header, i) => ({
-      header,
-      align: i === 0 || i === 5 ? ('left' as const) : ('right' as const),
-    }),
-  );
-  const notes = checks.filter((c) => c.message).map((c) => `${c.host}: ${c.message}`);
-  if (checks.length === 0) notes.push('no host with successful requests to check');
-  return `${[textTable(columns, rows), ...notes].join('\n')}\n`;
-}
-
 function requireUrls(urls: readonly string[]): void {
-  const bad = urls.find((url) => !isUrl(url));
+  const bad = urls.find((url) => !isHttpUrl(url));
   if (bad !== undefined) throw new UsageError(`not an http(s) URL: ${bad}`);
-}
-
-function isUrl(text: string): boolean {
-  try {
-    const { protocol, host } = new URL(text);
-    return (protocol === 'http:' || protocol === 'https:') && host !== '';
-  } catch {
-    return false;
-  }
-}
-
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Registers `baseline capture` and `baseline check` on the `ratewise` program. */

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { runConcurrencyRamp, type StepProbes } from '../analyze/concurrency-ramp.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
 import { judgeKnee, type KneeVerdict, type RampStep } from '../analyze/knee.js';
+import { isHttpUrl } from '../analyze/probe.js';
 import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CommandIo, reportFailure } from './analyze.js';
@@ -100,15 +101,6 @@ function stepTable(steps: readonly RampStep[], verdict: KneeVerdict): string {
   ];
   const columns = [...headers, 'conn ms', 'wait ms', 'body ms'].map((header) => ({ header }));
   return `${textTable(columns, rows)}\n\nVerdict: ${verdict.explanation}.\n`;
-}
-
-function isHttpUrl(text: string): boolean {
-  try {
-    const { protocol, host } = new URL(text);
-    return (protocol === 'http:' || protocol === 'https:') && host !== '';
-  } catch {
-    return false;
-  }
 }
 
 /** Registers `diagnose` on the `ratewise` program. */

@@ -94,6 +94,10 @@ describe('ratewise baseline', () => {
     expect(bad.io.err()).toBe('ratewise: not an http(s) URL: not-a-url\n');
     const mixed = deps();
     expect(await runCheck(['http://127.0.0.1:1/', 'ftp://x'], { dir }, mixed)).toBe(2);
+    expect(mixed.io.err()).toBe('ratewise: not an http(s) URL: ftp://x\n');
+    const missing = deps();
+    expect(await runCheck([join(dir, 'missing.log')], { dir }, missing)).toBe(2);
+    expect(missing.io.err()).toMatch(/^ratewise: cannot read .*missing\.log: ENOENT\n$/);
   });
 });
 
