@@ -1,13 +1,21 @@
 #!/usr/bin/env node
+import { registerAnalyze } from './analyze.js';
+import { registerBaseline } from './baseline.js';
 import { registerCrawl } from './crawl.js';
+import { registerDiagnose } from './diagnose.js';
 import { registerProbe } from './probe.js';
 import { createProgram, runProgram } from './program.js';
+import { registerReport } from './report.js';
 import { registerServeMock } from './serve-mock.js';
 
 const program = createProgram();
 registerCrawl(program);
 registerProbe(program);
 registerServeMock(program);
+registerAnalyze(program);
+registerReport(program);
+registerBaseline(program);
+registerDiagnose(program);
 
 process.exitCode = await runProgram(program, process.argv.slice(2));
 // Everything is closed by now; an open handle somewhere must not keep a finished CLI alive.
