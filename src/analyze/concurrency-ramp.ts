@@ -4,6 +4,7 @@ import { diagnosePhases } from '../detect/phase-diagnosis.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import type { PhaseTimings } from '../timings.js';
 import {
+  bestStep,
   isFailingStep,
   isThrottledStep,
   MIN_EFFICIENCY,
@@ -48,7 +49,8 @@ export function rampSteps(max: number): number[] {
  * until `max(requestsPerStep, 4 × concurrency)` have been sent. It stops as
  * soon as a step is throttled (429s/503s: no reason to push a target that
  * says no) or failing, or after `patience` steps in a row that did not
- * scale — the knee is found, more load only queues. Time comes from `clock`.
+ * scale beyond the best step so far — the knee is found, more load only
+ * queues. Time comes from `clock`.
  */
 export async function runConcurrencyRamp(
   url: string,
@@ -73,11 +75,11 @@ export async function runConcurrencyRamp(
     if (options.signal?.aborted) break;
     const requests = Math.max(perStep, 4 * concurrency);
     const step = await runStep(url, probes, clock, concurrency, requests, options.signal);
-    const previous = steps.at(-1);
+    const best = bestStep(steps);
     steps.push(step);
     options.onStep?.(step);
     if (isThrottledStep(step) || isFailingStep(step)) break;
-    flat = previous && scalingEfficiency(previous, step) < MIN_EFFICIENCY ? flat + 1 : 0;
+    flat = best && scalingEfficiency(best, step) < MIN_EFFICIENCY ? flat + 1 : 0;
     if (flat >= patience) break;
   }
   return steps;

@@ -93,8 +93,15 @@ function summaryLines(a: LogAnalysis): string[] {
   out.push(
     `Requests: ${totals.requests}${over}; p50 ${formatMs(totals.p50)} ms, p95 ${formatMs(totals.p95)} ms, p99 ${formatMs(totals.p99)} ms${sampled}; ${totals.throttled} × 429, ${totals.overloaded} × 503, ${totals.failed} failed.`,
   );
-  if (totals.untimed > 0)
-    out.push(`  ${totals.untimed} requests carried no time: left out of windows and alarms.`);
+  if (totals.untimed > 0) {
+    const hint =
+      lines.byFormat.result > 0
+        ? ' (crawl results carry no time: analyze the crawl --log events for them)'
+        : '';
+    out.push(
+      `  ${totals.untimed} requests carried no time: left out of windows and alarms${hint}.`,
+    );
+  }
   if (totals.late > 0)
     out.push(
       `  ${totals.late} lines arrived after their window closed (out of order): left out of windows.`,

@@ -67,6 +67,11 @@ export function isFailingStep(step: RampStep): boolean {
   return step.requests > 0 && step.errors / step.requests >= FAILING_SHARE;
 }
 
+/** The step with the highest requests/s (the first of equals), if any. */
+export function bestStep(steps: readonly RampStep[]): RampStep | undefined {
+  return steps.reduce<RampStep | undefined>((b, s) => (!b || s.rps > b.rps ? s : b), undefined);
+}
+
 /**
  * How much of the ideal gain `step` got over `previous`: 1 when requests/s
  * grew in proportion to concurrency, 0 when it did not grow at all.
@@ -81,17 +86,14 @@ export function scalingEfficiency(previous: RampStep, step: RampStep): number {
  * Reads a concurrency ramp (steps in increasing concurrency, as `ratewise
  * diagnose` runs them): the first step with 429s/503s, else the first with
  * failures, else the first step that gained less than {@link MIN_EFFICIENCY}
- * of the ideal — the knee is the step before it. The reason comes from how
- * latency moved across the knee: up (requests queue — at the server, or in
+ * of the ideal over the best step before it — the knee is that best step. The reason comes from how
+ * latency (p50 or p95) moved across the knee: up (requests queue — at the server, or in
  * our own pool; the phase that grew says which) or flat (something caps the
  * rate without queueing: our CPU or event loop, or a pacing limit).
  */
 export function judgeKnee(steps: readonly RampStep[]): KneeVerdict {
   const measured = steps.filter((s) => s.requests > 0);
-  const best = measured.reduce<RampStep | undefined>(
-    (b, s) => (!b || s.rps > b.rps ? s : b),
-    undefined,
-  );
+  const best = bestStep(measured);
   const bestOf = best ? { concurrency: best.concurrency, rps: best.rps } : null;
   if (!best || best.ok === 0) {
     return {
@@ -113,7 +115,7 @@ export function judgeKnee(steps: readonly RampStep[]): KneeVerdict {
     return { verdict: 'failing', at: failing.concurrency, best: bestOf, explanation };
   }
   for (let i = 1; i < measured.length; i++) {
-    const before = measured[i - 1] as RampStep;
+    const before = bestStep(measured.slice(0, i)) as RampStep;
     const step = measured[i] as RampStep;
     if (scalingEfficiency(before, step) < MIN_EFFICIENCY) {
       const explanation = `knee at ${before.concurrency} in flight (${fmt(before.rps)} req/s; ${step.concurrency} gave ${fmt(step.rps)}): ${why(before, step)}`;
@@ -126,11 +128,13 @@ export function judgeKnee(steps: readonly RampStep[]): KneeVerdict {
 }
 
 function why(before: RampStep, after: RampStep): string {
-  const growth = before.p50 && after.p50 ? after.p50 / before.p50 : 1;
-  if (growth < QUEUEING_GROWTH) {
-    return `latency held (p50 ×${growth.toFixed(2)}), so requests do not queue: something caps the rate — our CPU, event loop or pool, or a pacing limit at the target`;
+  const p50 = ratio(after.p50, before.p50);
+  const p95 = ratio(after.p95, before.p95);
+  const figures = `p50 ×${p50.toFixed(2)}, p95 ×${p95.toFixed(2)}`;
+  if (Math.max(p50, p95) < QUEUEING_GROWTH) {
+    return `latency held (${figures}), so requests do not queue: something caps the rate — our CPU, event loop or pool, or a pacing limit at the target`;
   }
-  const grew = `latency grows with concurrency (p50 ×${growth.toFixed(2)})`;
+  const grew = `latency grows with concurrency (${figures})`;
   const phase = grownPhase(before.phases, after.phases);
   if (phase === 'wait')
     return `${grew} in the server wait: requests queue at the server (its worker pool or a concurrency cap)`;
@@ -139,6 +143,10 @@ function why(before: RampStep, after: RampStep): string {
   if (phase === 'body')
     return `${grew} in the body download: bandwidth is shared out (a byte-drip, or a full link)`;
   return `${grew}: requests queue — at the server, or in our own connection pool`;
+}
+
+function ratio(after: number | null, before: number | null): number {
+  return after !== null && before !== null && before > 0 ? after / before : 1;
 }
 
 function grownPhase(

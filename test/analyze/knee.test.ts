@@ -51,7 +51,7 @@ describe('judgeKnee', () => {
     const v = judgeKnee(steps);
     expect(v).toMatchObject({ verdict: 'knee', at: 4, best: { concurrency: 8, rps: 41 } });
     expect(v.explanation).toMatch(
-      /knee at 4 .*latency grows with concurrency \(p50 ×1\.91\) in the server wait: requests queue at the server/,
+      /knee at 4 .*latency grows with concurrency \(p50 ×1\.91, p95 ×1\.91\) in the server wait: requests queue at the server/,
     );
   });
 
@@ -59,6 +59,27 @@ describe('judgeKnee', () => {
     const v = judgeKnee([step(1, 10, 100), step(2, 20, 100), step(4, 21, 101)]);
     expect(v.verdict).toBe('knee');
     expect(v.explanation).toMatch(/latency held .* our CPU, event loop or pool, or a pacing limit/);
+  });
+
+  it('measures the knee against the best step so far, and sees a queue in p95 when p50 holds', () => {
+    // A queue with a timeout: half the requests wait, the median does not move; a noisy step scales back.
+    const steps = [
+      step(1, 40, 22),
+      step(2, 80, 22),
+      step(4, 150, 22),
+      step(8, 100, 22, { p95: 300 }),
+      step(16, 200, 22, { p95: 300 }),
+    ];
+    const v = judgeKnee(steps);
+    expect(v).toMatchObject({ verdict: 'knee', at: 4 });
+    expect(v.explanation).toMatch(
+      /latency grows with concurrency \(p50 ×1\.00, p95 ×11\.36\): requests queue/,
+    );
+    // 16 gained 33 % over the best (4) where 300 % was ideal: still flat.
+    expect(judgeKnee(steps.slice(0, 3).concat([step(16, 200, 22)]))).toMatchObject({
+      verdict: 'knee',
+      at: 4,
+    });
   });
 
   it('429s/503s beat a knee, failures come next, and a clean ramp is still scaling', () => {
