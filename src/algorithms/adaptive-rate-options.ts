@@ -86,8 +86,17 @@ const KNOWN = [
 const POSITIVE: NumberRule = { min: Number.MIN_VALUE };
 const RATIO: NumberRule = { min: 0.01, max: 1 };
 
-/** Validates options, naming the option, the value and the expectation on error. */
+/** Settings already validated, by options object: one scope per host must stay cheap. */
+const validated = new WeakMap<AdaptiveRateOptions, AdaptiveRateSettings>();
+
+/**
+ * Validates options, naming the option, the value and the expectation on
+ * error. An options object is read once: the frozen settings are shared by
+ * every instance built from it.
+ */
 export function adaptiveRateSettings(options: AdaptiveRateOptions): AdaptiveRateSettings {
+  const known = validated.get(options);
+  if (known !== undefined) return known;
   rejectUnknownOptions(OWNER, options, KNOWN);
   const n = (name: keyof AdaptiveRateOptions, fallback: number, rule: NumberRule) =>
     numberOption(OWNER, name, options[name], fallback, rule);
@@ -113,5 +122,6 @@ export function adaptiveRateSettings(options: AdaptiveRateOptions): AdaptiveRate
       `>= minProbeIntervalMs (${settings.minProbeIntervalMs})`,
     );
   }
+  validated.set(options, Object.freeze(settings));
   return settings;
 }

@@ -27,8 +27,7 @@ export type RateDecisionState = {
 };
 
 /**
- * Serialisable state of an {@link AdaptiveRate}; numbers (and two short arrays
- * of numbers) only. Rates of 0 mean "none" (unpaced, no ceiling, no quota cap);
+ * Serialisable state of an {@link AdaptiveRate}; numbers only. Rates of 0 mean "none" (unpaced, no ceiling, no quota cap);
  * times of `NEVER` (`-Number.MAX_VALUE`, see congestion.ts) mean "not yet".
  */
 export type AdaptiveRateState = RateDecisionState & RateMeterState;
@@ -84,28 +83,9 @@ export function readRateMeter(
     pauseFrom: n('pauseFrom'),
     pauseTo: n('pauseTo'),
     offeredSincePause: n('offeredSincePause', { min: 0 }),
-    acceptedCounts: counts(state, 'acceptedCounts', fresh.acceptedCounts, owner),
-    acceptedHead: n('acceptedHead'),
-    offeredCounts: counts(state, 'offeredCounts', fresh.offeredCounts, owner),
-    offeredHead: n('offeredHead'),
+    acceptedSum: n('acceptedSum', { min: 0 }),
+    acceptedAt: n('acceptedAt'),
+    offeredSum: n('offeredSum', { min: 0 }),
+    offeredAt: n('offeredAt'),
   };
-}
-
-function counts(
-  state: Readonly<Record<string, unknown>>,
-  name: 'acceptedCounts' | 'offeredCounts',
-  fresh: number[],
-  owner: string,
-): number[] {
-  const value = state[name];
-  if (value === undefined) return fresh;
-  const ok =
-    Array.isArray(value) &&
-    value.length === fresh.length &&
-    value.every((v) => typeof v === 'number' && Number.isFinite(v) && v >= 0);
-  if (!ok) {
-    const expected = `an array of ${fresh.length} numbers >= 0`;
-    throw InvalidOptionError.invalid(owner, name, value, expected);
-  }
-  return [...(value as number[])];
 }

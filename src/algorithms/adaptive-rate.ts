@@ -12,7 +12,7 @@ import {
 } from './adaptive-rate-state.js';
 import { NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { type ProbeCurve, probeRate } from './probe-curve.js';
-import { quotaPace } from './quota-pace.js';
+import { type QuotaPace, quotaPace } from './quota-pace.js';
 import { RateMeter } from './rate-meter.js';
 import type { RatePolicy, Sample } from './sample.js';
 
@@ -27,6 +27,20 @@ const FALLEN = 0.75;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
 const OWNER = 'AdaptiveRate state';
+const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
+
+/** What the rate has learned from throttling (or was given as `startRate`); absent before. */
+interface Learned {
+  /** The learned ceiling, requests/s; 0 while only a start rate is known. */
+  ceiling: number;
+  /** The way back to the ceiling and past it. */
+  curve: ProbeCurve;
+  /** Time spent on the curve, ms (negative during an overload hold). */
+  elapsedMs: number;
+  /** The highest confirmed ceiling, and when it was confirmed. */
+  peak: number;
+  peakAt: number;
+}
 
 /**
  * The sending rate of one scope, learned from outcomes: it finds the highest
@@ -57,33 +71,31 @@ const OWNER = 'AdaptiveRate state';
 export class AdaptiveRate implements RatePolicy {
   readonly #s: AdaptiveRateSettings;
   readonly #meter: RateMeter;
-  #ceiling = 0;
-  #curve: ProbeCurve | undefined;
-  #elapsedMs = 0;
-  #peak = 0;
-  #peakAt = NEVER;
   #lastDecreaseAt = NEVER;
-  #quotaCap = Infinity;
-  #quotaExpiresAt = NEVER;
-  #rate = Infinity;
+  // Absent until needed: most of a crawl's scopes are never throttled.
+  #learned: Learned | undefined;
+  #quota: QuotaPace | undefined;
 
   /**
-   * @param options validated; unknown keys are rejected.
+   * @param options validated (unknown keys are rejected) once per options
+   *   object: reuse one object for many scopes; it is not read again.
    * @param state state from {@link AdaptiveRate.toJSON} (e.g. from a shared
    *   store); each field is validated, missing fields keep their fresh value.
    */
-  constructor(options: AdaptiveRateOptions = {}, state?: Readonly<Record<string, unknown>>) {
+  constructor(
+    options: AdaptiveRateOptions = NO_OPTIONS,
+    state?: Readonly<Record<string, unknown>>,
+  ) {
     this.#s = adaptiveRateSettings(options);
     this.#meter = new RateMeter(this.#s.windowMs);
     const { startRate } = this.#s;
-    if (startRate !== Infinity) this.#curve = this.#newCurve(startRate, startRate, 0);
+    if (startRate !== Infinity) this.#learn(0, this.#newCurve(startRate, startRate, 0), 0);
     if (state !== undefined) this.#restore(state);
-    this.#rate = this.#compute();
   }
 
   /** Current rate in requests/s; `Infinity` means unpaced. Never NaN, never above `documentedRate`. */
   get rate(): number {
-    return this.#rate;
+    return Math.min(this.#learnedRate(), this.#s.documentedRate, this.#quota?.cap ?? Infinity);
   }
 
   /** Monotonic ms before which nothing may be sent (a server-requested pause); 0 when none. */
@@ -93,16 +105,18 @@ export class AdaptiveRate implements RatePolicy {
 
   /** The learned ceiling in requests/s (the server's capacity as last measured), if any. */
   get ceiling(): number | undefined {
-    return this.#ceiling > 0 ? this.#ceiling : undefined;
+    const ceiling = this.#learned?.ceiling ?? 0;
+    return ceiling > 0 ? ceiling : undefined;
   }
 
   /** Updates the rate and pause from one sample, its Retry-After and its quota. */
   onSample(sample: Sample): void {
     const { at, signal } = sample;
     if (!Number.isFinite(at) || !Number.isFinite(sample.sentAt)) return;
-    const activeMs = this.#meter.advance(sample, this.#rate);
-    if (this.#curve !== undefined && !this.#idle(at)) this.#elapsedMs += activeMs;
-    if (at >= this.#quotaExpiresAt) this.#quotaCap = Infinity;
+    const activeMs = this.#meter.advance(sample, this.rate);
+    const learned = this.#learned;
+    if (learned !== undefined && !this.#idle(learned, at)) learned.elapsedMs += activeMs;
+    if (this.#quota !== undefined && at >= this.#quota.expiresAt) this.#quota = undefined;
     const speed = speedOf(sample);
     if (speed === 'grow' || speed === 'hold') this.#meter.accept(sample);
     else this.#cut(sample, speed);
@@ -111,7 +125,6 @@ export class AdaptiveRate implements RatePolicy {
       this.#meter.pause(at, Math.max(this.#s.minPauseMs, retryAfter));
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, at);
-    this.#rate = this.#compute();
   }
 
   /** Plain state, for a shared store or a restart. */
@@ -120,81 +133,98 @@ export class AdaptiveRate implements RatePolicy {
   }
 
   #decisions(): RateDecisionState {
+    const learned = this.#learned;
     return {
-      ceiling: this.#ceiling,
-      curveCeiling: this.#curve?.ceiling ?? 0,
-      curveStart: this.#curve?.start ?? 0,
-      plateauMs: this.#curve?.plateauMs ?? 0,
-      elapsedMs: this.#elapsedMs,
-      peak: this.#peak,
-      peakAt: this.#peakAt,
+      ceiling: learned?.ceiling ?? 0,
+      curveCeiling: learned?.curve.ceiling ?? 0,
+      curveStart: learned?.curve.start ?? 0,
+      plateauMs: learned?.curve.plateauMs ?? 0,
+      elapsedMs: learned?.elapsedMs ?? 0,
+      peak: learned?.peak ?? 0,
+      peakAt: learned?.peakAt ?? NEVER,
       lastDecreaseAt: this.#lastDecreaseAt,
-      quotaCap: this.#quotaCap === Infinity ? 0 : this.#quotaCap,
-      quotaExpiresAt: this.#quotaExpiresAt,
+      quotaCap: this.#quota === undefined || this.#quota.cap === Infinity ? 0 : this.#quota.cap,
+      quotaExpiresAt: this.#quota?.expiresAt ?? NEVER,
     };
   }
 
   #restore(saved: Readonly<Record<string, unknown>>): void {
     const state = readRateDecisions(saved, this.#decisions(), OWNER);
     this.#meter.restore(readRateMeter(saved, this.#meter.toJSON(), OWNER));
-    this.#ceiling = state.ceiling;
-    this.#curve =
-      state.curveCeiling > 0
-        ? this.#newCurve(state.curveCeiling, state.curveStart, state.plateauMs)
-        : undefined;
-    this.#elapsedMs = state.elapsedMs;
-    this.#peak = state.peak;
-    this.#peakAt = state.peakAt;
     this.#lastDecreaseAt = state.lastDecreaseAt;
-    this.#quotaCap = state.quotaCap > 0 ? state.quotaCap : Infinity;
-    this.#quotaExpiresAt = state.quotaExpiresAt;
+    this.#learned = undefined;
+    if (state.curveCeiling > 0) {
+      const curve = this.#newCurve(state.curveCeiling, state.curveStart, state.plateauMs);
+      const learned = this.#learn(state.ceiling, curve, state.elapsedMs);
+      learned.peak = state.peak;
+      learned.peakAt = state.peakAt;
+    }
+    this.#quota =
+      state.quotaCap > 0
+        ? { cap: state.quotaCap, pauseUntil: 0, expiresAt: state.quotaExpiresAt }
+        : undefined;
   }
 
   /** Past the plateau, whether the rate is far above what is accepted (so not being tested). */
-  #idle(at: number): boolean {
-    if (this.#curve === undefined || this.#elapsedMs < this.#curve.plateauMs) return false;
+  #idle(learned: Learned, at: number): boolean {
+    if (learned.elapsedMs < learned.curve.plateauMs) return false;
     const accepted = this.#meter.accepted(at);
-    return accepted !== undefined && accepted < IN_USE * this.#learned();
+    return accepted !== undefined && accepted < IN_USE * this.#learnedRate();
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
     this.#lastDecreaseAt = sample.at;
-    const measured = this.#meter.ceilingAt(sample.at, this.#learned());
+    const current = this.#learnedRate();
+    const measured = this.#meter.ceilingAt(sample.at, current);
     if (measured === undefined) return; // unpaced and nothing measured yet: nothing to learn from
-    const found = { ceiling: Math.max(this.#s.minRate, measured.ceiling), calm: measured.calm };
-    const previous = this.#ceiling;
-    const confirmed =
-      found.calm && near(found.ceiling, previous) && near(this.#learned(), previous);
+    const ceiling = Math.max(this.#s.minRate, measured.ceiling);
+    const previous = this.#learned?.ceiling ?? 0;
+    const confirmed = measured.calm && near(ceiling, previous) && near(current, previous);
     const peak = this.#recentPeak(sample.at);
-    if (confirmed && found.ceiling >= peak) {
-      this.#peak = found.ceiling;
-      this.#peakAt = sample.at;
-    }
-    const fallen = found.ceiling < FALLEN * peak;
+    const fallen = ceiling < FALLEN * peak;
     const plateauMs =
       confirmed && !fallen
-        ? Math.min(this.#s.maxProbeIntervalMs, (this.#curve?.plateauMs ?? 0) * PLATEAU_GROWTH)
+        ? Math.min(
+            this.#s.maxProbeIntervalMs,
+            (this.#learned?.curve.plateauMs ?? 0) * PLATEAU_GROWTH,
+          )
         : this.#s.minProbeIntervalMs;
     let ratio = speed === 'cut-hard' ? this.#s.overloadRatio : this.#s.backoffRatio;
     if (!confirmed) ratio *= this.#s.backoffRatio; // a new ceiling gets a wider margin
-    this.#ceiling = found.ceiling;
-    const start = Math.max(this.#s.minRate, found.ceiling * ratio);
-    this.#curve = this.#newCurve(found.ceiling, start, plateauMs);
-    this.#elapsedMs = speed === 'cut-hard' ? -this.#s.overloadHoldMs : 0;
+    const start = Math.max(this.#s.minRate, ceiling * ratio);
+    const hold = speed === 'cut-hard' ? -this.#s.overloadHoldMs : 0;
+    const learned = this.#learn(ceiling, this.#newCurve(ceiling, start, plateauMs), hold);
+    if (confirmed && ceiling >= peak) {
+      learned.peak = ceiling;
+      learned.peakAt = sample.at;
+    }
+  }
+
+  /** Sets what was learned, keeping the peak. */
+  #learn(ceiling: number, curve: ProbeCurve, elapsedMs: number): Learned {
+    const learned = this.#learned;
+    if (learned === undefined) {
+      this.#learned = { ceiling, curve, elapsedMs, peak: 0, peakAt: NEVER };
+      return this.#learned;
+    }
+    learned.ceiling = ceiling;
+    learned.curve = curve;
+    learned.elapsedMs = elapsedMs;
+    return learned;
   }
 
   /** The highest confirmed ceiling, fading with a half-life of {@link PEAK_HALF_LIFE_MS}. */
   #recentPeak(at: number): number {
-    if (this.#peakAt === NEVER) return 0;
-    return this.#peak * 2 ** (-Math.max(0, at - this.#peakAt) / PEAK_HALF_LIFE_MS);
+    const learned = this.#learned;
+    if (learned === undefined || learned.peakAt === NEVER) return 0;
+    return learned.peak * 2 ** (-Math.max(0, at - learned.peakAt) / PEAK_HALF_LIFE_MS);
   }
 
   #applyQuota(quota: RateLimitQuota, at: number): void {
     const pace = quotaPace(quota, at, this.#s.quotaMargin);
     if (pace === undefined) return;
-    this.#quotaCap = pace.cap;
-    this.#quotaExpiresAt = pace.expiresAt;
+    this.#quota = pace;
     if (pace.pauseUntil > at) this.#meter.pause(at, pace.pauseUntil - at);
   }
 
@@ -203,13 +233,10 @@ export class AdaptiveRate implements RatePolicy {
   }
 
   /** The learned rate (before caps); `Infinity` while unpaced. */
-  #learned(): number {
-    if (this.#curve === undefined) return Infinity;
-    return Math.max(this.#s.minRate, probeRate(this.#curve, this.#elapsedMs));
-  }
-
-  #compute(): number {
-    return Math.min(this.#learned(), this.#s.documentedRate, this.#quotaCap);
+  #learnedRate(): number {
+    const learned = this.#learned;
+    if (learned === undefined) return Infinity;
+    return Math.max(this.#s.minRate, probeRate(learned.curve, learned.elapsedMs));
   }
 }
 

@@ -78,56 +78,35 @@ const KNOWN = [
  *   for `overloadHoldMs`.
  */
 export class AimdLimit implements ConcurrencyLimit {
-  readonly #min: number;
-  readonly #max: number;
-  readonly #backoffRatio: number;
-  readonly #overloadRatio: number;
-  readonly #overloadHoldMs: number;
+  readonly #s: AimdSettings;
   #value: number;
   #slowStartThreshold: number;
   #lastDecreaseAt = NEVER;
   #holdUntil = NEVER;
 
   /**
-   * @param options validated; unknown keys are rejected.
+   * @param options validated (unknown keys are rejected) once per options
+   *   object: reuse one object for many scopes; it is not read again.
    * @param state state from {@link AimdLimit.toJSON} (e.g. loaded from a store);
    *   each field is validated, missing fields keep their fresh value.
    */
-  constructor(options: AimdOptions = {}, state?: Readonly<Record<string, unknown>>) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#min = numberOption(OWNER, 'min', options.min, 1, { min: 1, integer: true });
-    this.#max = numberOption(OWNER, 'max', options.max, 32, { min: this.#min, integer: true });
-    const initial = numberOption(OWNER, 'initialLimit', options.initialLimit, 4, {
-      min: 1,
-      integer: true,
-    });
-    this.#backoffRatio = ratioOption('backoffRatio', options.backoffRatio, 0.7);
-    this.#overloadRatio = ratioOption('overloadRatio', options.overloadRatio, 0.5);
-    this.#overloadHoldMs = numberOption(OWNER, 'overloadHoldMs', options.overloadHoldMs, 5000, {
-      min: 0,
-    });
-    const threshold = numberOption(
-      OWNER,
-      'slowStartThreshold',
-      options.slowStartThreshold,
-      Infinity,
-      { min: 0, infinite: true },
-    );
-    this.#value = clamp(initial, this.#min, this.#max);
-    this.#slowStartThreshold = Math.min(threshold, this.#max);
+  constructor(options: AimdOptions = NO_OPTIONS, state?: Readonly<Record<string, unknown>>) {
+    this.#s = aimdSettings(options);
+    this.#value = this.#s.initialLimit;
+    this.#slowStartThreshold = this.#s.slowStartThreshold;
     if (state !== undefined) this.#restore(state);
   }
 
   /** The current limit: `max(min, floor(value))`. */
   get limit(): number {
-    return Math.max(this.#min, Math.floor(this.#value));
+    return Math.max(this.#s.min, Math.floor(this.#value));
   }
 
   /** Updates the limit from one sample and returns the new limit. */
   onSample(sample: Sample): number {
     const speed = speedOf(sample);
     if (speed === 'grow') this.#grow(sample);
-    else if (speed === 'cut') this.#decrease(sample, this.#backoffRatio);
+    else if (speed === 'cut') this.#decrease(sample, this.#s.backoffRatio);
     else if (speed === 'cut-hard') this.#overload(sample);
     return this.limit;
   }
@@ -146,25 +125,25 @@ export class AimdLimit implements ConcurrencyLimit {
     if (sample.at < this.#holdUntil) return;
     if (sample.inflight * 2 < this.#value) return; // app-limited: no evidence of headroom
     const step = this.#value < this.#slowStartThreshold ? 1 : 1 / this.#value;
-    this.#value = Math.min(this.#max, this.#value + step);
+    this.#value = Math.min(this.#s.max, this.#value + step);
   }
 
   #overload(sample: Sample): void {
-    this.#holdUntil = Math.max(this.#holdUntil, sample.at + this.#overloadHoldMs);
-    this.#decrease(sample, this.#overloadRatio);
+    this.#holdUntil = Math.max(this.#holdUntil, sample.at + this.#s.overloadHoldMs);
+    this.#decrease(sample, this.#s.overloadRatio);
   }
 
   #decrease(sample: Sample, ratio: number): void {
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
     this.#lastDecreaseAt = sample.at;
-    this.#value = Math.max(this.#min, this.#value * ratio);
+    this.#value = Math.max(this.#s.min, this.#value * ratio);
     this.#slowStartThreshold = this.#value;
   }
 
   #restore(state: Readonly<Record<string, unknown>>): void {
     const owner = `${OWNER} state`;
     const value = numberOption(owner, 'value', state.value, this.#value, {});
-    this.#value = clamp(value, this.#min, this.#max);
+    this.#value = clamp(value, this.#s.min, this.#s.max);
     this.#slowStartThreshold = numberOption(
       owner,
       'slowStartThreshold',
@@ -175,6 +154,45 @@ export class AimdLimit implements ConcurrencyLimit {
     this.#lastDecreaseAt = numberOption(owner, 'lastDecreaseAt', state.lastDecreaseAt, NEVER);
     this.#holdUntil = numberOption(owner, 'holdUntil', state.holdUntil, NEVER);
   }
+}
+
+/** Validated {@link AimdOptions}: the initial limit within [min, max], the threshold at most max. */
+type AimdSettings = Readonly<Required<AimdOptions>>;
+
+const NO_OPTIONS: AimdOptions = Object.freeze({});
+/** Settings already validated, by options object: one scope per host must stay cheap. */
+const validated = new WeakMap<AimdOptions, AimdSettings>();
+
+function aimdSettings(options: AimdOptions): AimdSettings {
+  const known = validated.get(options);
+  if (known !== undefined) return known;
+  rejectUnknownOptions(OWNER, options, KNOWN);
+  const min = numberOption(OWNER, 'min', options.min, 1, { min: 1, integer: true });
+  const max = numberOption(OWNER, 'max', options.max, 32, { min, integer: true });
+  const initial = numberOption(OWNER, 'initialLimit', options.initialLimit, 4, {
+    min: 1,
+    integer: true,
+  });
+  const threshold = numberOption(
+    OWNER,
+    'slowStartThreshold',
+    options.slowStartThreshold,
+    Infinity,
+    { min: 0, infinite: true },
+  );
+  const settings: AimdSettings = Object.freeze({
+    min,
+    max,
+    initialLimit: clamp(initial, min, max),
+    backoffRatio: ratioOption('backoffRatio', options.backoffRatio, 0.7),
+    overloadRatio: ratioOption('overloadRatio', options.overloadRatio, 0.5),
+    overloadHoldMs: numberOption(OWNER, 'overloadHoldMs', options.overloadHoldMs, 5000, {
+      min: 0,
+    }),
+    slowStartThreshold: Math.min(threshold, max),
+  });
+  validated.set(options, settings);
+  return settings;
 }
 
 function ratioOption(name: string, value: unknown, fallback: number): number {

@@ -13,11 +13,11 @@ export interface QuotaPace {
 /**
  * Turns a published quota into a rate cap so that the 429 never comes:
  *
- * - a policy (`limit` per `windowMs`, both > 0) caps at `limit / window`;
+ * - a policy (`limit` >= 1 per `windowMs` > 0) caps at `limit / window`;
  * - `remaining` is spread over the time to the reset, with a `margin` (a
  *   fraction) kept in reserve for requests the server had not counted yet when
  *   it wrote the header (those still on the way to it);
- * - nothing left to spend pauses until the reset.
+ * - nothing left to spend (less than one request) pauses until the reset.
  *
  * The time to the reset is `resetMs`, or `windowMs` when only the policy is
  * known (the worst case). Without either, the quota says nothing usable and
@@ -34,13 +34,14 @@ export function quotaPace(
   const toReset = usable(quota.resetMs) ?? windowMs;
   if (toReset === undefined) return undefined;
   const policyCap =
-    limit !== undefined && limit > 0 && windowMs !== undefined && windowMs > 0
+    limit !== undefined && limit >= 1 && windowMs !== undefined && windowMs > 0
       ? (limit * 1000) / windowMs
       : Infinity;
   const pace: QuotaPace = { cap: policyCap, pauseUntil: 0, expiresAt: at + toReset };
   const remaining = usable(quota.remaining);
   if (remaining === undefined) return pace;
-  if (remaining === 0) pace.pauseUntil = at + toReset;
+  if (remaining < 1)
+    pace.pauseUntil = at + toReset; // no whole request left
   else if (toReset > 0) {
     pace.cap = Math.min(policyCap, (remaining * (1 - margin) * 1000) / toReset);
   }

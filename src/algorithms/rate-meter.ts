@@ -1,15 +1,22 @@
 import { NEVER } from './congestion.js';
+import { DecayingCount } from './decaying-count.js';
 import type { Sample } from './sample.js';
-import { WindowedRate } from './windowed-rate.js';
 
-/** Buckets of each measuring window. */
-const BUCKETS = 10;
+/** A measurement needs at least this share of the window behind it. */
+const MIN_HISTORY = 0.1;
 /** A paced rate counts as used when the server accepted at least this share of it. */
 const USED = 0.9;
 /** Throttled again soon after a pause: at most this cut of the rate that failed. */
 const DEEPEST_CUT = 0.5;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
+
+/** A server-requested pause and what the pacer offered since it ended. */
+interface Pause {
+  from: number;
+  to: number;
+  offered: number;
+}
 
 /** Serialisable state of a {@link RateMeter}; numbers only. */
 export type RateMeterState = {
@@ -27,14 +34,14 @@ export type RateMeterState = {
   pauseTo: number;
   /** Requests the pacer offered since the latest pause ended. */
   offeredSincePause: number;
-  /** Accepted outcomes per bucket of the measuring window. */
-  acceptedCounts: number[];
-  /** Number of the newest accepted bucket. */
-  acceptedHead: number;
-  /** Requests offered by the pacer per bucket of the measuring window. */
-  offeredCounts: number[];
-  /** Number of the newest offered bucket. */
-  offeredHead: number;
+  /** Accepted outcomes, decayed count. */
+  acceptedSum: number;
+  /** Time of the accepted count. */
+  acceptedAt: number;
+  /** Requests offered by the pacer, decayed count. */
+  offeredSum: number;
+  /** Time of the offered count. */
+  offeredAt: number;
 };
 
 /**
@@ -42,30 +49,31 @@ export type RateMeterState = {
  * rate the server accepted (outcomes that were not throttling, by arrival), the
  * rate the pacer offered (its rate integrated over time — exact, where
  * arrivals lag a round trip and jitter), the round-trip time, and the server's
- * latest pause. Constant memory: two 10-bucket windows and a few numbers.
+ * latest pause. Constant memory: two decaying counts (time constant half the
+ * window) and a few numbers.
  */
 export class RateMeter {
   readonly #windowMs: number;
-  readonly #accepted: WindowedRate;
-  readonly #offered: WindowedRate;
+  readonly #accepted: DecayingCount;
+  /** Allocated when pacing starts: most scopes are never throttled. */
+  #offered: DecayingCount | undefined;
   #startedAt = NEVER;
   #lastAt = NEVER;
   #rttMs = 0;
   #unpacedAt = NEVER;
-  #pauseFrom = NEVER;
-  #pauseTo = 0;
-  #offeredSincePause = 0;
+  /** The latest server pause, once there was one. */
+  #pause: Pause | undefined;
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
     this.#windowMs = windowMs;
-    this.#accepted = new WindowedRate(windowMs, BUCKETS);
-    this.#offered = new WindowedRate(windowMs, BUCKETS);
+    this.#accepted = new DecayingCount(windowMs / 2);
   }
 
   /** Monotonic ms before which the server asked for silence; 0 when none is pending. */
   get pausedUntil(): number {
-    return this.#pauseTo > this.#lastAt ? this.#pauseTo : 0;
+    const to = this.#pause?.to ?? 0;
+    return to > this.#lastAt ? to : 0;
   }
 
   /**
@@ -80,16 +88,19 @@ export class RateMeter {
     this.#lastAt = Math.max(this.#lastAt, at);
     if (rate === Infinity) this.#unpacedAt = at;
     else {
+      this.#offered ??= new DecayingCount(this.#windowMs / 2);
       this.#offered.spread(from, at, rate);
-      this.#offeredSincePause += (Math.max(0, at - Math.max(from, this.#pauseTo)) * rate) / 1000;
     }
-    const paused = Math.max(0, Math.min(at, this.#pauseTo) - Math.max(from, this.#pauseFrom));
-    return at - from - paused;
+    const pause = this.#pause;
+    if (pause === undefined) return at - from;
+    if (rate !== Infinity)
+      pause.offered += (Math.max(0, at - Math.max(from, pause.to)) * rate) / 1000;
+    return at - from - Math.max(0, Math.min(at, pause.to) - Math.max(from, pause.from));
   }
 
   /** Records an outcome the server did not throttle. */
   accept(sample: Sample): void {
-    this.#accepted.record(sample.at);
+    this.#accepted.add(sample.at);
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
     this.#rttMs = this.#rttMs === 0 ? rtt : this.#rttMs + (rtt - this.#rttMs) * RTT_SMOOTHING;
@@ -97,22 +108,20 @@ export class RateMeter {
 
   /** Records a server-requested pause of `ms` from `at` (overlapping pauses merge). */
   pause(at: number, ms: number): void {
-    if (at >= this.#pauseTo) {
-      this.#pauseFrom = at;
-      this.#offeredSincePause = 0;
-    }
-    this.#pauseTo = Math.max(this.#pauseTo, at + ms);
+    const pause = this.#pause;
+    if (pause === undefined || at >= pause.to) this.#pause = { from: at, to: at + ms, offered: 0 };
+    else pause.to = Math.max(pause.to, at + ms);
   }
 
   /**
-   * Accepted outcomes per second over the window; undefined before a tenth of
-   * it has passed. Outcomes arrive one round trip after their requests, so the
-   * first round trip is left out.
+   * Accepted outcomes per second over about the window; undefined before a
+   * tenth of it has passed. Outcomes arrive one round trip after their
+   * requests, so the first round trip is left out of the history.
    */
   accepted(at: number): number | undefined {
-    const span = at - this.#measureFrom(at);
-    if (!(span >= this.#windowMs / BUCKETS)) return undefined;
-    return (this.#accepted.count(at) * 1000) / span;
+    const since = this.#startedAt + this.#rttMs;
+    if (!(at - since >= MIN_HISTORY * this.#windowMs)) return undefined;
+    return this.#accepted.perSecond(at, since);
   }
 
   /**
@@ -122,15 +131,14 @@ export class RateMeter {
    * `accepted`.
    */
   sent(at: number, accepted: number): number {
-    const from = this.#offered.windowStart(at);
-    if (this.#unpacedAt >= from) return accepted;
-    const offered = (this.#offered.count(at) * 1000) / (at - from);
+    if (this.#offered === undefined || this.#unpacedAt >= at - this.#windowMs) return accepted;
+    const offered = this.#offered.perSecond(at, Math.max(this.#unpacedAt, this.#startedAt));
     return accepted >= USED * offered ? offered : accepted;
   }
 
-  /** Whether the window at `at` saw no server pause (its measurement is undisturbed). */
+  /** Whether the last server pause is old enough (two windows) not to disturb the measurement. */
   calm(at: number): boolean {
-    return this.#pauseTo === 0 || this.#pauseTo + this.#rttMs <= this.#measureFrom(at);
+    return this.#pause === undefined || this.#pause.to + this.#rttMs <= at - 2 * this.#windowMs;
   }
 
   /**
@@ -158,27 +166,25 @@ export class RateMeter {
    * pause, an upper bound otherwise.
    */
   grantedAfterPause(at: number): number {
-    const pause = this.#pauseTo - this.#pauseFrom;
-    const since = at - this.#pauseTo;
-    return (this.#offeredSincePause * 1000) / Math.max(pause, since, 1);
+    const pause = this.#pause;
+    if (pause === undefined) return Infinity;
+    return (pause.offered * 1000) / Math.max(pause.to - pause.from, at - pause.to, 1);
   }
 
   /** Plain state. */
   toJSON(): RateMeterState {
-    const accepted = this.#accepted.toJSON();
-    const offered = this.#offered.toJSON();
     return {
       startedAt: this.#startedAt,
       lastAt: this.#lastAt,
       rttMs: this.#rttMs,
       unpacedAt: this.#unpacedAt,
-      pauseFrom: this.#pauseFrom,
-      pauseTo: this.#pauseTo,
-      offeredSincePause: this.#offeredSincePause,
-      acceptedCounts: accepted.counts,
-      acceptedHead: accepted.head,
-      offeredCounts: offered.counts,
-      offeredHead: offered.head,
+      pauseFrom: this.#pause?.from ?? NEVER,
+      pauseTo: this.#pause?.to ?? 0,
+      offeredSincePause: this.#pause?.offered ?? 0,
+      acceptedSum: this.#accepted.sum,
+      acceptedAt: this.#accepted.at,
+      offeredSum: this.#offered?.sum ?? 0,
+      offeredAt: this.#offered?.at ?? NEVER,
     };
   }
 
@@ -188,15 +194,15 @@ export class RateMeter {
     this.#lastAt = state.lastAt;
     this.#rttMs = state.rttMs;
     this.#unpacedAt = state.unpacedAt;
-    this.#pauseFrom = state.pauseFrom;
-    this.#pauseTo = state.pauseTo;
-    this.#offeredSincePause = state.offeredSincePause;
-    this.#accepted.restore({ counts: state.acceptedCounts, head: state.acceptedHead });
-    this.#offered.restore({ counts: state.offeredCounts, head: state.offeredHead });
-  }
-
-  /** Start of the measuring window: outcomes arrive one round trip after the first request. */
-  #measureFrom(at: number): number {
-    return Math.max(this.#accepted.windowStart(at), this.#startedAt + this.#rttMs);
+    this.#pause =
+      state.pauseTo === 0
+        ? undefined
+        : { from: state.pauseFrom, to: state.pauseTo, offered: state.offeredSincePause };
+    this.#accepted.sum = state.acceptedSum;
+    this.#accepted.at = state.acceptedAt;
+    if (state.offeredAt === NEVER) return;
+    this.#offered ??= new DecayingCount(this.#windowMs / 2);
+    this.#offered.sum = state.offeredSum;
+    this.#offered.at = state.offeredAt;
   }
 }

@@ -1,0 +1,150 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { AimdLimit } from '../../src/algorithms/aimd.js';
+import { InvalidOptionError } from '../../src/errors.js';
+import type { SignalKind } from '../../src/signal.js';
+import { sample } from './samples.js';
+
+/** Feeds `count` successes of a fully used limit, one ms apart from `from`. */
+function succeed(limit: AimdLimit, count: number, from = 1000): void {
+  for (let i = 0; i < count; i++) limit.onSample(sample({ at: from + i, inflight: limit.limit }));
+}
+
+describe('AimdLimit', () => {
+  it('starts at 4 and never leaves [1, 32] by default', () => {
+    const limit = new AimdLimit();
+    expect(limit.limit).toBe(4);
+    succeed(limit, 1000);
+    expect(limit.limit).toBe(32);
+  });
+
+  it('grows by one per round trip (a window of successes), not one per success', () => {
+    const limit = new AimdLimit({ initialLimit: 10, slowStartThreshold: 0 });
+    succeed(limit, 10);
+    expect(limit.limit).toBe(10); // 10 + 1/10 + 1/10.1 + … < 11
+    succeed(limit, 1, 2000);
+    expect(limit.limit).toBe(11);
+  });
+
+  it('does not grow while the limit is not used (inflight * 2 < limit)', () => {
+    const limit = new AimdLimit({ initialLimit: 10, slowStartThreshold: 0 });
+    for (let i = 0; i < 200; i++) limit.onSample(sample({ at: i, inflight: 4 }));
+    expect(limit.limit).toBe(10);
+    // Half used is the edge: it may grow to 2 × inflight, no further.
+    for (let i = 0; i < 200; i++) limit.onSample(sample({ at: 1000 + i, inflight: 6 }));
+    expect(limit.limit).toBe(12);
+  });
+
+  it('slow start adds one per success (doubling per round trip) until the first cut', () => {
+    const limit = new AimdLimit({ initialLimit: 4 });
+    succeed(limit, 4);
+    expect(limit.limit).toBe(8);
+    succeed(limit, 8, 2000);
+    expect(limit.limit).toBe(16);
+    limit.onSample(sample({ at: 3000, sentAt: 2900, kind: 'throttled' }));
+    expect(limit.limit).toBe(11); // 16 × 0.7
+    succeed(limit, 11, 4000);
+    expect(limit.limit).toBe(12); // additive from now on
+  });
+
+  it('decreases once per congestion event: a burst of 429s sent before the cut is one event', () => {
+    const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
+    for (let i = 0; i < 15; i++) {
+      limit.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'throttled', inflight: 20 }));
+    }
+    expect(limit.limit).toBe(14);
+    // A request sent after the decrease that is throttled too is a new event.
+    limit.onSample(sample({ at: 1200, sentAt: 1100, kind: 'throttled' }));
+    expect(limit.limit).toBe(9); // 14 × 0.7 = 9.8
+  });
+
+  it('does not collapse under a burst the way per-response halving does (reference 000)', () => {
+    const limit = new AimdLimit({ initialLimit: 32, slowStartThreshold: 0 });
+    // 26 rejections of one burst, all sent together at t=0.
+    for (let i = 0; i < 26; i++)
+      limit.onSample(sample({ at: 10 + i, sentAt: 0, kind: 'throttled' }));
+    expect(limit.limit).toBe(22);
+  });
+
+  it('cuts harder on overload and holds increases for overloadHoldMs', () => {
+    const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0, overloadHoldMs: 3000 });
+    limit.onSample(sample({ at: 1000, kind: 'overloaded' }));
+    expect(limit.limit).toBe(10);
+    succeed(limit, 100, 1001);
+    expect(limit.limit).toBe(10);
+    succeed(limit, 12, 4000);
+    expect(limit.limit).toBe(11);
+  });
+
+  it('ignores hold signals and keeps the floor', () => {
+    const limit = new AimdLimit({ initialLimit: 2, min: 2 });
+    for (const kind of ['blocked', 'refused', 'client-error', 'server-error'] as SignalKind[]) {
+      limit.onSample(sample({ at: 1, kind }));
+    }
+    expect(limit.limit).toBe(2);
+    for (let i = 0; i < 10; i++)
+      limit.onSample(sample({ at: 10 * i + 10, sentAt: 10 * i + 5, kind: 'timeout' }));
+    expect(limit.limit).toBe(2);
+  });
+
+  it('rejects bad options with an error naming the option, the value and the rule', () => {
+    expect(() => new AimdLimit({ max: 0 })).toThrow(/option `max` must be an integer >= 1, got 0/);
+    expect(() => new AimdLimit({ backoffRatio: 1.5 })).toThrow(/backoffRatio.*1\.5/);
+    expect(() => new AimdLimit({ initialLimit: 2.5 })).toThrow(InvalidOptionError);
+    expect(() => new AimdLimit({ maxLimit: 3 } as never)).toThrow(/unknown option `maxLimit`/);
+    expect(() => new AimdLimit({ min: 5, max: 4 })).toThrow(/`max` must be an integer >= 5/);
+  });
+
+  it('serialises to plain numbers and resumes from them', () => {
+    const first = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 });
+    succeed(first, 50);
+    first.onSample(sample({ at: 2000, kind: 'overloaded' }));
+    const saved = JSON.parse(JSON.stringify(first.toJSON())) as Record<string, unknown>;
+    for (const value of Object.values(saved)) expect(typeof value).toBe('number');
+    const second = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 }, saved);
+    expect(second.limit).toBe(first.limit);
+    expect(second.toJSON()).toEqual(first.toJSON());
+    // The hold and the once-per-event rule carry over.
+    succeed(second, 20, 3000);
+    expect(second.limit).toBe(first.limit);
+    second.onSample(sample({ at: 3100, sentAt: 1500, kind: 'throttled' }));
+    expect(second.limit).toBe(first.limit);
+  });
+
+  it('rejects malformed saved state', () => {
+    expect(() => new AimdLimit({}, { value: 'ten' })).toThrow(/AimdLimit state.*`value`/);
+    expect(() => new AimdLimit({}, { holdUntil: Number.NaN })).toThrow(InvalidOptionError);
+  });
+
+  it('keeps an integer limit in [min, max] whatever the samples (property)', () => {
+    const kinds: SignalKind[] = ['ok', 'throttled', 'overloaded', 'blocked', 'timeout', 'reset'];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 0, max: 40 }),
+        fc.array(
+          fc.record({
+            kind: fc.constantFrom(...kinds),
+            dt: fc.double({ min: 0, max: 2000, noNaN: true }),
+            rtt: fc.double({ min: -100, max: 5000, noNaN: true }),
+            inflight: fc.integer({ min: 0, max: 64 }),
+          }),
+          { maxLength: 200 },
+        ),
+        (min, extra, steps) => {
+          const limit = new AimdLimit({ min, max: min + extra, initialLimit: min });
+          let at = 0;
+          for (const step of steps) {
+            at += step.dt;
+            const value = limit.onSample(
+              sample({ at, sentAt: at - step.rtt, kind: step.kind, inflight: step.inflight }),
+            );
+            expect(Number.isInteger(value)).toBe(true);
+            expect(value).toBeGreaterThanOrEqual(min);
+            expect(value).toBeLessThanOrEqual(min + extra);
+          }
+        },
+      ),
+    );
+  });
+});
