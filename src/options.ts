@@ -78,3 +78,20 @@ export function rejectUnknownOptions(
     }
   }
 }
+
+/**
+ * Wraps an options validator so that each options object is validated once
+ * and its settings shared: a registry creating 100,000 scopes from one options
+ * object then holds one settings object, not 100,000 copies.
+ */
+export function sharedSettings<O extends object, S>(resolve: (options: O) => S): (options: O) => S {
+  const cache = new WeakMap<O, S>();
+  return (options) => {
+    let settings = cache.get(options);
+    if (settings === undefined) {
+      settings = resolve(options);
+      cache.set(options, settings);
+    }
+    return settings;
+  };
+}

@@ -1,5 +1,5 @@
 import type { BreakerState } from '../events/event.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
 import type { Random } from '../random.js';
 import type { Reaction } from '../signal.js';
 
@@ -43,6 +43,7 @@ export interface BreakerOptions {
 /** "Long ago", as a finite number so the snapshot survives JSON. */
 const NEVER = -Number.MAX_VALUE;
 
+const OWNER = 'BreakerPolicy';
 const KNOWN = [
   'threshold',
   'cooldownMs',
@@ -51,6 +52,33 @@ const KNOWN = [
   'jitter',
   'openOnRetryAfterMs',
 ] as const;
+
+/** {@link BreakerOptions} validated, every default applied. */
+type BreakerSettings = Readonly<Required<BreakerOptions>>;
+
+const breakerSettings = sharedSettings((options: BreakerOptions): BreakerSettings => {
+  rejectUnknownOptions(OWNER, options, KNOWN);
+  const cooldownMs = numberOption(OWNER, 'cooldownMs', options.cooldownMs, 15_000, { min: 0 });
+  return Object.freeze({
+    threshold: numberOption(OWNER, 'threshold', options.threshold, 5, { min: 1, integer: true }),
+    cooldownMs,
+    backoffFactor: numberOption(OWNER, 'backoffFactor', options.backoffFactor, 2, { min: 1 }),
+    maxCooldownMs: numberOption(OWNER, 'maxCooldownMs', options.maxCooldownMs, 300_000, {
+      min: cooldownMs,
+    }),
+    jitter: numberOption(OWNER, 'jitter', options.jitter, 0.2, { min: 0, max: 10 }),
+    openOnRetryAfterMs: numberOption(
+      OWNER,
+      'openOnRetryAfterMs',
+      options.openOnRetryAfterMs,
+      5000,
+      {
+        min: 0,
+        infinite: true,
+      },
+    ),
+  });
+});
 
 /** The breaker's serialisable state. Times are monotonic ms of the owning process. */
 export interface BreakerSnapshot {
@@ -78,8 +106,8 @@ export interface BreakerOutcome {
   effect: Reaction['breaker'];
   /** Whether this request was the half-open probe. */
   probe: boolean;
-  /** The server's Retry-After, ms. */
-  retryAfterMs?: number;
+  /** The server's Retry-After, ms (0 when it sent none). */
+  retryAfterMs: number;
 }
 
 /**
@@ -90,40 +118,12 @@ export interface BreakerOutcome {
  * reopens it with a longer cooldown. Parking callers is {@link BreakerGate}'s job.
  */
 export class BreakerPolicy {
-  readonly #threshold: number;
-  readonly #baseCooldownMs: number;
-  readonly #factor: number;
-  readonly #maxCooldownMs: number;
-  readonly #jitter: number;
-  readonly #openOnRetryAfterMs: number;
+  readonly #settings: BreakerSettings;
   readonly #random: Random;
   #s: BreakerSnapshot;
 
   constructor(random: Random, options: BreakerOptions = {}, initial?: BreakerSnapshot) {
-    rejectUnknownOptions('BreakerPolicy', options, KNOWN);
-    const owner = 'BreakerPolicy';
-    this.#threshold = numberOption(owner, 'threshold', options.threshold, 5, {
-      min: 1,
-      integer: true,
-    });
-    this.#baseCooldownMs = numberOption(owner, 'cooldownMs', options.cooldownMs, 15_000, {
-      min: 0,
-    });
-    this.#factor = numberOption(owner, 'backoffFactor', options.backoffFactor, 2, { min: 1 });
-    this.#maxCooldownMs = numberOption(owner, 'maxCooldownMs', options.maxCooldownMs, 300_000, {
-      min: this.#baseCooldownMs,
-    });
-    this.#jitter = numberOption(owner, 'jitter', options.jitter, 0.2, { min: 0, max: 10 });
-    this.#openOnRetryAfterMs = numberOption(
-      owner,
-      'openOnRetryAfterMs',
-      options.openOnRetryAfterMs,
-      5000,
-      {
-        min: 0,
-        infinite: true,
-      },
-    );
+    this.#settings = breakerSettings(options);
     this.#random = random;
     this.#s = initial
       ? { ...initial }
@@ -133,7 +133,7 @@ export class BreakerPolicy {
           lastStrikeAt: NEVER,
           openedAt: NEVER,
           openUntil: 0,
-          cooldownMs: this.#baseCooldownMs,
+          cooldownMs: this.#settings.cooldownMs,
         };
   }
 
@@ -170,7 +170,10 @@ export class BreakerPolicy {
   #onProbe(outcome: BreakerOutcome): void {
     if (outcome.effect === 'success') this.#close();
     else if (outcome.effect === 'failure') {
-      this.#s.cooldownMs = Math.min(this.#maxCooldownMs, this.#s.cooldownMs * this.#factor);
+      this.#s.cooldownMs = Math.min(
+        this.#settings.maxCooldownMs,
+        this.#s.cooldownMs * this.#settings.backoffFactor,
+      );
       this.#open(outcome.at, outcome.retryAfterMs);
     }
   }
@@ -185,8 +188,9 @@ export class BreakerPolicy {
       this.#s.strikes++;
       this.#s.lastStrikeAt = outcome.at;
     }
-    const longPause = (outcome.retryAfterMs ?? 0) >= this.#openOnRetryAfterMs;
-    if (this.#s.state === 'closed' && (this.#s.strikes >= this.#threshold || longPause)) {
+    const longPause =
+      outcome.retryAfterMs > 0 && outcome.retryAfterMs >= this.#settings.openOnRetryAfterMs;
+    if (this.#s.state === 'closed' && (this.#s.strikes >= this.#settings.threshold || longPause)) {
       this.#open(outcome.at, outcome.retryAfterMs);
     }
   }
@@ -195,13 +199,13 @@ export class BreakerPolicy {
     const base = Math.max(this.#s.cooldownMs, retryAfterMs);
     this.#s.state = 'open';
     this.#s.openedAt = at;
-    this.#s.openUntil = at + base * (1 + this.#jitter * this.#random.next());
+    this.#s.openUntil = at + base * (1 + this.#settings.jitter * this.#random.next());
     this.#s.strikes = 0;
   }
 
   #close(): void {
     this.#s.state = 'closed';
     this.#s.strikes = 0;
-    this.#s.cooldownMs = this.#baseCooldownMs;
+    this.#s.cooldownMs = this.#settings.cooldownMs;
   }
 }

@@ -64,8 +64,14 @@ export class ScopeController {
   readonly #limit: ConcurrencyLimit;
   readonly #rate: RatePolicy;
   readonly #semaphore: Semaphore;
-  readonly #pacer: Pacer;
-  readonly #gate: BreakerGate | undefined;
+  readonly #burst: number;
+  readonly #random: Random;
+  readonly #breakerOptions: BreakerOptions | false;
+  readonly #breakerState: BreakerSnapshot | undefined;
+  /** Created when the rate first becomes finite or the server asks for a pause. */
+  #pacer: Pacer | undefined;
+  /** Created at the first failure (or from a saved state): a healthy scope needs none. */
+  #gate: BreakerGate | undefined;
   readonly #events: EventSink | undefined;
   readonly #retryBudgetOptions: RetryBudgetOptions | undefined;
   #retryBudget: RetryBudget | undefined;
@@ -81,20 +87,14 @@ export class ScopeController {
     this.#rate = options.rate;
     this.#events = options.events;
     this.#semaphore = new Semaphore(options.limit.limit, this.#clock);
-    const burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
-    this.#pacer = new Pacer({ rate: options.rate.rate, burst, clock: this.#clock });
+    this.#burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
+    this.#random = options.random ?? systemRandom;
+    this.#breakerOptions = options.breaker ?? {};
+    if (this.#breakerOptions !== false) new BreakerPolicy(this.#random, this.#breakerOptions); // validate now
+    this.#breakerState = options.breakerState;
+    if (options.breakerState?.state === 'open') this.#breakerGate();
     this.#reportedRate = options.rate.rate;
-    if (options.rate.pausedUntil > 0) this.#pacer.pauseUntil(options.rate.pausedUntil);
-    if (options.breaker !== false) {
-      const policy = new BreakerPolicy(
-        options.random ?? systemRandom,
-        options.breaker,
-        options.breakerState,
-      );
-      this.#gate = new BreakerGate(policy, this.#clock, (state, reason) =>
-        this.#onBreaker(state, reason),
-      );
-    }
+    this.#applyRate(this.#clock.now());
     this.#retryBudgetOptions = options.retryBudget;
     if (options.retryBudget) this.#retryBudget = new RetryBudget(options.retryBudget);
     this.#lastUsed = this.#clock.now();
@@ -113,7 +113,7 @@ export class ScopeController {
 
   /** Current pacing rate in requests/s (`Infinity` when unpaced). */
   get rate(): number {
-    return this.#pacer.rate;
+    return this.#pacer?.rate ?? Infinity;
   }
 
   /** Requests admitted and not yet reported. */
@@ -123,7 +123,7 @@ export class ScopeController {
 
   /** Callers waiting for admission. */
   get queued(): number {
-    return (this.#gate?.queued ?? 0) + this.#semaphore.queued + this.#pacer.queued;
+    return (this.#gate?.queued ?? 0) + this.#semaphore.queued + (this.#pacer?.queued ?? 0);
   }
 
   /** The breaker's state (`closed` when there is no breaker). */
@@ -148,7 +148,7 @@ export class ScopeController {
       rate: this.#rate.toJSON(),
       savedAt: this.#clock.wallNow(),
     };
-    const breaker = this.#gate?.snapshot();
+    const breaker = this.#gate?.snapshot() ?? this.#breakerState;
     if (breaker) state.breaker = breaker;
     return state;
   }
@@ -158,7 +158,7 @@ export class ScopeController {
     const pass = this.#gate ? this.#gate.tryPass() : 'pass';
     if (pass === undefined) return undefined;
     if (!this.#semaphore.tryAcquire()) return this.#giveBack(pass, false);
-    if (!this.#pacer.tryTake()) return this.#giveBack(pass, true);
+    if (this.#pacer !== undefined && !this.#pacer.tryTake()) return this.#giveBack(pass, true);
     return this.#grant(pass);
   }
 
@@ -182,7 +182,7 @@ export class ScopeController {
         throw error;
       }
       try {
-        await this.#pacer.take(stage());
+        if (this.#pacer !== undefined) await this.#pacer.take(stage());
       } catch (error) {
         this.#giveBack(pass, true);
         throw error;
@@ -191,6 +191,26 @@ export class ScopeController {
       if (pass === 'probe' || this.breaker === 'closed') return this.#grant(pass);
       this.#giveBack(pass, true);
     }
+  }
+
+  /** Hands the rate algorithm's rate and pause to the pacer, creating it once pacing is needed. */
+  #applyRate(now: number): void {
+    const rate = this.#rate.rate;
+    const pausedUntil = this.#rate.pausedUntil;
+    if (this.#pacer === undefined && rate === Infinity && !(pausedUntil > now)) return;
+    this.#pacer ??= new Pacer({ rate, burst: this.#burst, clock: this.#clock });
+    this.#pacer.setRate(rate);
+    if (pausedUntil > now) this.#pacer.pauseUntil(pausedUntil);
+  }
+
+  /** The breaker gate, created on first use; undefined when the breaker is disabled. */
+  #breakerGate(): BreakerGate | undefined {
+    if (this.#gate !== undefined || this.#breakerOptions === false) return this.#gate;
+    const policy = new BreakerPolicy(this.#random, this.#breakerOptions, this.#breakerState);
+    this.#gate = new BreakerGate(policy, this.#clock, (state, reason) =>
+      this.#onBreaker(state, reason),
+    );
+    return this.#gate;
   }
 
   /** Passes the breaker, synchronously when it is closed, so queue counts stay exact. */
@@ -223,17 +243,24 @@ export class ScopeController {
     this.#lastUsed = at;
     const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
     const limitBefore = this.#semaphore.limit;
-    const rateBefore = this.#pacer.rate;
-    const pauseBefore = this.#pacer.pausedUntil;
+    const rateBefore = this.rate;
+    const pauseBefore = this.#pacer?.pausedUntil ?? 0;
     this.#limit.onSample(sample);
     this.#rate.onSample(sample);
     this.#semaphore.setLimit(this.#limit.limit);
-    this.#pacer.setRate(this.#rate.rate);
-    this.#pacer.pauseUntil(this.#rate.pausedUntil);
+    this.#applyRate(at);
     this.#sent--;
     this.#semaphore.release();
     const effect = REACTIONS[signal.kind].breaker;
-    this.#gate?.report(permit.pass, { sentAt: permit.sentAt, at, effect, ...retryAfter(signal) });
+    if (effect === 'failure' || this.#gate !== undefined) {
+      this.#breakerGate()?.report({
+        sentAt: permit.sentAt,
+        at,
+        effect,
+        probe: permit.pass === 'probe',
+        retryAfterMs: signal.retryAfterMs ?? 0,
+      });
+    }
     if (this.#events) this.#emitOutcome(sample, details, limitBefore, rateBefore, pauseBefore);
   }
 
@@ -260,8 +287,9 @@ export class ScopeController {
       );
       this.#reportedRate = this.rate;
     }
-    if (this.#pacer.pausedUntil > pauseBefore) {
-      const ms = Math.round(this.#pacer.pausedUntil - sample.at);
+    const pausedUntil = this.#pacer?.pausedUntil ?? 0;
+    if (pausedUntil > pauseBefore) {
+      const ms = Math.round(pausedUntil - sample.at);
       this.#emit('pause', `paused ${ms} ms on ${signal.reason}`, cause);
     }
     if (signal.kind === 'blocked') this.#emit('blocked', signal.reason, cause);
@@ -288,7 +316,7 @@ export class ScopeController {
 
   /** An event of `type` carrying this scope's current numbers. */
   describe(type: ControlEventType, reason: string): ControlEvent {
-    const rate = this.#pacer.rate;
+    const rate = this.rate;
     return {
       t: this.#clock.now(),
       wall: this.#clock.wallNow(),
@@ -336,10 +364,6 @@ function remaining(options: WaitOptions | undefined, deadline: number, now: numb
   if (options?.signal) stage.signal = options.signal;
   if (deadline !== Infinity) stage.timeoutMs = Math.max(0, deadline - now);
   return stage;
-}
-
-function retryAfter(signal: Signal): { retryAfterMs?: number } {
-  return signal.retryAfterMs === undefined ? {} : { retryAfterMs: signal.retryAfterMs };
 }
 
 function fmtRate(rate: number): string {

@@ -72,11 +72,11 @@ export class BreakerGate {
     }
   }
 
-  /** Reports the outcome of a request that passed. */
-  report(pass: Pass, outcome: Omit<BreakerOutcome, 'probe'>): void {
-    const probe = pass === 'probe';
+  /** Reports the outcome of a request that passed (`probe` says whether it was the half-open probe). */
+  report(outcome: BreakerOutcome): void {
+    const probe = outcome.probe;
     if (probe) this.#probeOut = false;
-    const changed = this.#policy.onOutcome({ ...outcome, probe });
+    const changed = this.#policy.onOutcome(outcome);
     if (changed !== undefined) this.#onChange(changed, outcome.effect);
     else if (probe) this.#queue?.wakeOne();
   }

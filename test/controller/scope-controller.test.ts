@@ -102,11 +102,16 @@ describe('ScopeController', () => {
     expect(controller.queued).toBe(0);
   });
 
-  it('snapshots its learned state as plain JSON', async () => {
-    const { controller } = setup(3);
+  it('snapshots its learned state as plain JSON; a breaker appears with the first failure', async () => {
+    const { clock, controller } = setup(3);
+    const fresh = JSON.parse(JSON.stringify(controller.snapshot()));
+    expect(fresh.limit).toMatchObject({ value: 3 });
+    expect(fresh.breaker).toBeUndefined();
+    const permit = await controller.admit();
+    await clock.advance(10);
+    permit.report(throttled());
     const state = JSON.parse(JSON.stringify(controller.snapshot()));
-    expect(state.limit).toMatchObject({ value: 3 });
-    expect(state.breaker).toMatchObject({ state: 'closed' });
+    expect(state.breaker).toMatchObject({ state: 'closed', strikes: 1 });
     expect(typeof state.savedAt).toBe('number');
   });
 });

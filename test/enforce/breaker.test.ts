@@ -16,14 +16,21 @@ function setup(options = {}) {
   const changes: BreakerState[] = [];
   const gate = new BreakerGate(policy, clock, (state) => changes.push(state));
   const fail = (pass: Pass, sentAt: number, retryAfterMs?: number) =>
-    gate.report(pass, {
+    gate.report({
       sentAt,
       at: clock.now(),
       effect: 'failure',
-      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+      probe: pass === 'probe',
+      retryAfterMs: retryAfterMs ?? 0,
     });
   const succeed = (pass: Pass, sentAt: number) =>
-    gate.report(pass, { sentAt, at: clock.now(), effect: 'success' });
+    gate.report({
+      sentAt,
+      at: clock.now(),
+      effect: 'success',
+      probe: pass === 'probe',
+      retryAfterMs: 0,
+    });
   return { clock, policy, gate, changes, fail, succeed };
 }
 
@@ -114,7 +121,7 @@ describe('BreakerPolicy + BreakerGate', () => {
       threshold: 1,
       jitter: 0.5,
     });
-    policy.onOutcome({ sentAt: 0, at: 10, effect: 'failure', probe: false });
+    policy.onOutcome({ sentAt: 0, at: 10, effect: 'failure', probe: false, retryAfterMs: 0 });
     expect(policy.openUntil).toBeGreaterThanOrEqual(1010);
     expect(policy.openUntil).toBeLessThanOrEqual(1510);
     expect(policy.toJSON()).toMatchObject({ state: 'open', openedAt: 10 });

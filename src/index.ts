@@ -1,0 +1,97 @@
+/**
+ * ratewise: closed-loop rate control for programs that call other people's
+ * HTTP servers. Every response is a measurement; one controller per
+ * rate-limit scope keeps the scope at the highest rate it tolerates.
+ *
+ * @packageDocumentation
+ */
+
+// Algorithms
+export { AdaptiveRate } from './algorithms/adaptive-rate.js';
+export type { AdaptiveRateOptions } from './algorithms/adaptive-rate-options.js';
+export type { AdaptiveRateState } from './algorithms/adaptive-rate-state.js';
+export { AimdLimit, type AimdOptions, type AimdState } from './algorithms/aimd.js';
+export {
+  type BreakerOptions,
+  type BreakerOutcome,
+  BreakerPolicy,
+  type BreakerSnapshot,
+} from './algorithms/breaker-policy.js';
+export { GradientLimit, type GradientOptions, type GradientState } from './algorithms/gradient.js';
+export type { ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
+// Backoff
+export type { Backoff, BackoffOptions } from './backoff/backoff.js';
+export {
+  type DecorrelatedJitterOptions,
+  decorrelatedJitter,
+} from './backoff/decorrelated-jitter.js';
+export { equalJitter } from './backoff/equal-jitter.js';
+export { defaultBackoff, fullJitter } from './backoff/full-jitter.js';
+export { noJitter } from './backoff/no-jitter.js';
+// Classification
+export {
+  type ClassifyOptions,
+  classify,
+  DEFAULT_BLOCK_MARKERS,
+  isAbort,
+  type ResponseLike,
+  type SniffedResponse,
+  THROTTLE_MARKERS,
+} from './classify.js';
+// Time and chance
+export { type CancelTimer, type Clock, sleepOn, systemClock } from './clock.js';
+// Controllers and scopes
+export { CompositePermit } from './controller/composite-permit.js';
+export { type ControlOptions, controlSetup } from './controller/defaults.js';
+export type { OutcomeDetails, Permit } from './controller/permit.js';
+export {
+  type ScopeFactory,
+  ScopeRegistry,
+  type ScopeRegistryOptions,
+  type ScopeSetup,
+} from './controller/registry.js';
+export {
+  allOf,
+  byContext,
+  byDomain,
+  byHost,
+  type ScopeRequest,
+  type ScopeResolver,
+} from './controller/resolvers.js';
+export { RetryBudget, type RetryBudgetOptions } from './controller/retry-budget.js';
+export { ScopeController, type ScopeControllerOptions } from './controller/scope-controller.js';
+// Enforcement
+export { BreakerGate, type BreakerListener, type Pass } from './enforce/breaker-gate.js';
+export { Pacer, type PacerOptions } from './enforce/pacer.js';
+export { Semaphore } from './enforce/semaphore.js';
+export type { WaitOptions } from './enforce/wait-queue.js';
+// Errors and options
+export {
+  AdmissionTimeoutError,
+  InvalidOptionError,
+  RatewiseError,
+  RetryAfterTooLongError,
+} from './errors.js';
+// Events
+export type {
+  BreakerState,
+  ControlEvent,
+  ControlEventType,
+  EventSink,
+} from './events/event.js';
+export { type FanoutOptions, fanout } from './events/fanout.js';
+export { type BufferedSink, type JsonlSinkOptions, jsonlSink } from './events/jsonl-sink.js';
+export { EventRecorder, type EventRecorderOptions } from './events/recorder.js';
+// Server hints
+export { type HeadersInput, headerValue } from './headers/header-value.js';
+export { parseHttpDate } from './headers/http-date.js';
+export type { RateLimitQuota, RateLimitSource } from './headers/quota.js';
+export { parseRateLimit, type RateLimitOptions } from './headers/rate-limit.js';
+export { parseRetryAfter, type RetryAfterOptions } from './headers/retry-after.js';
+export { type Random, seededRandom, systemRandom, uniform } from './random.js';
+export { REACTIONS, type Reaction, type Signal, type SignalKind } from './signal.js';
+// Shared state
+export { MemoryStore } from './store/memory-store.js';
+export type { ScopeState, StateStore } from './store/store.js';
+export type { PhaseTimings } from './timings.js';
+export { settle, VirtualClock, type VirtualClockOptions } from './virtual-clock.js';
