@@ -135,7 +135,8 @@ function why(before: RampStep, after: RampStep): string {
     return `latency held (${figures}), so requests do not queue: something caps the rate — our CPU, event loop or pool, or a pacing limit at the target`;
   }
   const grew = `latency grows with concurrency (${figures})`;
-  const phase = grownPhase(before.phases, after.phases);
+  // Phase medians say which phase grew only when the median itself grew.
+  const phase = p50 >= QUEUEING_GROWTH ? grownPhase(before.phases, after.phases) : undefined;
   if (phase === 'wait')
     return `${grew} in the server wait: requests queue at the server (its worker pool or a concurrency cap)`;
   if (phase === 'connect')

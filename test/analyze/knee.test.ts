@@ -66,14 +66,14 @@ describe('judgeKnee', () => {
     const steps = [
       step(1, 40, 22),
       step(2, 80, 22),
-      step(4, 150, 22),
-      step(8, 100, 22, { p95: 300 }),
+      step(4, 150, 22, { phases: phases(20) }),
+      step(8, 100, 22, { p95: 300, phases: phases(21) }),
       step(16, 200, 22, { p95: 300 }),
     ];
     const v = judgeKnee(steps);
     expect(v).toMatchObject({ verdict: 'knee', at: 4 });
     expect(v.explanation).toMatch(
-      /latency grows with concurrency \(p50 ×1\.00, p95 ×11\.36\): requests queue/,
+      /latency grows with concurrency \(p50 ×1\.00, p95 ×11\.36\): requests queue — at the server, or in our own connection pool$/,
     );
     // 16 gained 33 % over the best (4) where 300 % was ideal: still flat.
     expect(judgeKnee(steps.slice(0, 3).concat([step(16, 200, 22)]))).toMatchObject({
