@@ -34,7 +34,13 @@ export interface AdaptiveRateOptions {
   overloadRatio?: number;
   /** Milliseconds after an overload before the rate starts climbing again. @default 5000 */
   overloadHoldMs?: number;
-  /** How far back the accepted rate is measured, ms. @default 2000 */
+  /**
+   * Span over which the accepted and sent rates are averaged, ms: older
+   * outcomes fade with a time constant of half of it (as noisy, and as
+   * late, as a plain average over the span). A pause counts as over once two
+   * spans have passed.
+   * @default 2000
+   */
   windowMs?: number;
   /**
    * Time from a cut back to the ceiling (the plateau), ms, while the ceiling is
