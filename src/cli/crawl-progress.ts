@@ -41,7 +41,7 @@ const RATE_SPAN_MS = 5000;
 
 /** Builds progress snapshots, measuring ok/s over a sliding span. */
 export class ProgressMeter {
-  readonly #marks: { at: number; ok: number }[] = [];
+  readonly #marks: { at: number; ok: number }[] = [{ at: 0, ok: 0 }];
 
   constructor(
     private readonly tally: CrawlTally,

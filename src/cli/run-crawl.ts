@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createClient, type RatewiseClient } from '../client/client.js';
 import type { CancelTimer } from '../clock.js';
 import { fanout } from '../events/fanout.js';
@@ -26,6 +27,8 @@ interface Crawl {
   completed: ReadonlySet<string>;
   /** Aborted when admission stops (deadline, interrupt). */
   stop: AbortController;
+  /** Aborted when the requests in flight are to be cancelled too. */
+  cancel: AbortController;
 }
 
 /**
@@ -64,7 +67,10 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
     results: opened?.file,
     completed: opened?.completed ?? new Set(),
     stop: new AbortController(),
+    cancel: new AbortController(),
   };
+  // Every request waiting or in flight listens to these two.
+  setMaxListeners(0, crawl.stop.signal, crawl.cancel.signal);
   const started = clock.now();
   let stopped: CrawlSummary['stopped'] = 'done';
   const halt = (why: CrawlSummary['stopped']) => {
@@ -76,8 +82,11 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
     ? clock.setTimer(settings.durationMs, () => halt('duration'))
     : undefined;
   const onStop = () => halt('interrupted');
+  const onAbort = () => crawl.cancel.abort(options.abort?.reason);
   options.stop?.addEventListener('abort', onStop, { once: true });
+  options.abort?.addEventListener('abort', onAbort, { once: true });
   if (options.stop?.aborted) onStop();
+  if (options.abort?.aborted) onAbort();
   const meter = new ProgressMeter(tally, client.registry, options.total);
   const report = () => options.onProgress?.(meter.snapshot(clock.now() - started));
   const cancelProgress = repeat(settings, report);
@@ -87,6 +96,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
     cancelDeadline?.();
     cancelProgress();
     options.stop?.removeEventListener('abort', onStop);
+    options.abort?.removeEventListener('abort', onAbort);
     await client.close();
     await crawl.results?.close();
   }
@@ -133,10 +143,10 @@ async function feed(crawl: Crawl): Promise<void> {
 
 /** Fetches one URL to the end; `undefined` when it was dropped by the stop or cancelled. */
 async function fetchOne(crawl: Crawl, url: string): Promise<CrawlResult | undefined> {
-  const { client, options, stop } = crawl;
+  const { client, options, stop, cancel } = crawl;
   try {
     const response = await client.fetch(url, {
-      ...(options.abort ? { signal: options.abort } : {}),
+      signal: cancel.signal,
       ratewise: { admitSignal: stop.signal },
     });
     if (options.saveBodies === undefined) {
@@ -145,7 +155,7 @@ async function fetchOne(crawl: Crawl, url: string): Promise<CrawlResult | undefi
     }
     return responseResult(url, response, await saveBody(response, options.saveBodies, url));
   } catch (error) {
-    if (error instanceof Stopped || options.abort?.aborted) return undefined;
+    if (error instanceof Stopped || cancel.signal.aborted) return undefined;
     return failureResult(url, error);
   }
 }

@@ -88,9 +88,21 @@ export async function runAttempts<T>(
   context: AttemptContext,
   spec: AttemptSpec<T>,
 ): Promise<AttemptOutcome<T>> {
+  const waiting = waitSignal(spec);
+  try {
+    return await attemptLoop(context, spec, waiting.signal);
+  } finally {
+    waiting.dispose();
+  }
+}
+
+async function attemptLoop<T>(
+  context: AttemptContext,
+  spec: AttemptSpec<T>,
+  waiting: AbortSignal | undefined,
+): Promise<AttemptOutcome<T>> {
   const { registry, retry } = context;
   let previousDelay: number | undefined;
-  const waiting = waitSignal(spec);
   for (let attempt = 1; ; attempt++) {
     const permit = await registry.admit(spec.scopes, waiting ? { signal: waiting } : undefined);
     const outcome = await attemptOnce(spec, attempt);
@@ -118,11 +130,29 @@ export async function runAttempts<T>(
   }
 }
 
-/** What ends a wait: the caller's signal, the admission signal, or either. */
-function waitSignal<T>(spec: AttemptSpec<T>): AbortSignal | undefined {
+/**
+ * What ends a wait: the caller's signal, the admission signal, or either.
+ * Linked by hand rather than with `AbortSignal.any`, whose listeners stay on
+ * long-lived source signals (a crawl's) until they abort.
+ */
+function waitSignal<T>(spec: AttemptSpec<T>): { signal?: AbortSignal; dispose(): void } {
   const { signal, admitSignal } = spec;
-  if (signal && admitSignal) return AbortSignal.any([signal, admitSignal]);
-  return signal ?? admitSignal;
+  const one = signal ?? admitSignal;
+  if (!signal || !admitSignal || one?.aborted)
+    return { ...(one ? { signal: one } : {}), dispose() {} };
+  if (admitSignal.aborted) return { signal: admitSignal, dispose() {} };
+  const either = new AbortController();
+  const onSignal = () => either.abort(signal.reason);
+  const onAdmit = () => either.abort(admitSignal.reason);
+  signal.addEventListener('abort', onSignal, { once: true });
+  admitSignal.addEventListener('abort', onAdmit, { once: true });
+  return {
+    signal: either.signal,
+    dispose() {
+      signal.removeEventListener('abort', onSignal);
+      admitSignal.removeEventListener('abort', onAdmit);
+    },
+  };
 }
 
 function report<T>(spec: AttemptSpec<T>, permit: Permit, outcome: AttemptOutcome<T>): void {

@@ -1,0 +1,193 @@
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startServer, type TestServer } from '../client/helpers.js';
+import { ensureBuilt, runCli, startCli } from './cli-process.js';
+
+let dir: string;
+let server: TestServer | undefined;
+beforeAll(() => {
+  ensureBuilt();
+  dir = mkdtempSync(join(tmpdir(), 'ratewise-cli-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+/** A server answering every request after `latencyMs`. */
+async function serve(latencyMs: number): Promise<TestServer> {
+  server = await startServer((req, res) =>
+    setTimeout(() => res.end(`body of ${req.url}`), latencyMs),
+  );
+  return server;
+}
+
+function urlFile(name: string, lines: readonly string[]): string {
+  const path = join(dir, name);
+  writeFileSync(path, `${lines.join('\n')}\n`);
+  return path;
+}
+
+function resultLines(path: string): { url: string; status: number | null; error: string | null }[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line));
+}
+
+const lastJson = (stdout: string) => JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}');
+
+describe('ratewise crawl', () => {
+  it('writes one result per URL, reports malformed lines and goes on, ends with a JSON summary', async () => {
+    const s = await serve(5);
+    const input = urlFile('mixed.txt', [
+      `${s.url}/a`,
+      'not a url',
+      '',
+      '# a comment',
+      `${s.url}/b`,
+      'ftp://x/y',
+    ]);
+    const out = join(dir, 'mixed.jsonl');
+    const run = await runCli(['crawl', input, '--out', out, '--json'], dir);
+    expect(run.code).toBe(0);
+    const results = resultLines(out);
+    expect(results.map((r) => r.url).sort()).toEqual(
+      [`${s.url}/a`, `${s.url}/b`, 'ftp://x/y', 'not a url'].sort(),
+    );
+    expect(results.find((r) => r.url === 'not a url')).toMatchObject({
+      status: null,
+      error: 'not an http(s) URL',
+    });
+    expect(results.find((r) => r.url === `${s.url}/a`)).toMatchObject({
+      status: 200,
+      signal: 'ok',
+      attempts: 1,
+      bytes: 10,
+      error: null,
+      timings: { bytes: 10 },
+    });
+    expect(lastJson(run.stdout)).toMatchObject({
+      requests: 2,
+      ok: 2,
+      throttled: 0,
+      failed: 2,
+      byStatus: { '200': 2 },
+      malformed: 2,
+      stopped: 'done',
+    });
+  });
+
+  it('--duration stops admitting, finishes what is in flight and exits 0', async () => {
+    const s = await serve(40);
+    const urls = Array.from({ length: 3000 }, (_, i) => `${s.url}/${i}`);
+    const out = join(dir, 'duration.jsonl');
+    const started = Date.now();
+    const run = await runCli(
+      [
+        'crawl',
+        urlFile('many.txt', urls),
+        '--out',
+        out,
+        '--max-concurrency',
+        '4',
+        '--duration',
+        '1',
+        '--json',
+      ],
+      dir,
+    );
+    expect(run.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5000);
+    const summary = lastJson(run.stdout);
+    const results = resultLines(out);
+    expect(summary.stopped).toBe('duration');
+    expect(results.length).toBe(summary.urls);
+    expect(results.length).toBeGreaterThan(10);
+    expect(results.length).toBeLessThan(3000);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    expect(s.seen.length).toBe(results.length); // nothing sent that was not finished and written
+  });
+
+  it('--resume after a SIGKILL mid-crawl loses no result and repeats none', async () => {
+    const s = await serve(10);
+    const urls = Array.from({ length: 400 }, (_, i) => `${s.url}/item/${i}`);
+    const input = urlFile('resume.txt', urls);
+    const out = join(dir, 'resume.jsonl');
+    const first = startCli(['crawl', input, '--out', out, '--max-concurrency', '8'], dir);
+    first.child.stdin?.end();
+    await waitFor(() => safeLines(out) >= 60);
+    first.child.kill('SIGKILL');
+    expect((await first.done).signal).toBe('SIGKILL');
+    const written = resultLines(out).length;
+    expect(written).toBeLessThan(400);
+    appendFileSync(out, `{"url":"${s.url}/item/torn","sta`); // a write the kill cut short
+    const second = await runCli(['crawl', input, '--out', out, '--resume', '--json'], dir);
+    expect(second.code).toBe(0);
+    const results = resultLines(out);
+    expect(results.map((r) => r.url).sort()).toEqual([...urls].sort());
+    expect(lastJson(second.stdout)).toMatchObject({ skipped: written, urls: 400 - written });
+  });
+
+  it('Ctrl-C stops admitting, flushes what finished and exits 130', async () => {
+    const s = await serve(30);
+    const urls = Array.from({ length: 2000 }, (_, i) => `${s.url}/${i}`);
+    const out = join(dir, 'interrupted.jsonl');
+    const run = startCli(['crawl', urlFile('sigint.txt', urls), '--out', out, '--json'], dir);
+    run.child.stdin?.end();
+    await waitFor(() => safeLines(out) >= 20);
+    run.child.kill('SIGINT');
+    const done = await run.done;
+    expect(done.code).toBe(130);
+    const summary = lastJson(done.stdout);
+    expect(summary.stopped).toBe('interrupted');
+    expect(resultLines(out).length).toBe(summary.urls);
+  });
+});
+
+describe('ratewise usage errors: one line on stderr, exit 2', () => {
+  it.each([
+    [['crawl', 'no-such-file.txt'], /^ratewise: cannot read no-such-file.txt: ENOENT\n$/],
+    [['crawl', '.'], /^ratewise: cannot read \.: not a file\n$/],
+    [
+      ['crawl', 'x', '--max-concurrency', 'lots'],
+      /^ratewise: error: option '--max-concurrency <n>' argument 'lots' is invalid\. expected an integer >= 1\.\n$/,
+    ],
+    [
+      ['crawl', 'x', '--scope', 'planet'],
+      /^ratewise: error: option '--scope <scope>' argument 'planet' is invalid\. Allowed choices are host, domain\.\n$/,
+    ],
+    [['crawl', 'x', '--turbo'], /^ratewise: error: unknown option '--turbo'\n$/],
+    [['crawl', 'x', '--resume'], /^ratewise: --resume needs --out\n$/],
+    [['crawl'], /^ratewise: error: missing required argument 'file'\n$/],
+    [
+      ['serve-mock', '--model', 'nope'],
+      /^ratewise: createModel: option `model` must be one of .*\n$/,
+    ],
+    [['probe', 'gopher://x'], /^ratewise: not an http\(s\) URL: gopher:\/\/x\n$/],
+  ])('%o', async (args, message) => {
+    const run = await runCli(args, dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe('');
+  });
+});
+
+function safeLines(path: string): number {
+  try {
+    return readFileSync(path, 'utf8').split('\n').length - 1;
+  } catch {
+    return 0;
+  }
+}
+
+async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
