@@ -66,7 +66,7 @@ export class ScopeController {
   readonly #semaphore: Semaphore;
   readonly #burst: number;
   readonly #random: Random;
-  readonly #breakerOptions: BreakerOptions | false;
+  readonly #breakerOptions: BreakerOptions | false | undefined;
   readonly #breakerState: BreakerSnapshot | undefined;
   /** Created when the rate first becomes finite or the server asks for a pause. */
   #pacer: Pacer | undefined;
@@ -76,8 +76,10 @@ export class ScopeController {
   readonly #retryBudgetOptions: RetryBudgetOptions | undefined;
   #retryBudget: RetryBudget | undefined;
   #sent = 0;
+  /** Whole ms, so the field stays a small integer rather than a boxed double. */
   #lastUsed: number;
-  #reportedRate: number;
+  /** The rate of the last `rate` event; undefined until one (the start rate). */
+  #reportedRate: number | undefined;
 
   constructor(scope: string, options: ScopeControllerOptions) {
     rejectUnknownOptions('ScopeController', options, KNOWN);
@@ -89,15 +91,14 @@ export class ScopeController {
     this.#semaphore = new Semaphore(options.limit.limit, this.#clock);
     this.#burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
     this.#random = options.random ?? systemRandom;
-    this.#breakerOptions = options.breaker ?? {};
-    if (this.#breakerOptions !== false) new BreakerPolicy(this.#random, this.#breakerOptions); // validate now
+    this.#breakerOptions = options.breaker;
+    if (options.breaker !== false) new BreakerPolicy(this.#random, options.breaker); // validate now
     this.#breakerState = options.breakerState;
     if (options.breakerState?.state === 'open') this.#breakerGate();
-    this.#reportedRate = options.rate.rate;
     this.#applyRate(this.#clock.now());
     this.#retryBudgetOptions = options.retryBudget;
     if (options.retryBudget) this.#retryBudget = new RetryBudget(options.retryBudget);
-    this.#lastUsed = this.#clock.now();
+    this.#lastUsed = Math.floor(this.#clock.now());
   }
 
   /** The scope's allowance of retries (created on first use). */
@@ -227,8 +228,9 @@ export class ScopeController {
 
   #grant(pass: Pass): Permit {
     this.#sent++;
-    this.#lastUsed = this.#clock.now();
-    return new ScopePermit(this, pass, this.#lastUsed, this.#sent);
+    const now = this.#clock.now();
+    this.#lastUsed = Math.floor(now);
+    return new ScopePermit(this, pass, now, this.#sent);
   }
 
   /** @internal Called by a permit when its request ends without an outcome. */
@@ -240,7 +242,7 @@ export class ScopeController {
   /** @internal Called by a permit with its request's outcome. */
   _complete(permit: ScopePermit, signal: Signal, details: OutcomeDetails | undefined): void {
     const at = this.#clock.now();
-    this.#lastUsed = at;
+    this.#lastUsed = Math.floor(at);
     const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
     const limitBefore = this.#semaphore.limit;
     const rateBefore = this.rate;
@@ -302,8 +304,9 @@ export class ScopeController {
   #rateMovedNotably(rateBefore: number): boolean {
     const rate = this.rate;
     if (rate === rateBefore) return false;
-    if (rate < rateBefore || rate === Infinity || this.#reportedRate === Infinity) return true;
-    return Math.abs(rate - this.#reportedRate) >= 0.05 * this.#reportedRate;
+    const reported = this.#reportedRate ?? rateBefore;
+    if (rate < rateBefore || rate === Infinity || reported === Infinity) return true;
+    return Math.abs(rate - reported) >= 0.05 * reported;
   }
 
   #onBreaker(state: BreakerState, reason: string): void {
