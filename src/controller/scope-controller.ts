@@ -284,7 +284,7 @@ export class ScopeController {
     if (this.#rateMovedNotably(rateBefore)) {
       this.#emit(
         'rate',
-        `${fmtRate(this.#reportedRate)} -> ${fmtRate(this.rate)} on ${signal.reason}`,
+        `${fmtRate(this.#reportedRate ?? rateBefore)} -> ${fmtRate(this.rate)} on ${signal.reason}`,
         cause,
       );
       this.#reportedRate = this.rate;
