@@ -22,8 +22,12 @@ const CONFIRM = 0.05;
 const PLATEAU_GROWTH = 2;
 /** Past the plateau, the rate stops climbing while less than this share of it is accepted. */
 const IN_USE = 0.8;
+/** Idleness is judged only when a window should hold at least this many requests. */
+const MIN_JUDGED = 8;
 /** A ceiling below this share of the recent peak is a fallen one, probed at the shortest interval. */
 const FALLEN = 0.75;
+/** One congestion event lowers the ceiling by at most this factor. */
+const DEEPEST_CUT = 0.5;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
 const OWNER = 'AdaptiveRate state';
@@ -115,7 +119,11 @@ export class AdaptiveRate implements RatePolicy {
     if (!Number.isFinite(at) || !Number.isFinite(sample.sentAt)) return;
     const activeMs = this.#meter.advance(sample, this.rate);
     const learned = this.#learned;
-    if (learned !== undefined && !this.#idle(learned, at)) learned.elapsedMs += activeMs;
+    // One sample moves the curve at most one window: after a silence (an open
+    // breaker, an idle crawl) the probe resumes where it was instead of leaping.
+    if (learned !== undefined && !this.#idle(learned, at)) {
+      learned.elapsedMs += Math.min(activeMs, this.#s.windowMs);
+    }
     if (this.#quota !== undefined && at >= this.#quota.expiresAt) this.#quota = undefined;
     const speed = speedOf(sample);
     if (speed === 'grow' || speed === 'hold') this.#meter.accept(sample);
@@ -168,8 +176,11 @@ export class AdaptiveRate implements RatePolicy {
   /** Past the plateau, whether the rate is far above what is accepted (so not being tested). */
   #idle(learned: Learned, at: number): boolean {
     if (learned.elapsedMs < learned.curve.plateauMs) return false;
+    const rate = this.#learnedRate();
+    // Too few requests per window to tell a quiet scope from a slow one: assume in use.
+    if ((rate * this.#s.windowMs) / 1000 < MIN_JUDGED) return false;
     const accepted = this.#meter.accepted(at);
-    return accepted !== undefined && accepted < IN_USE * this.#learnedRate();
+    return accepted !== undefined && accepted < IN_USE * rate;
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
@@ -178,7 +189,10 @@ export class AdaptiveRate implements RatePolicy {
     const current = this.#learnedRate();
     const measured = this.#meter.ceilingAt(sample.at, current);
     if (measured === undefined) return; // unpaced and nothing measured yet: nothing to learn from
-    const ceiling = Math.max(this.#s.minRate, measured.ceiling);
+    // One event lowers the ceiling by at most half: when nothing completes (every
+    // request timing out), "accepted" reads near zero, which is no measurement.
+    const floor = current === Infinity ? this.#s.minRate : current * DEEPEST_CUT;
+    const ceiling = Math.max(this.#s.minRate, floor, measured.ceiling);
     const previous = this.#learned?.ceiling ?? 0;
     const confirmed = measured.calm && near(ceiling, previous) && near(current, previous);
     const peak = this.#recentPeak(sample.at);

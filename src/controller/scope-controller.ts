@@ -158,6 +158,7 @@ export class ScopeController {
   tryAdmit(): Permit | undefined {
     const pass = this.#gate ? this.#gate.tryPass() : 'pass';
     if (pass === undefined) return undefined;
+    if (pass === 'probe') return this.#grantProbe();
     if (!this.#semaphore.tryAcquire()) return this.#giveBack(pass, false);
     if (this.#pacer !== undefined && !this.#pacer.tryTake()) return this.#giveBack(pass, true);
     return this.#grant(pass);
@@ -176,6 +177,7 @@ export class ScopeController {
     for (;;) {
       const passing = this.#pass(stage);
       const pass = typeof passing === 'string' ? passing : await passing;
+      if (pass === 'probe') return this.#grantProbe();
       try {
         await this.#semaphore.acquire(stage());
       } catch (error) {
@@ -189,7 +191,7 @@ export class ScopeController {
         throw error;
       }
       // The breaker may have opened while we queued for a slot or a token: park again.
-      if (pass === 'probe' || this.breaker === 'closed') return this.#grant(pass);
+      if (this.breaker === 'closed') return this.#grant(pass);
       this.#giveBack(pass, true);
     }
   }
@@ -224,6 +226,16 @@ export class ScopeController {
     if (heldSlot) this.#semaphore.release();
     this.#gate?.abandon(pass);
     return undefined;
+  }
+
+  /**
+   * The half-open probe goes at once: it is the breaker's one question to the
+   * server, and callers parked at the semaphore or the pacer were admitted
+   * before the breaker opened — the probe must not wait behind them.
+   */
+  #grantProbe(): Permit {
+    this.#semaphore.forceAcquire();
+    return this.#grant('probe');
   }
 
   #grant(pass: Pass): Permit {

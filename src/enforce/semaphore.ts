@@ -57,6 +57,15 @@ export class Semaphore {
     return true;
   }
 
+  /**
+   * Takes a permit at once even beyond the limit or ahead of parked callers —
+   * for the breaker's single half-open probe, which must not queue behind
+   * traffic the breaker is holding back.
+   */
+  forceAcquire(): void {
+    this.#inflight++;
+  }
+
   /** Takes a permit, waiting in FIFO order if none is free. */
   acquire(options?: WaitOptions): Promise<void> {
     if (this.tryAcquire()) return RESOLVED;
