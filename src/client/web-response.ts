@@ -56,7 +56,8 @@ function bodyStream(tap: ResponseTap): ReadableStream<Uint8Array> {
   );
 }
 
-function toHeaders(raw: IncomingHttpHeaders): Headers {
+/** undici's parsed headers as a WHATWG `Headers`. */
+export function toHeaders(raw: IncomingHttpHeaders): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
