@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { registerAnalyze } from './analyze.js';
 import { registerBaseline } from './baseline.js';
+import { registerBench } from './bench.js';
 import { registerCrawl } from './crawl.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerProbe } from './probe.js';
@@ -16,6 +17,7 @@ registerAnalyze(program);
 registerReport(program);
 registerBaseline(program);
 registerDiagnose(program);
+registerBench(program);
 
 process.exitCode = await runProgram(program, process.argv.slice(2));
 // Everything is closed by now; an open handle somewhere must not keep a finished CLI alive.

@@ -44,7 +44,7 @@ export interface RunSummary {
   p95Ms: number;
   /** Longest single request, ms. */
   maxMs: number;
-  /** Start of the first 5 s window from which every window reaches 90 % of capacity, s; null if none. */
+  /** Start of the first 5 s window at 90 % of capacity after which goodput averages 90 %, s; null if none. */
   convergeS: number | null;
   /** Coefficient of variation of ok per second over the steady state (0: flat). */
   oscillation: number;
@@ -151,18 +151,27 @@ function okPerWindow(log: ExchangeLog, from: number, to: number, width: number):
   return counts;
 }
 
+/**
+ * The first 5 s window reaching 90 % of capacity from which the goodput
+ * stays there on average (single probe dips allowed), in s; null if none.
+ */
 function convergence(measures: RunMeasures): number | null {
   if (measures.batch) return null;
   const counts = okPerWindow(measures.log, 0, measures.endMs, WINDOW_MS);
-  let since: number | null = null;
+  const ratios: number[] = [];
   for (const [k, count] of counts.entries()) {
     const capacity = meanCapacity(measures.capacity, k * WINDOW_MS, (k + 1) * WINDOW_MS);
     if (capacity === null) return null;
-    const good = count / (WINDOW_MS / 1000) >= 0.9 * capacity;
-    if (!good) since = null;
-    else since ??= (k * WINDOW_MS) / 1000;
+    ratios.push(count / (WINDOW_MS / 1000) / capacity);
   }
-  return since;
+  let tail = 0;
+  let converged: number | null = null;
+  for (let k = ratios.length - 1; k >= 0; k--) {
+    tail += ratios[k] as number;
+    if ((ratios[k] as number) >= 0.9 && tail / (ratios.length - k) >= 0.9)
+      converged = (k * WINDOW_MS) / 1000;
+  }
+  return converged;
 }
 
 function oscillation(log: ExchangeLog, from: number, to: number): number {

@@ -1,0 +1,125 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Command } from 'commander';
+import { type BenchRow, runBench } from '../sim/bench.js';
+import { benchMarkdown } from '../sim/bench-table.js';
+import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
+import { STRATEGIES, type Strategy } from '../sim/strategies/index.js';
+import { numberArg, positiveArg } from './parsers.js';
+import { UsageError } from './usage-error.js';
+
+/** Options of `ratewise bench`, as commander parses them. */
+export interface BenchCommandOptions {
+  scenario?: string;
+  strategy?: string;
+  seed: number;
+  duration?: number;
+  real?: boolean;
+  json?: boolean;
+  write?: string;
+}
+
+/** Registers `ratewise bench`. */
+export function registerBench(program: Command): Command {
+  return program
+    .command('bench')
+    .description('compare rate-control strategies on server models, in virtual time or on loopback')
+    .option(
+      '--scenario <names>',
+      `comma-separated scenarios (${SCENARIOS.map((s) => s.name).join(', ')})`,
+    )
+    .option(
+      '--strategy <names>',
+      `comma-separated strategies (${STRATEGIES.map((s) => s.name).join(', ')})`,
+    )
+    .option('--seed <n>', 'seed of the servers and strategies', numberArg({ integer: true }), 1)
+    .option(
+      '--duration <s>',
+      'run length in seconds (default: each scenario’s; 30 with --real)',
+      positiveArg,
+    )
+    .option('--real', 'run against real mock servers on 127.0.0.1 instead of the simulator')
+    .option('--json', 'print the results as one JSON object (last line of stdout)')
+    .option(
+      '--write <file>',
+      'also put the tables and this command into a Markdown file (e.g. BENCHMARKS.md)',
+    )
+    .action(async (options: BenchCommandOptions) => {
+      process.exitCode = await benchCommand(options, process.argv.slice(2));
+    });
+}
+
+/** Runs `ratewise bench`; resolves with the exit code. */
+export async function benchCommand(
+  options: BenchCommandOptions,
+  argv: readonly string[],
+): Promise<number> {
+  const scenarios = pick(options.scenario, SCENARIOS, 'scenario');
+  const strategies = pick(options.strategy, STRATEGIES, 'strategy');
+  const rows = await runBench({
+    scenarios,
+    strategies,
+    seed: options.seed,
+    real: options.real ?? false,
+    ...(options.duration ? { durationMs: options.duration * 1000 } : {}),
+    onRun: (row) => process.stderr.write(`${progressLine(row)}\n`),
+  });
+  const tables = benchMarkdown(rows, scenarios);
+  if (options.write) await writeSection(options.write, rows[0]?.mode ?? 'sim', argv, tables);
+  process.stdout.write(options.json ? `${JSON.stringify({ rows })}\n` : `${tables}\n`);
+  return 0;
+}
+
+function pick<T extends Scenario | Strategy>(
+  list: string | undefined,
+  all: readonly T[],
+  what: string,
+): T[] {
+  if (list === undefined) return [...all];
+  return list.split(',').map((name) => {
+    const found = all.find((item) => item.name === name.trim());
+    if (!found)
+      throw new UsageError(
+        `unknown ${what} "${name}" (known: ${all.map((item) => item.name).join(', ')})`,
+      );
+    return found;
+  });
+}
+
+function progressLine(row: BenchRow): string {
+  const { summary } = row;
+  const share =
+    summary.capacityShare === null
+      ? ''
+      : `, ${(summary.capacityShare * 100).toFixed(1)} % of capacity`;
+  return `bench: ${row.scenario} × ${row.strategy}: ${summary.okPerS.toFixed(1)} ok/s${share}, ${(summary.rejectedShare * 100).toFixed(2)} % rejected (${row.wallS.toFixed(1)} s)`;
+}
+
+/**
+ * Replaces the `<!-- bench:MODE -->` … `<!-- /bench:MODE -->` section of a
+ * Markdown file (or appends one) with the command and the tables.
+ */
+async function writeSection(
+  file: string,
+  mode: string,
+  argv: readonly string[],
+  tables: string,
+): Promise<void> {
+  const open = `<!-- bench:${mode} -->`;
+  const close = `<!-- /bench:${mode} -->`;
+  const command = ['npx ratewise', ...argv.filter((_, i) => !isWriteArg(argv, i))].join(' ');
+  const section = `${open}\nCommand: \`${command}\`\n\n${tables}\n${close}`;
+  const current = await readFile(file, 'utf8').catch(() => '');
+  const start = current.indexOf(open);
+  const end = current.indexOf(close);
+  const next =
+    start >= 0 && end > start
+      ? `${current.slice(0, start)}${section}${current.slice(end + close.length)}`
+      : `${current.trimEnd()}\n\n${section}\n`;
+  await writeFile(file, next);
+}
+
+function isWriteArg(argv: readonly string[], i: number): boolean {
+  return (
+    argv[i] === '--write' || argv[i - 1] === '--write' || (argv[i] ?? '').startsWith('--write=')
+  );
+}

@@ -1,0 +1,27 @@
+import {
+  isRetryableStatus,
+  MAX_ATTEMPTS,
+  runWorkers,
+  type Strategy,
+  tryExchange,
+} from './strategy.js';
+
+/**
+ * Reference 003's fixed-sleep baseline: one request at a time with a fixed
+ * pause before each (0.5 s: at most 2 requests/s), whatever the server does.
+ */
+export function fixedSleep(sleepMs = 500): Strategy {
+  return {
+    name: `sleep-${sleepMs / 1000}s`,
+    description: `one request at a time, a fixed ${sleepMs} ms sleep before each (reference 003)`,
+    run(context) {
+      return runWorkers(context, 1, async (path) => {
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          await context.clock.sleep(sleepMs, context.work.stop);
+          const exchange = await tryExchange(context, path);
+          if (!isRetryableStatus(exchange?.status ?? 0)) return;
+        }
+      });
+    },
+  };
+}
