@@ -26,6 +26,10 @@ const IN_USE = 0.8;
 const MIN_JUDGED = 8;
 /** A ceiling below this share of the recent peak is a fallen one, probed at the shortest interval. */
 const FALLEN = 0.75;
+/** Accepted this far above the learned ceiling, the ceiling is stale and follows. */
+const HEADROOM = 1.1;
+/** After the ceiling follows the accepted rate, probing resumes at this multiple of it. */
+const CLIMB_GAIN = 1.5;
 /** One congestion event lowers the ceiling by at most this factor. */
 const DEEPEST_CUT = 0.5;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
@@ -126,8 +130,10 @@ export class AdaptiveRate implements RatePolicy {
     }
     if (this.#quota !== undefined && at >= this.#quota.expiresAt) this.#quota = undefined;
     const speed = speedOf(sample);
-    if (speed === 'grow' || speed === 'hold') this.#meter.accept(sample);
-    else this.#cut(sample, speed);
+    if (speed === 'grow' || speed === 'hold') {
+      this.#meter.accept(sample);
+      if (learned !== undefined) this.#followHeadroom(learned, at);
+    } else this.#cut(sample, speed);
     const retryAfter = signal.retryAfterMs;
     if (speed !== 'grow' && retryAfter !== undefined && Number.isFinite(retryAfter)) {
       this.#meter.pause(at, Math.max(this.#s.minPauseMs, retryAfter));
@@ -181,6 +187,22 @@ export class AdaptiveRate implements RatePolicy {
     if ((rate * this.#s.windowMs) / 1000 < MIN_JUDGED) return false;
     const accepted = this.#meter.accepted(at);
     return accepted !== undefined && accepted < IN_USE * rate;
+  }
+
+  /**
+   * Past the plateau, a server seen to accept clearly more than the learned
+   * ceiling has more capacity than we knew: the ceiling follows what it
+   * accepts, and the probe restarts from {@link CLIMB_GAIN} times that, so a
+   * capacity increase is found in a few windows instead of along the slow
+   * start of the convex curve.
+   */
+  #followHeadroom(learned: Learned, at: number): void {
+    if (learned.ceiling === 0 || learned.elapsedMs <= learned.curve.plateauMs) return;
+    const accepted = this.#meter.accepted(at);
+    if (accepted === undefined || accepted < HEADROOM * learned.ceiling) return;
+    learned.ceiling = accepted;
+    learned.curve = this.#newCurve(accepted, accepted, 0);
+    learned.elapsedMs = this.#s.probeDoublingMs * Math.cbrt(CLIMB_GAIN - 1);
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
