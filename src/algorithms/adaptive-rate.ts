@@ -14,7 +14,7 @@ import { NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { type ProbeCurve, probeRate } from './probe-curve.js';
 import { type QuotaPace, quotaPace } from './quota-pace.js';
 import { RateMeter } from './rate-meter.js';
-import type { RatePolicy, Sample } from './sample.js';
+import type { AlarmAction, RatePolicy, Sample } from './sample.js';
 
 /** A calm measurement within this fraction of the ceiling (at a rate as near it) confirms it. */
 const CONFIRM = 0.05;
@@ -30,6 +30,13 @@ const FALLEN = 0.75;
 const HEADROOM = 1.1;
 /** After the ceiling follows the accepted rate, probing resumes at this multiple of it. */
 const CLIMB_GAIN = 1.5;
+/**
+ * The first cut of a latency alarm is a decisive experiment — a quarter of
+ * what the server is serving, so a target that delays us for exceeding a
+ * per-client rate shows it at once — and later cuts halve (reference 003's 50 %).
+ */
+const FIRST_ALARM_RATIO = 0.25;
+const ALARM_RATIO = 0.5;
 /** One congestion event lowers the ceiling by at most this factor. */
 const DEEPEST_CUT = 0.5;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
@@ -82,6 +89,8 @@ export class AdaptiveRate implements RatePolicy {
   #lastDecreaseAt = NEVER;
   // Absent until needed: most of a crawl's scopes are never throttled.
   #learned: Learned | undefined;
+  /** What was learned before the current latency alarm's cuts (null: unpaced); undefined outside one. */
+  #beforeAlarm: Learned | null | undefined;
   #quota: QuotaPace | undefined;
 
   /**
@@ -139,6 +148,32 @@ export class AdaptiveRate implements RatePolicy {
       this.#meter.pause(at, Math.max(this.#s.minPauseMs, retryAfter));
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, at);
+  }
+
+  /**
+   * A soft-throttling alarm (latency inflating with no error): `slow-down` cuts
+   * to {@link FIRST_ALARM_RATIO} of what the server is serving (later cuts of the
+   * same alarm: {@link ALARM_RATIO}) and holds there for the shortest probe interval; `futile` restores what was learned before the
+   * alarm (slowing down did not help); `cleared` keeps the lower rate as the
+   * ceiling to probe up from.
+   */
+  onAlarm(at: number, action: AlarmAction): void {
+    if (action === 'cleared') {
+      this.#beforeAlarm = undefined;
+      return;
+    }
+    if (action === 'futile') {
+      if (this.#beforeAlarm !== undefined) this.#learned = this.#beforeAlarm ?? undefined;
+      this.#beforeAlarm = undefined;
+      return;
+    }
+    const first = this.#beforeAlarm === undefined;
+    const served = this.#meter.accepted(at) ?? Infinity;
+    const base = Math.min(this.#learnedRate(), served);
+    if (base === Infinity) return; // nothing measured yet to cut from
+    if (first) this.#beforeAlarm = copyLearned(this.#learned);
+    const target = Math.max(this.#s.minRate, base * (first ? FIRST_ALARM_RATIO : ALARM_RATIO));
+    this.#learn(target, this.#newCurve(target, target, this.#s.minProbeIntervalMs), 0);
   }
 
   /** Plain state, for a shared store or a restart. */
@@ -274,6 +309,11 @@ export class AdaptiveRate implements RatePolicy {
     if (learned === undefined) return Infinity;
     return Math.max(this.#s.minRate, probeRate(learned.curve, learned.elapsedMs));
   }
+}
+
+/** A copy of what was learned (null when nothing was: unpaced). */
+function copyLearned(learned: Learned | undefined): Learned | null {
+  return learned === undefined ? null : { ...learned, curve: { ...learned.curve } };
 }
 
 /** Whether `value` is within {@link CONFIRM} of a known `ceiling`. */

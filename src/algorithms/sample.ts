@@ -27,6 +27,14 @@ export interface ConcurrencyLimit {
   toJSON(): Record<string, unknown>;
 }
 
+/**
+ * What a soft-throttling alarm asks of the rate: `slow-down` (a multiplicative
+ * cut from what the server is serving), `futile` (slowing down did not help:
+ * undo the alarm's cuts), `cleared` (latency is healthy again: the lower rate
+ * stands as the ceiling to probe up from).
+ */
+export type AlarmAction = 'slow-down' | 'futile' | 'cleared';
+
 /** An algorithm that decides a sending rate in requests per second. */
 export interface RatePolicy {
   /** Current rate in requests/s; `Infinity` means unpaced. */
@@ -35,6 +43,8 @@ export interface RatePolicy {
   readonly pausedUntil: number;
   /** Updates the rate from one sample (including its Retry-After and quota). */
   onSample(sample: Sample): void;
+  /** Reacts to a soft-throttling alarm at `at` (optional: policies without it ignore alarms). */
+  onAlarm?(at: number, action: AlarmAction): void;
   /** Plain serialisable state, for a shared store. */
   toJSON(): Record<string, unknown>;
 }

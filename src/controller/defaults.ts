@@ -3,6 +3,7 @@ import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js
 import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
+import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import type { ScopeFactory } from './registry.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 
@@ -32,6 +33,8 @@ export interface ControlOptions {
   breaker?: BreakerOptions | false;
   /** Retry allowance per scope. @default {} */
   retryBudget?: RetryBudgetOptions;
+  /** Soft-throttling detection per scope, or `false` for none. @default {} */
+  latencyGuard?: LatencyGuardOptions | false;
 }
 
 const KNOWN = [
@@ -42,6 +45,7 @@ const KNOWN = [
   'adaptiveRate',
   'breaker',
   'retryBudget',
+  'latencyGuard',
 ] as const;
 
 /**
@@ -75,7 +79,8 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
   const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
   if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
-  // Build once so bad algorithm options fail here, not on the first request.
+  // Build once so bad options fail here, not on the first request.
+  if (options.latencyGuard) new LatencyGuard(options.latencyGuard);
   new AimdLimit(aimd);
   new AdaptiveRate(adaptiveRate);
   return (_scope, saved) => ({
@@ -83,5 +88,6 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
     rate: new AdaptiveRate(adaptiveRate, saved?.rate),
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
     ...(options.retryBudget === undefined ? {} : { retryBudget: options.retryBudget }),
+    ...(options.latencyGuard === undefined ? {} : { latencyGuard: options.latencyGuard }),
   });
 }

@@ -8,6 +8,7 @@ import { type Random, systemRandom } from '../random.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { CompositePermit } from './composite-permit.js';
+import type { LatencyGuardOptions } from './latency-guard.js';
 import type { Permit } from './permit.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 import { ScopeController } from './scope-controller.js';
@@ -24,6 +25,8 @@ export interface ScopeSetup {
   burst?: number;
   /** The scope's retry allowance. @default {} */
   retryBudget?: RetryBudgetOptions;
+  /** Soft-throttling detection, or `false` for none. @default {} */
+  latencyGuard?: LatencyGuardOptions | false;
 }
 
 /**

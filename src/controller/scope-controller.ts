@@ -1,6 +1,6 @@
 import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-policy.js';
 import { BreakerPolicy } from '../algorithms/breaker-policy.js';
-import type { ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
+import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
 import { Pacer } from '../enforce/pacer.js';
@@ -11,6 +11,7 @@ import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
 import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
+import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import type { OutcomeDetails, Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
 
@@ -32,6 +33,8 @@ export interface ScopeControllerOptions {
   burst?: number;
   /** The scope's allowance of retries. @default {} */
   retryBudget?: RetryBudgetOptions;
+  /** Soft-throttling detection (latency against the scope's fastest window), or `false` for none. @default {} */
+  latencyGuard?: LatencyGuardOptions | false;
   /** Receives every decision. */
   events?: EventSink;
 }
@@ -45,6 +48,7 @@ const KNOWN = [
   'breakerState',
   'burst',
   'retryBudget',
+  'latencyGuard',
   'events',
 ] as const;
 
@@ -74,6 +78,9 @@ export class ScopeController {
   #gate: BreakerGate | undefined;
   readonly #events: EventSink | undefined;
   readonly #retryBudgetOptions: RetryBudgetOptions | undefined;
+  readonly #guardOptions: LatencyGuardOptions | false | undefined;
+  /** Created with the first success: a scope with no traffic needs no latency window. */
+  #guard: LatencyGuard | undefined;
   #retryBudget: RetryBudget | undefined;
   #sent = 0;
   /** Whole ms, so the field stays a small integer rather than a boxed double. */
@@ -97,6 +104,8 @@ export class ScopeController {
     if (options.breakerState?.state === 'open') this.#breakerGate();
     this.#applyRate(this.#clock.now());
     this.#retryBudgetOptions = options.retryBudget;
+    this.#guardOptions = options.latencyGuard;
+    if (options.latencyGuard) new LatencyGuard(options.latencyGuard); // validate now
     if (options.retryBudget) this.#retryBudget = new RetryBudget(options.retryBudget);
     this.#lastUsed = Math.floor(this.#clock.now());
   }
@@ -261,6 +270,7 @@ export class ScopeController {
     const pauseBefore = this.#pacer?.pausedUntil ?? 0;
     this.#limit.onSample(sample);
     this.#rate.onSample(sample);
+    const alarm = signal.kind === 'ok' ? this.#watchLatency(permit.sentAt, at) : undefined;
     this.#semaphore.setLimit(this.#limit.limit);
     this.#applyRate(at);
     this.#sent--;
@@ -276,6 +286,27 @@ export class ScopeController {
       });
     }
     if (this.#events) this.#emitOutcome(sample, details, limitBefore, rateBefore, pauseBefore);
+    if (alarm && this.#events) this.#emitAlarm(alarm, rateBefore);
+  }
+
+  /** Feeds a success's latency to the guard; an alarm action goes to the rate algorithm. */
+  #watchLatency(sentAt: number, at: number): AlarmAction | undefined {
+    if (this.#guardOptions === false) return undefined;
+    this.#guard ??= new LatencyGuard(this.#guardOptions);
+    const action = this.#guard.observe(sentAt, at);
+    if (action) this.#rate.onAlarm?.(at, action);
+    return action;
+  }
+
+  #emitAlarm(action: AlarmAction, rateBefore: number): void {
+    const ratio = (this.#guard?.ratio ?? 0).toFixed(1);
+    const reason =
+      action === 'slow-down'
+        ? `latency median ${ratio}x the unloaded latency: slowing down to ${fmtRate(this.rate)}`
+        : action === 'futile'
+          ? `cleared: slowing down did not help (latency does not follow our rate); back to ${fmtRate(this.rate)}`
+          : `cleared: latency median back to ${ratio}x the unloaded latency at ${fmtRate(rateBefore)}`;
+    this.#emit('alarm', reason, {});
   }
 
   #emitOutcome(

@@ -99,6 +99,24 @@ export const SCENARIOS: readonly Scenario[] = [
     steadyFromMs: 2 * MINUTE,
   },
   {
+    name: 'escalating',
+    description:
+      'escalating target: over 5 req/s per client, 1 s extra delay for 1,000 strikes, then 429s, then a 403 block',
+    model: 'escalation',
+    params: {
+      rate: 5,
+      delayMs: 1000,
+      softStrikes: 1000,
+      blockStrikes: 3000,
+      latencyMs: 200,
+      jitterMs: 50,
+    },
+    workload: demand40(5 * MINUTE),
+    maxConcurrency: 32,
+    timeoutMs: 30_000,
+    steadyFromMs: MINUTE,
+  },
+  {
     name: 'healthy',
     description: 'healthy server, constant 200 ms: how fast the ceiling is reached',
     model: 'healthy',

@@ -236,3 +236,32 @@ describe('AdaptiveRate', () => {
     );
   });
 });
+
+describe('AdaptiveRate latency alarms', () => {
+  const okAt = (rate: AdaptiveRate, at: number) =>
+    rate.onSample({ sentAt: at - 100, at, inflight: 1, signal: { kind: 'ok', reason: '200' } });
+
+  it('slow-down cuts to a quarter of what is served, then halves; futile restores the rate before the alarm', () => {
+    const rate = new AdaptiveRate();
+    for (let at = 0; at < 10_000; at += 50) okAt(rate, at); // about 20 req/s accepted, unpaced
+    expect(rate.rate).toBe(Infinity);
+    rate.onAlarm(10_000, 'slow-down');
+    expect(rate.rate).toBeGreaterThan(4);
+    expect(rate.rate).toBeLessThan(6);
+    const first = rate.rate;
+    rate.onAlarm(10_000, 'slow-down');
+    expect(rate.rate).toBeCloseTo(Math.min(first, 20) / 2, 0);
+    rate.onAlarm(10_000, 'futile');
+    expect(rate.rate).toBe(Infinity);
+  });
+
+  it('cleared keeps the lower rate as the ceiling to probe up from', () => {
+    const rate = new AdaptiveRate();
+    for (let at = 0; at < 10_000; at += 50) okAt(rate, at);
+    rate.onAlarm(10_000, 'slow-down');
+    const cut = rate.rate;
+    rate.onAlarm(12_000, 'cleared');
+    expect(rate.rate).toBeCloseTo(cut, 5);
+    expect(rate.ceiling).toBeCloseTo(cut, 5);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ControlEvent } from '../../src/events/event.js';
 import { findScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { simulate } from '../../src/sim/simulate.js';
 import {
@@ -88,5 +89,33 @@ describe('ratewise control quality in simulation (40 workers of demand)', () => 
       expect(run.timeToMaxS).not.toBeNull();
       expect(run.timeToMaxS as number).toBeLessThanOrEqual(2);
     }
+  });
+});
+
+describe('soft throttling in simulation', () => {
+  it('escalating target: the latency alarm cuts the rate before the first 429 (here, none comes)', async () => {
+    for (const seed of SEEDS) {
+      const events: ControlEvent[] = [];
+      await simulate(scenario('escalating'), ratewise, {
+        seed,
+        events: (event) => events.push(event),
+      });
+      const firstAlarm = events.find(
+        (e) => e.type === 'alarm' && e.reason.includes('slowing down'),
+      );
+      const first429 = events.find((e) => e.type === 'sample' && e.status === 429);
+      expect(firstAlarm).toBeDefined();
+      expect(firstAlarm?.rate).not.toBeNull();
+      expect(first429 === undefined || (firstAlarm as ControlEvent).t < first429.t).toBe(true);
+    }
+  });
+
+  it('healthy noisy target: no latency alarm at all', async () => {
+    const events: ControlEvent[] = [];
+    await simulate(scenario('healthy'), ratewise, {
+      seed: 1,
+      events: (event) => events.push(event),
+    });
+    expect(events.filter((e) => e.type === 'alarm')).toEqual([]);
   });
 });

@@ -1,0 +1,157 @@
+import type { AlarmAction } from '../algorithms/sample.js';
+import { SortedWindow } from '../detect/sorted-window.js';
+import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+
+/** Options for {@link LatencyGuard}. */
+export interface LatencyGuardOptions {
+  /**
+   * Alarm when the median of the last `windowSize` latencies exceeds this
+   * multiple of the scope's unloaded latency (reference 003's 2× rule).
+   * @default 2
+   */
+  threshold?: number;
+  /**
+   * Latencies per window: the rolling median is taken over this many.
+   * @default 50
+   */
+  windowSize?: number;
+  /**
+   * After slowing down, how long to wait before judging whether it helped, ms.
+   * @default 5000
+   */
+  judgeAfterMs?: number;
+}
+
+const OWNER = 'LatencyGuard';
+const KNOWN = ['threshold', 'windowSize', 'judgeAfterMs'] as const;
+/** The alarm clears when the median is back under this share of the threshold. */
+const CLEAR = 0.75;
+/** Slowing down "helped" when requests sent after the cut were this much faster on average. */
+const HELPED = 0.9;
+/** Requests sent after a cut needed to judge it. */
+const MIN_JUDGED = 10;
+/** Weight of each latency in the recent mean a cut is judged against (about the last five). */
+const RECENT_WEIGHT = 0.2;
+/** The unloaded latency is the 10th percentile of the window that had the lowest one. */
+const FLOOR_QUANTILE = 0.1;
+
+type GuardSettings = Readonly<Required<LatencyGuardOptions>>;
+
+const guardSettings = sharedSettings((options: LatencyGuardOptions): GuardSettings => {
+  rejectUnknownOptions(OWNER, options, KNOWN);
+  return Object.freeze({
+    threshold: numberOption(OWNER, 'threshold', options.threshold, 2, { min: 1 }),
+    windowSize: numberOption(OWNER, 'windowSize', options.windowSize, 50, {
+      min: 5,
+      integer: true,
+    }),
+    judgeAfterMs: numberOption(OWNER, 'judgeAfterMs', options.judgeAfterMs, 5000, { min: 0 }),
+  });
+});
+
+/**
+ * Soft-throttling detection for one scope: latency inflating against the
+ * scope's own unloaded latency, with no error to say so. The unloaded latency
+ * is a low percentile (p10) of the best window seen — like Vegas's base RTT,
+ * it is set by the first requests, before a fast start could trip a target's
+ * throttling, and a later slowdown cannot pollute it.
+ *
+ * An alarm asks for a cut; a while later the guard checks whether the cut
+ * helped. Latency that follows our rate (a tarpit, an escalating target) falls,
+ * and while it is still too high the guard cuts again. Latency that follows
+ * something we do not control (a ramp keyed to the cumulative request count, a
+ * slow day at the origin) does not fall: then the guard undoes the cut and takes
+ * the current latency as the new normal, so alarms never cost throughput where
+ * slowing down does not help.
+ */
+export class LatencyGuard {
+  readonly #settings: GuardSettings;
+  #window: SortedWindow;
+  #floor = Infinity;
+  #alarmed = false;
+  #judging = false;
+  #cutAt = 0;
+  /** Mean latency of the last few requests. */
+  #recent = 0;
+  /** {@link LatencyGuard.#recent} when the last cut was made. */
+  #meanAtCut = 0;
+  /** Latencies of requests sent after the last cut: their sum and count. */
+  #afterSum = 0;
+  #afterCount = 0;
+
+  constructor(options: LatencyGuardOptions = {}) {
+    this.#settings = guardSettings(options);
+    this.#window = new SortedWindow(this.#settings.windowSize);
+  }
+
+  /** Median latency over the unloaded latency (0 before both are known). */
+  get ratio(): number {
+    const median = this.#window.quantile(0.5);
+    return median === undefined || this.#floor === Infinity ? 0 : median / this.#floor;
+  }
+
+  /**
+   * Feeds a successful request, sent at `sentAt` and completed at `at`
+   * (monotonic ms); returns what the rate should do.
+   */
+  observe(sentAt: number, at: number): AlarmAction | undefined {
+    const latencyMs = at - sentAt;
+    if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) return undefined;
+    if (this.#judging && sentAt >= this.#cutAt) {
+      this.#afterSum += latencyMs;
+      this.#afterCount++;
+    }
+    this.#recent =
+      this.#recent === 0 ? latencyMs : this.#recent + (latencyMs - this.#recent) * RECENT_WEIGHT;
+    this.#window.push(latencyMs);
+    if (!this.#window.full) {
+      // Until the first window fills, its fastest requests are the best unloaded estimate.
+      this.#floor = Math.min(this.#floor, latencyMs);
+      return undefined;
+    }
+    this.#floor = Math.min(this.#floor, this.#window.quantile(FLOOR_QUANTILE) ?? Infinity);
+    const ratio = this.ratio;
+    if (!this.#alarmed && ratio > this.#settings.threshold) {
+      this.#alarmed = true;
+      return this.#cut(at);
+    }
+    if (this.#alarmed && ratio < CLEAR * this.#settings.threshold) {
+      this.#alarmed = false;
+      this.#judging = false;
+      return 'cleared';
+    }
+    return this.#alarmed ? this.#judge(at) : undefined;
+  }
+
+  /**
+   * Some time after a cut, judged on the requests sent since: fast enough —
+   * cleared (the window restarts, so the slow latencies before the cut do not
+   * raise the alarm again); faster but still slow — cut again; no faster —
+   * slowing down does not help: give up and take this latency as the new normal.
+   */
+  #judge(at: number): AlarmAction | undefined {
+    if (!this.#judging || at - this.#cutAt < this.#settings.judgeAfterMs) return undefined;
+    if (this.#afterCount < MIN_JUDGED) return undefined;
+    const after = this.#afterSum / this.#afterCount;
+    if (after < CLEAR * this.#settings.threshold * this.#floor) {
+      this.#window = new SortedWindow(this.#settings.windowSize);
+      this.#alarmed = false;
+      this.#judging = false;
+      return 'cleared';
+    }
+    if (after < HELPED * this.#meanAtCut) return this.#cut(at);
+    this.#judging = false;
+    this.#alarmed = false;
+    this.#floor = this.#window.quantile(FLOOR_QUANTILE) ?? this.#floor; // the new normal
+    return 'futile';
+  }
+
+  #cut(at: number): AlarmAction {
+    this.#judging = true;
+    this.#cutAt = at;
+    this.#meanAtCut = this.#recent;
+    this.#afterSum = 0;
+    this.#afterCount = 0;
+    return 'slow-down';
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { LatencyGuard } from '../../src/controller/latency-guard.js';
+import { seededRandom } from '../../src/random.js';
+
+/** Feeds one request every 100 ms with the latency `latencyAt(sentAt)`; returns the actions by time. */
+function feed(
+  guard: LatencyGuard,
+  from: number,
+  to: number,
+  latencyAt: (sentAt: number) => number,
+) {
+  const actions: [number, string][] = [];
+  for (let sentAt = from; sentAt < to; sentAt += 100) {
+    const at = sentAt + latencyAt(sentAt);
+    const action = guard.observe(sentAt, at);
+    if (action) actions.push([at, action]);
+  }
+  return actions;
+}
+
+describe('LatencyGuard', () => {
+  it('stays quiet on a healthy target with noisy latency', () => {
+    const guard = new LatencyGuard();
+    const random = seededRandom(3);
+    expect(feed(guard, 0, 600_000, () => 200 + 150 * random.next())).toEqual([]);
+  });
+
+  it('alarms when latency inflates, and clears once the requests sent after the cut are fast again', () => {
+    const guard = new LatencyGuard({ judgeAfterMs: 5000 });
+    let slow = true;
+    feed(guard, 0, 10_000, () => 200);
+    const raised = feed(guard, 10_000, 20_000, () => (slow ? 1200 : 200));
+    expect(raised[0]?.[1]).toBe('slow-down');
+    slow = false; // the cut worked: the target delays only when we are too fast
+    const after = feed(guard, 20_000, 40_000, () => (slow ? 1200 : 200));
+    expect(after.map(([, action]) => action)).toContain('cleared');
+    expect(after.map(([, action]) => action)).not.toContain('futile');
+  });
+
+  it('gives up when slowing down does not help, and takes the new latency as normal', () => {
+    const guard = new LatencyGuard({ judgeAfterMs: 5000 });
+    feed(guard, 0, 10_000, () => 200);
+    // latency keyed to something else than our rate: it keeps climbing whatever we do
+    const actions = feed(guard, 10_000, 40_000, (sentAt) => 200 + (sentAt - 10_000) / 20);
+    const kinds = actions.map(([, action]) => action);
+    expect(kinds[0]).toBe('slow-down');
+    expect(kinds).toContain('futile');
+    // after giving up, the same latency does not alarm again at once
+    const later = feed(guard, 40_000, 45_000, () => 1700);
+    expect(later).toEqual([]);
+  });
+
+  it('validates its options', () => {
+    expect(() => new LatencyGuard({ windowSize: 2 })).toThrow(
+      /`windowSize` must be an integer >= 5/,
+    );
+  });
+});
