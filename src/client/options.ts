@@ -2,7 +2,7 @@ import type { Dispatcher } from 'undici';
 import { readClassifyOptions } from '../classify/options.js';
 import type { ClassifyOptions } from '../classify.js';
 import { type Clock, systemClock } from '../clock.js';
-import { type ControlOptions, controlSetup } from '../controller/defaults.js';
+import { CONTROL_OPTION_KEYS, type ControlOptions, controlSetup } from '../controller/defaults.js';
 import { ScopeRegistry } from '../controller/registry.js';
 import { byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
@@ -83,18 +83,9 @@ export interface ControlledSettings {
   maxBodyBytes: number;
 }
 
-const CONTROL_KEYS = [
-  'maxConcurrency',
-  'initialConcurrency',
-  'rate',
-  'aimd',
-  'adaptiveRate',
-  'breaker',
-  'retryBudget',
-] as const;
 /** Every {@link ControlledOptions} key. */
 export const CONTROLLED_KEYS = [
-  ...CONTROL_KEYS,
+  ...CONTROL_OPTION_KEYS,
   'scope',
   'retry',
   'events',
@@ -112,7 +103,7 @@ export function readControlledOptions(
   options: ControlledOptions,
 ): ControlledSettings {
   const control: ControlOptions = {};
-  for (const key of CONTROL_KEYS) {
+  for (const key of CONTROL_OPTION_KEYS) {
     if (options[key] !== undefined) Object.assign(control, { [key]: options[key] });
   }
   const setup = controlSetup(control);

@@ -37,7 +37,8 @@ export interface ControlOptions {
   latencyGuard?: LatencyGuardOptions | false;
 }
 
-const KNOWN = [
+/** Every {@link ControlOptions} key. */
+export const CONTROL_OPTION_KEYS = [
   'maxConcurrency',
   'initialConcurrency',
   'rate',
@@ -56,7 +57,7 @@ const KNOWN = [
  * store has some, is resumed.
  */
 export function controlSetup(options: ControlOptions = {}): ScopeFactory {
-  rejectUnknownOptions('control', options, KNOWN);
+  rejectUnknownOptions('control', options, CONTROL_OPTION_KEYS);
   const max = numberOption('control', 'maxConcurrency', options.maxConcurrency, 32, {
     min: 1,
     integer: true,

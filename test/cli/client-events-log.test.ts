@@ -23,6 +23,8 @@ async function crawlWithEvents(model: ServerModel, name: string): Promise<string
     maxConcurrency: 8,
     initialConcurrency: 8,
     retry: { maxAttempts: 1 },
+    // Keep pushing, so the log shows the throttling (the guard would slow down and avoid it).
+    latencyGuard: false,
     events: sink,
   });
   let next = 0;
