@@ -14,6 +14,8 @@ import type { ScopeState, StateStore } from '../store/store.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import type { OutcomeDetails, Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
+import { ScopeEvents, type ScopeNumbers } from './scope-events.js';
+import { type PermitOwner, ScopePermit } from './scope-permit.js';
 
 /** Options for {@link ScopeController}. */
 export interface ScopeControllerOptions {
@@ -52,8 +54,6 @@ const KNOWN = [
   'events',
 ] as const;
 
-type Extra = Partial<Pick<ControlEvent, 'signal' | 'status' | 'rttMs' | 'breaker' | 'timings'>>;
-
 /**
  * The control loop of one rate-limit scope. It joins a concurrency limit
  * (semaphore), a rate (pacer) and a breaker behind one call: `admit()` waits
@@ -61,7 +61,7 @@ type Extra = Partial<Pick<ControlEvent, 'signal' | 'status' | 'rttMs' | 'breaker
  * request's outcome back into the algorithms, which resize the semaphore and
  * re-pace the pacer. Every decision is emitted as a {@link ControlEvent}.
  */
-export class ScopeController {
+export class ScopeController implements PermitOwner {
   /** The scope key, e.g. `host:example.com`. */
   readonly scope: string;
   readonly #clock: Clock;
@@ -76,7 +76,8 @@ export class ScopeController {
   #pacer: Pacer | undefined;
   /** Created at the first failure (or from a saved state): a healthy scope needs none. */
   #gate: BreakerGate | undefined;
-  readonly #events: EventSink | undefined;
+  readonly #log: ScopeEvents | undefined;
+
   readonly #retryBudgetOptions: RetryBudgetOptions | undefined;
   readonly #guardOptions: LatencyGuardOptions | false | undefined;
   /** Created with the first success: a scope with no traffic needs no latency window. */
@@ -85,8 +86,6 @@ export class ScopeController {
   #sent = 0;
   /** Whole ms, so the field stays a small integer rather than a boxed double. */
   #lastUsed: number;
-  /** The rate of the last `rate` event; undefined until one (the start rate). */
-  #reportedRate: number | undefined;
 
   constructor(scope: string, options: ScopeControllerOptions) {
     rejectUnknownOptions('ScopeController', options, KNOWN);
@@ -94,7 +93,8 @@ export class ScopeController {
     this.#clock = options.clock ?? systemClock;
     this.#limit = options.limit;
     this.#rate = options.rate;
-    this.#events = options.events;
+    if (options.events)
+      this.#log = new ScopeEvents(options.events, (type, reason) => this.describe(type, reason));
     this.#semaphore = new Semaphore(options.limit.limit, this.#clock);
     this.#burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
     this.#random = options.random ?? systemRandom;
@@ -220,7 +220,7 @@ export class ScopeController {
     if (this.#gate !== undefined || this.#breakerOptions === false) return this.#gate;
     const policy = new BreakerPolicy(this.#random, this.#breakerOptions, this.#breakerState);
     this.#gate = new BreakerGate(policy, this.#clock, (state, reason) =>
-      this.#onBreaker(state, reason),
+      this.#log?.breaker(state, reason),
     );
     return this.#gate;
   }
@@ -254,20 +254,21 @@ export class ScopeController {
     return new ScopePermit(this, pass, now, this.#sent);
   }
 
-  /** @internal Called by a permit when its request ends without an outcome. */
-  _release(pass: Pass): void {
+  /** @internal A request ended without an outcome: free its slot (called by its permit). */
+  _release(permit: ScopePermit): void {
     this.#sent--;
-    this.#giveBack(pass, true);
+    this.#giveBack(permit.pass, true);
   }
 
-  /** @internal Called by a permit with its request's outcome. */
+  /**
+   * @internal A request's outcome (called by its permit): feed the algorithms,
+   * resize and re-pace, then free its slot.
+   */
   _complete(permit: ScopePermit, signal: Signal, details: OutcomeDetails | undefined): void {
     const at = this.#clock.now();
     this.#lastUsed = Math.floor(at);
     const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
-    const limitBefore = this.#semaphore.limit;
-    const rateBefore = this.rate;
-    const pauseBefore = this.#pacer?.pausedUntil ?? 0;
+    const before = this.#log ? this.#numbers() : undefined;
     this.#limit.onSample(sample);
     this.#rate.onSample(sample);
     const alarm = signal.kind === 'ok' ? this.#watchLatency(permit.sentAt, at) : undefined;
@@ -285,8 +286,18 @@ export class ScopeController {
         retryAfterMs: signal.retryAfterMs ?? 0,
       });
     }
-    if (this.#events) this.#emitOutcome(sample, details, limitBefore, rateBefore, pauseBefore);
-    if (alarm && this.#events) this.#emitAlarm(alarm, rateBefore);
+    if (this.#log && before) {
+      this.#log.outcome(sample, details, before, this.#numbers());
+      if (alarm) this.#log.alarm(alarm, this.#guard?.ratio ?? 0, before.rate, this.rate);
+    }
+  }
+
+  #numbers(): ScopeNumbers {
+    return {
+      limit: this.#semaphore.limit,
+      rate: this.rate,
+      pausedUntil: this.#pacer?.pausedUntil ?? 0,
+    };
   }
 
   /** Feeds a success's latency to the guard; an alarm action goes to the rate algorithm. */
@@ -296,68 +307,6 @@ export class ScopeController {
     const action = this.#guard.observe(sentAt, at);
     if (action) this.#rate.onAlarm?.(at, action);
     return action;
-  }
-
-  #emitAlarm(action: AlarmAction, rateBefore: number): void {
-    const ratio = (this.#guard?.ratio ?? 0).toFixed(1);
-    const reason =
-      action === 'slow-down'
-        ? `latency median ${ratio}x the unloaded latency: slowing down to ${fmtRate(this.rate)}`
-        : action === 'futile'
-          ? `cleared: slowing down did not help (latency does not follow our rate); back to ${fmtRate(this.rate)}`
-          : `cleared: latency median back to ${ratio}x the unloaded latency at ${fmtRate(rateBefore)}`;
-    this.#emit('alarm', reason, {});
-  }
-
-  #emitOutcome(
-    sample: Sample,
-    details: OutcomeDetails | undefined,
-    limitBefore: number,
-    rateBefore: number,
-    pauseBefore: number,
-  ): void {
-    const { signal } = sample;
-    const extra: Extra = { signal: signal.kind, rttMs: sample.at - sample.sentAt };
-    if (signal.status !== undefined) extra.status = signal.status;
-    if (details?.timings) extra.timings = details.timings;
-    this.#emit('sample', signal.reason, extra);
-    const cause = { signal: signal.kind };
-    if (this.limit !== limitBefore)
-      this.#emit('limit', `${limitBefore} -> ${this.limit} on ${signal.reason}`, cause);
-    if (this.#rateMovedNotably(rateBefore)) {
-      this.#emit(
-        'rate',
-        `${fmtRate(this.#reportedRate ?? rateBefore)} -> ${fmtRate(this.rate)} on ${signal.reason}`,
-        cause,
-      );
-      this.#reportedRate = this.rate;
-    }
-    const pausedUntil = this.#pacer?.pausedUntil ?? 0;
-    if (pausedUntil > pauseBefore) {
-      const ms = Math.round(pausedUntil - sample.at);
-      this.#emit('pause', `paused ${ms} ms on ${signal.reason}`, cause);
-    }
-    if (signal.kind === 'blocked') this.#emit('blocked', signal.reason, cause);
-  }
-
-  /**
-   * Every sample event carries the rate already; a `rate` event marks a cut,
-   * a switch between paced and unpaced, or a 5 % drift since the last one.
-   */
-  #rateMovedNotably(rateBefore: number): boolean {
-    const rate = this.rate;
-    if (rate === rateBefore) return false;
-    const reported = this.#reportedRate ?? rateBefore;
-    if (rate < rateBefore || rate === Infinity || reported === Infinity) return true;
-    return Math.abs(rate - reported) >= 0.05 * reported;
-  }
-
-  #onBreaker(state: BreakerState, reason: string): void {
-    if (this.#events) this.#emit('breaker', reason, { breaker: state });
-  }
-
-  #emit(type: ControlEventType, reason: string, extra: Extra): void {
-    this.#events?.({ ...this.describe(type, reason), ...extra });
   }
 
   /** An event of `type` carrying this scope's current numbers. */
@@ -377,41 +326,9 @@ export class ScopeController {
   }
 }
 
-/** The permit {@link ScopeController} hands out. */
-class ScopePermit implements Permit {
-  readonly #controller: ScopeController;
-  readonly pass: Pass;
-  readonly sentAt: number;
-  readonly inflightAtSend: number;
-  #done = false;
-
-  constructor(controller: ScopeController, pass: Pass, sentAt: number, inflightAtSend: number) {
-    this.#controller = controller;
-    this.pass = pass;
-    this.sentAt = sentAt;
-    this.inflightAtSend = inflightAtSend;
-  }
-
-  report(signal: Signal, details?: OutcomeDetails): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#controller._complete(this, signal, details);
-  }
-
-  release(): void {
-    if (this.#done) return;
-    this.#done = true;
-    this.#controller._release(this.pass);
-  }
-}
-
 function remaining(options: WaitOptions | undefined, deadline: number, now: number): WaitOptions {
   const stage: WaitOptions = {};
   if (options?.signal) stage.signal = options.signal;
   if (deadline !== Infinity) stage.timeoutMs = Math.max(0, deadline - now);
   return stage;
-}
-
-function fmtRate(rate: number): string {
-  return rate === Infinity ? 'unpaced' : `${rate.toFixed(2)}/s`;
 }
