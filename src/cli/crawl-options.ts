@@ -36,7 +36,7 @@ export interface CrawlOptions {
   onProgress?: (progress: CrawlProgress) => void;
   /** @default 1000 */
   progressIntervalMs?: number;
-  /** Further client options: retries, timeouts, `clock`… */
+  /** Further client options: retries, timeouts, `clock`… (`retryBudget` defaults to a reserve of `maxConcurrency`, at most 100). */
   client?: Omit<ClientOptions, 'maxConcurrency' | 'rate' | 'scope' | 'events'>;
 }
 

@@ -53,6 +53,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   const tally = new CrawlTally();
   const sinks = options.events ? [tally.sink, options.events] : [tally.sink];
   const client = createClient({
+    retryBudget: crawlRetryBudget(settings.maxConcurrency),
     ...options.client,
     maxConcurrency: settings.maxConcurrency,
     ...(settings.rate === undefined ? {} : { rate: settings.rate }),
@@ -176,6 +177,15 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A retry allowance whose reserve covers one full burst: when every request
+ * in flight is throttled at once (the first overshoot), each may still be
+ * retried, instead of the URLs past the default reserve of 10 being given up.
+ */
+function crawlRetryBudget(maxConcurrency: number) {
+  return { reserve: Math.min(100, Math.max(10, maxConcurrency)) };
 }
 
 /** Calls `tick` every `progressIntervalMs` until cancelled. */
