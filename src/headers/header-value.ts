@@ -39,12 +39,16 @@ function fromPairs(pairs: Iterable<readonly [string, string]>, wanted: string): 
 }
 
 function fromRecord(record: Readonly<Record<string, unknown>>, wanted: string): string | undefined {
+  // Node and undici already lower-case names: look the name up before scanning for other spellings.
+  if (Object.hasOwn(record, wanted)) return recordValue(record[wanted]);
   for (const key of Object.keys(record)) {
-    if (key.toLowerCase() !== wanted) continue;
-    const value = record[key];
-    if (typeof value === 'string') return value;
-    if (Array.isArray(value)) return value.map(String).join(', ');
-    return undefined;
+    if (key.toLowerCase() === wanted) return recordValue(record[key]);
   }
+  return undefined;
+}
+
+function recordValue(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(String).join(', ');
   return undefined;
 }

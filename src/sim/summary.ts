@@ -93,7 +93,7 @@ export function summarise(measures: RunMeasures): RunSummary {
             .length / steady.length,
     p50Ms: p?.p50 ?? 0,
     p95Ms: p?.p95 ?? 0,
-    maxMs: Math.max(0, ...log.doneAt.map((done, i) => done - (log.sentAt[i] as number))),
+    maxMs: largest(log.size, (i) => (log.doneAt[i] as number) - (log.sentAt[i] as number)),
     convergeS: convergence(measures),
     oscillation: oscillation(log, steadyFromMs, steadyEnd),
     timeToMaxS: timeToCeiling(log, measures.maxConcurrency),
@@ -125,7 +125,14 @@ function countWhere(log: ExchangeLog, keep: (i: number) => boolean): number {
 }
 
 function lastDone(log: ExchangeLog): number {
-  return Math.max(0, ...log.doneAt);
+  return largest(log.size, (i) => log.doneAt[i] as number);
+}
+
+/** The largest of `count` values (0 when none), without spreading huge arrays onto the stack. */
+function largest(count: number, value: (i: number) => number): number {
+  let max = 0;
+  for (let i = 0; i < count; i++) max = Math.max(max, value(i));
+  return max;
 }
 
 function meanCapacity(capacity: RunMeasures['capacity'], from: number, to: number): number | null {
