@@ -3,6 +3,7 @@ import { registerAnalyze } from './analyze.js';
 import { registerBaseline } from './baseline.js';
 import { registerBench } from './bench.js';
 import { registerCrawl } from './crawl.js';
+import { registerDemo } from './demo.js';
 import { registerDiagnose } from './diagnose.js';
 import { registerProbe } from './probe.js';
 import { createProgram, runProgram } from './program.js';
@@ -11,6 +12,7 @@ import { registerServeMock } from './serve-mock.js';
 
 const program = createProgram();
 registerCrawl(program);
+registerDemo(program);
 registerProbe(program);
 registerServeMock(program);
 registerAnalyze(program);

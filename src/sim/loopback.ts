@@ -19,6 +19,8 @@ export interface LoopbackOptions {
   durationMs: number;
   /** Receives the strategy's control events. */
   events?: EventSink;
+  /** Records the exchanges here (to watch a run as it goes). @default a new log */
+  log?: ExchangeLog;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function runLoopback(
     systemClock,
   );
   const origin = systemClock.now();
-  const log = new ExchangeLog();
+  const log = options.log ?? new ExchangeLog();
   const workload = { ...scenario.workload, durationMs: options.durationMs };
   const work = new WorkQueue(workload, systemClock);
   try {

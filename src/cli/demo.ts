@@ -1,0 +1,123 @@
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { type CancelTimer, systemClock } from '../clock.js';
+import type { EventSink } from '../events/event.js';
+import { fanout } from '../events/fanout.js';
+import { jsonlSink } from '../events/jsonl-sink.js';
+import { writeReport } from '../report/write-report.js';
+import { ExchangeLog } from '../sim/exchange-log.js';
+import { runLoopback } from '../sim/loopback.js';
+import { findScenario, type Scenario } from '../sim/scenarios.js';
+import { naive, ratewise, type Strategy } from '../sim/strategies/index.js';
+import type { RunSummary } from '../sim/summary.js';
+import { positiveArg } from './parsers.js';
+
+/** Options of `ratewise demo`, as commander parses them. */
+export interface DemoOptions {
+  duration: number;
+  out: string;
+  compare: boolean;
+  json?: boolean;
+}
+
+/** Registers `ratewise demo`. */
+export function registerDemo(program: Command): Command {
+  return program
+    .command('demo')
+    .description(
+      'the first reference, on loopback: a server with a hidden 30 req/s limit and 350 ms latency, 40 workers, ratewise against naive per-worker backoff',
+    )
+    .option('--duration <s>', 'seconds per run', positiveArg, 25)
+    .option('--out <dir>', 'where the events log and the HTML report go', 'ratewise-demo')
+    .option('--no-compare', 'skip the naive run')
+    .option('--json', 'print the two summaries as one JSON object (last line of stdout)')
+    .action(async (options: DemoOptions) => {
+      process.exitCode = await demoCommand(options);
+    });
+}
+
+/** Runs `ratewise demo`; resolves with the exit code. */
+export async function demoCommand(options: DemoOptions): Promise<number> {
+  const scenario = findScenario('reference-000') as Scenario;
+  const out = resolve(options.out);
+  await mkdir(out, { recursive: true });
+  const eventsPath = join(out, 'events.jsonl');
+  const say = (line: string) => {
+    if (!options.json) process.stdout.write(`${line}\n`);
+  };
+  say(`ratewise demo: ${scenario.description}; 40 workers for ${options.duration} s each run`);
+  say('\nratewise (one controller for the host: AIMD + adaptive rate + breaker):');
+  const events = jsonlSink(eventsPath, { mode: 'truncate' });
+  const mine = await watchedRun(scenario, ratewise, options.duration, events, say);
+  await events.close();
+  let theirs: RunSummary | undefined;
+  if (options.compare) {
+    say('\nnaive (40 workers, each retrying its own 429s after 1 s, 2 s, 4 s … without jitter):');
+    theirs = await watchedRun(scenario, naive, options.duration, undefined, say);
+  }
+  const report = await writeReport({
+    log: eventsPath,
+    out: join(out, 'report.html'),
+    title: 'ratewise demo',
+  });
+  if (options.json) {
+    process.stdout.write(
+      `${JSON.stringify({ ratewise: mine, naive: theirs, events: eventsPath, report: report.path })}\n`,
+    );
+    return 0;
+  }
+  say(`\n${summaryTable(mine, theirs)}`);
+  say(`\nevents log: ${eventsPath}\nreport:     ${report.path}`);
+  return 0;
+}
+
+/** Runs one strategy on a fresh loopback server, printing (t, limit, ok, 429s) every 2 s. */
+async function watchedRun(
+  scenario: Scenario,
+  strategy: Strategy,
+  seconds: number,
+  sink: EventSink | undefined,
+  say: (line: string) => void,
+): Promise<RunSummary> {
+  const log = new ExchangeLog();
+  let limit: number | undefined;
+  const track: EventSink = (event) => {
+    limit = event.limit;
+  };
+  const started = systemClock.now();
+  let cancel: CancelTimer | undefined;
+  const tick = () => {
+    const t = (systemClock.now() - started) / 1000;
+    const ok = log.status.filter((s) => s >= 200 && s < 300).length;
+    const rejected = log.status.filter((s) => s === 429).length;
+    const shown = limit === undefined ? '  –' : String(limit).padStart(3);
+    say(
+      `t=${t.toFixed(1).padStart(5)}s limit=${shown} ok=${String(ok).padStart(5)} 429s=${String(rejected).padStart(5)}`,
+    );
+    cancel = systemClock.setTimer(2000, tick);
+  };
+  cancel = systemClock.setTimer(2000, tick);
+  try {
+    const events = sink ? fanout([sink, track]) : track;
+    const { summary } = await runLoopback(scenario, strategy, {
+      durationMs: seconds * 1000,
+      events,
+      log,
+    });
+    return summary;
+  } finally {
+    cancel?.();
+  }
+}
+
+function summaryTable(mine: RunSummary, theirs: RunSummary | undefined): string {
+  const row = (name: string, s: RunSummary) =>
+    `| ${name} | ${s.ok} | ${s.rejected} | ${s.okPerS.toFixed(1)} | ${((s.capacityShare ?? 0) * 100).toFixed(0)} % | ${(s.rejectedShare * 100).toFixed(1)} % |`;
+  return [
+    '| strategy | ok | 429s | ok/s (steady) | of capacity | rejected |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    row('ratewise', mine),
+    ...(theirs ? [row('naive', theirs)] : []),
+  ].join('\n');
+}
