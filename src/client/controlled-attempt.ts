@@ -3,7 +3,8 @@ import { classify } from '../classify.js';
 import type { Signal } from '../signal.js';
 import { type AttemptOutcome, type AttemptSpec, runAttempts } from './attempts.js';
 import type { ControlledSettings } from './options.js';
-import { ResponseTap, type TapEnd } from './response-tap.js';
+import { ResponseTap } from './response-tap.js';
+import type { TapEnd } from './tap-body.js';
 import { toHeaders } from './web-response.js';
 
 /** Statuses whose body prefix the classifier reads (block pages, rate-limit pages). */

@@ -1,48 +1,25 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
-import type { CancelTimer, Clock } from '../clock.js';
 import type { PhaseTimings } from '../timings.js';
+import { type AttemptGuards, guardAttempt } from './attempt-guards.js';
 import { ResponseTooLargeError } from './client-errors.js';
 import {
   type ConnectionTimings,
   claimConnectionTimings,
   expectSocket,
 } from './connection-timings.js';
-
-/** Where a response body goes once someone wants it. */
-export interface BodySink {
-  /** One chunk; return `false` to pause the download until {@link ResponseTap.resume}. */
-  data(chunk: Buffer): boolean;
-  /** The body is complete. */
-  end(): void;
-  /** The download failed (or was cancelled). */
-  error(error: unknown): void;
-}
-
-/** How an exchange finished: `error` is unset for a complete body. */
-export interface TapEnd {
-  error?: unknown;
-}
+import { type BodySink, TapBody, type TapEnd } from './tap-body.js';
 
 /** What one attempt needs to know. */
-export interface TapSettings {
-  /** The request URL, for error messages. */
-  url: string;
-  clock: Clock;
+export interface TapSettings extends AttemptGuards {
   /** Larger bodies fail with {@link ResponseTooLargeError}. */
   maxBodyBytes: number;
-  /** Dispatch to last body byte; then the attempt fails with a `TimeoutError`. */
-  timeoutMs: number;
   /** Whether a response with this status has its body prefix read before it is classified. */
   sniff(status: number): boolean;
-  /** The caller's cancellation. */
-  signal?: AbortSignal;
 }
 
 /** Body prefix read for classification (block pages, rate-limit pages). */
 export const SNIFF_BYTES = 8192;
-/** Body bytes buffered while nobody reads before the download is paused. */
-const BUFFER_BYTES = 65_536;
 /** A discarded body longer than this closes its connection instead of being drained. */
 const DRAIN_BYTES = 262_144;
 
@@ -75,13 +52,11 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #firstByteAt: number | undefined;
   #lastByteAt: number | undefined;
   #bytes = 0;
-  #buffered: Buffer[] = [];
-  #bufferedBytes = 0;
-  #sink: BodySink | undefined;
+  readonly #body = new TapBody();
   #end: TapEnd | undefined;
   #onEnd: ((end: TapEnd) => void)[] = [];
-  #cancelTimer: CancelTimer | undefined;
-  #onCallerAbort: (() => void) | undefined;
+  /** Set once the guards are armed; until then there is nothing to disarm. */
+  #disarm: () => void = () => {};
 
   constructor(settings: TapSettings) {
     this.#settings = settings;
@@ -91,17 +66,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
       this.#rejectHead = reject;
     });
     this.head.catch(() => {}); // the caller gets the rejection; never unhandled here
-    if (Number.isFinite(settings.timeoutMs)) {
-      this.#cancelTimer = settings.clock.setTimer(settings.timeoutMs, () =>
-        this.abort(timeoutError(settings.url, settings.timeoutMs)),
-      );
-    }
-    const { signal } = settings;
-    if (signal?.aborted) this.abort(abortError(signal));
-    else if (signal) {
-      this.#onCallerAbort = () => this.abort(abortError(signal));
-      signal.addEventListener('abort', this.#onCallerAbort, { once: true });
-    }
+    this.#disarm = guardAttempt(settings, (reason) => this.abort(reason));
   }
 
   /** Whether the exchange is over (body complete, failed or cancelled). */
@@ -164,14 +129,9 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
       this.abort(new ResponseTooLargeError(url, maxBodyBytes, this.#bytes));
       return;
     }
-    if (this.#sink) {
-      if (!this.#sink.data(chunk)) controller.pause();
-      return;
-    }
-    this.#buffered.push(chunk);
-    this.#bufferedBytes += chunk.length;
-    if (!this.#headDone && this.#bufferedBytes >= SNIFF_BYTES) this.#releaseHead();
-    if (this.#headDone && this.#bufferedBytes >= BUFFER_BYTES) controller.pause();
+    const flowing = this.#body.push(chunk);
+    if (!this.#headDone && this.#body.bufferedBytes >= SNIFF_BYTES) this.#releaseHead();
+    if (!flowing) controller.pause();
   }
 
   onResponseEnd(): void {
@@ -203,16 +163,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
 
   /** Streams the body to `sink`: what was buffered first, then the rest as it arrives. */
   consume(sink: BodySink): void {
-    this.#sink = sink;
-    const buffered = this.#buffered;
-    this.#buffered = [];
-    this.#bufferedBytes = 0;
-    let flowing = true;
-    for (const chunk of buffered) flowing = sink.data(chunk) && flowing;
-    if (this.#end) {
-      if (this.#end.error === undefined) sink.end();
-      else sink.error(this.#end.error);
-    } else if (flowing) this.resume();
+    if (this.#body.take(sink) && !this.#end) this.resume();
   }
 
   /** Resumes a paused download. */
@@ -226,7 +177,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
    */
   discard(): Promise<void> {
     const over = new Promise<void>((resolve) => this.onEnd(() => resolve()));
-    if (!this.#end && !this.#sink) {
+    if (!this.#end && !this.#body.taken) {
       let drained = 0;
       this.consume({
         data: (chunk) => {
@@ -251,7 +202,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     if (this.#headDone) return;
     this.#headDone = true;
     if (this.#settings.sniff(this.status)) {
-      this.#prefix = Buffer.concat(this.#buffered).toString('utf8', 0, SNIFF_BYTES);
+      this.#prefix = this.#body.prefix(SNIFF_BYTES);
     }
     this.#resolveHead(this);
   }
@@ -259,28 +210,12 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #finish(end: TapEnd): void {
     if (this.#end) return;
     this.#end = end;
-    this.#cancelTimer?.();
-    if (this.#onCallerAbort)
-      this.#settings.signal?.removeEventListener('abort', this.#onCallerAbort);
-    if (this.#sink) {
-      if (end.error === undefined) this.#sink.end();
-      else this.#sink.error(end.error);
-    }
+    this.#disarm();
+    this.#body.end(end);
     const listeners = this.#onEnd;
     this.#onEnd = [];
     for (const listener of listeners) listener(end);
   }
-}
-
-function timeoutError(url: string, ms: number): Error {
-  return new DOMException(`${url}: no complete response within ${ms} ms`, 'TimeoutError');
-}
-
-function abortError(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error
-    ? reason
-    : new DOMException('This operation was aborted', 'AbortError');
 }
 
 function discardedError(): Error {

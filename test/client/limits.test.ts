@@ -107,3 +107,37 @@ describe('failures without a response', () => {
     expect(server.seen).toHaveLength(1);
   });
 });
+
+describe('no timer outlives its request', () => {
+  it('leaves no armed timer after successes, aborts (also already-aborted signals) and timeouts', async () => {
+    const { systemClock } = await import('../../src/clock.js');
+    let armed = 0;
+    const clock = {
+      ...systemClock,
+      setTimer(ms: number, callback: () => void) {
+        armed++;
+        const cancel = systemClock.setTimer(ms, () => {
+          armed--;
+          callback();
+        });
+        return () => {
+          if (armed > 0) armed--;
+          cancel();
+        };
+      },
+    };
+    server = await startServer((req, res) => {
+      if (req.url !== '/hang') res.end('ok');
+    });
+    client = createClient({ clock, timeoutMs: 60_000, retry: { maxAttempts: 1 } });
+    await (await client.fetch(server.url)).text();
+    await expect(client.fetch(server.url, { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
+    const controller = new AbortController();
+    const hung = client.fetch(`${server.url}/hang`, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(hung).rejects.toMatchObject({ name: 'AbortError' });
+    expect(armed).toBe(0);
+  });
+});
