@@ -37,6 +37,8 @@ const CLIMB_GAIN = 1.5;
  */
 const FIRST_ALARM_RATIO = 0.25;
 const ALARM_RATIO = 0.5;
+/** The first ceiling is recounted over the requests sent in this span before the first refusal. */
+const RECOUNT_SPAN_MS = 1000;
 /** One congestion event lowers the ceiling by at most this factor. */
 const DEEPEST_CUT = 0.5;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
@@ -89,6 +91,8 @@ export class AdaptiveRate implements RatePolicy {
   #lastDecreaseAt = NEVER;
   // Absent until needed: most of a crawl's scopes are never throttled.
   #learned: Learned | undefined;
+  /** The first refusal while unpaced, to recount its ceiling once its window's requests are in. */
+  #recount: { sentAt: number; at: number } | undefined;
   /** What was learned before the current latency alarm's cuts (null: unpaced); undefined outside one. */
   #beforeAlarm: Learned | null | undefined;
   #quota: QuotaPace | undefined;
@@ -141,6 +145,7 @@ export class AdaptiveRate implements RatePolicy {
     const speed = speedOf(sample);
     if (speed === 'grow' || speed === 'hold') {
       this.#meter.accept(sample);
+      if (this.#recount !== undefined && at >= this.#recount.at) this.#recountFirstCeiling();
       if (learned !== undefined) this.#followHeadroom(learned, at);
     } else this.#cut(sample, speed);
     const retryAfter = signal.retryAfterMs;
@@ -240,11 +245,38 @@ export class AdaptiveRate implements RatePolicy {
     learned.elapsedMs = this.#s.probeDoublingMs * Math.cbrt(CLIMB_GAIN - 1);
   }
 
+  /**
+   * The first refusal arrives before the requests the server accepted just
+   * before it (a 429 is quick, a page takes a round trip), so the first ceiling
+   * is an undercount. Once they are in — a pause or two round trips later —
+   * count the accepted requests sent in the second before the refusal; a
+   * higher count replaces the ceiling (the curve keeps its shape).
+   */
+  #recountFirstCeiling(): void {
+    const recount = this.#recount as { sentAt: number; at: number };
+    this.#recount = undefined;
+    const counted = this.#meter.acceptedSentBefore(recount.sentAt, RECOUNT_SPAN_MS);
+    this.#meter.forgetSent();
+    const learned = this.#learned;
+    if (learned === undefined || counted === undefined || counted <= learned.ceiling) return;
+    const scale = counted / learned.ceiling;
+    learned.ceiling = counted;
+    learned.curve = { ...learned.curve, ceiling: counted, start: learned.curve.start * scale };
+  }
+
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
     this.#lastDecreaseAt = sample.at;
     const current = this.#learnedRate();
     const measured = this.#meter.ceilingAt(sample.at, current);
+    if (current === Infinity && measured !== undefined) {
+      const waitMs = Math.max(
+        sample.signal.retryAfterMs ?? 0,
+        2 * (sample.at - sample.sentAt),
+        RECOUNT_SPAN_MS,
+      );
+      this.#recount = { sentAt: sample.sentAt, at: sample.at + waitMs };
+    }
     if (measured === undefined) return; // unpaced and nothing measured yet: nothing to learn from
     // One event lowers the ceiling by at most half: when nothing completes (every
     // request timing out), "accepted" reads near zero, which is no measurement.

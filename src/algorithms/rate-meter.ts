@@ -8,6 +8,8 @@ const MIN_HISTORY = 0.1;
 const USED = 0.9;
 /** Throttled again soon after a pause: at most this cut of the rate that failed. */
 const DEEPEST_CUT = 0.5;
+/** While unpaced, the send times of this many recent acceptances are kept to count the first ceiling. */
+const SENT_KEPT = 64;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
 
@@ -63,6 +65,13 @@ export class RateMeter {
   #unpacedAt = NEVER;
   /** The latest server pause, once there was one. */
   #pause: Pause | undefined;
+  /**
+   * Send times of the latest acceptances (a ring), kept until the first ceiling
+   * is settled: slow start ramps the rate so fast that an average lags what the
+   * server accepted when it first refused; a count by send time does not.
+   */
+  #sent: number[] | undefined = [];
+  #sentNext = 0;
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
@@ -101,6 +110,7 @@ export class RateMeter {
   /** Records an outcome the server did not throttle. */
   accept(sample: Sample): void {
     this.#accepted.add(sample.at);
+    this.#keepSent(sample.sentAt);
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
     this.#rttMs = this.#rttMs === 0 ? rtt : this.#rttMs + (rtt - this.#rttMs) * RTT_SMOOTHING;
@@ -122,6 +132,32 @@ export class RateMeter {
     const since = this.#startedAt + this.#rttMs;
     if (!(at - since >= MIN_HISTORY * this.#windowMs)) return undefined;
     return this.#accepted.perSecond(at, since);
+  }
+
+  #keepSent(sentAt: number): void {
+    const sent = this.#sent;
+    if (sent === undefined) return;
+    if (sent.length < SENT_KEPT) sent.push(sentAt);
+    else sent[this.#sentNext] = sentAt;
+    this.#sentNext = (this.#sentNext + 1) % SENT_KEPT;
+  }
+
+  /**
+   * Accepted requests sent in the `spanMs` before `until`, per second, counted
+   * from the kept send times; undefined once they are forgotten or when the
+   * ring does not reach back that far (then it is a lower bound, still useful).
+   */
+  acceptedSentBefore(until: number, spanMs: number): number | undefined {
+    const sent = this.#sent;
+    if (sent === undefined || sent.length === 0) return undefined;
+    let count = 0;
+    for (const t of sent) if (t <= until && t > until - spanMs) count++;
+    return (count * 1000) / spanMs;
+  }
+
+  /** Stops keeping send times (the first ceiling is settled). */
+  forgetSent(): void {
+    this.#sent = undefined;
   }
 
   /**

@@ -265,3 +265,32 @@ describe('AdaptiveRate latency alarms', () => {
     expect(rate.ceiling).toBeCloseTo(cut, 5);
   });
 });
+
+describe('AdaptiveRate first ceiling', () => {
+  it('recounts the first ceiling once the requests accepted just before the first 429 have come back', () => {
+    const rate = new AdaptiveRate();
+    const ok = (sentAt: number) =>
+      rate.onSample({
+        sentAt,
+        at: sentAt + 350,
+        inflight: 10,
+        signal: { kind: 'ok', reason: '200' },
+      });
+    // Slow start against "30 in any second": 4, 8, 16 requests a round trip apart, then 6 more
+    // accepted at 1050 and the rest refused at once — before the 16 and the 6 are back.
+    for (let i = 0; i < 4; i++) ok(0);
+    for (let i = 0; i < 8; i++) ok(350);
+    rate.onSample({
+      sentAt: 1050,
+      at: 1051,
+      inflight: 30,
+      signal: { kind: 'throttled', reason: '429', retryAfterMs: 1000 },
+    });
+    const first = rate.ceiling as number;
+    for (let i = 0; i < 16; i++) ok(700);
+    for (let i = 0; i < 6; i++) ok(1050);
+    ok(2100); // after the pause: the window's requests are all in
+    expect(first).toBeLessThan(20);
+    expect(rate.ceiling).toBeCloseTo(30, 5);
+  });
+});
