@@ -18,7 +18,7 @@ export {
   type BreakerSnapshot,
 } from './algorithms/breaker-policy.js';
 export { GradientLimit, type GradientOptions, type GradientState } from './algorithms/gradient.js';
-export type { ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
+export type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
 // Backoff
 export type { Backoff, BackoffOptions } from './backoff/backoff.js';
 export {
@@ -38,11 +38,35 @@ export {
   type SniffedResponse,
   THROTTLE_MARKERS,
 } from './classify.js';
+// HTTP client
+export {
+  type AttemptContext,
+  type AttemptOutcome,
+  type AttemptSpec,
+  runAttempts,
+} from './client/attempts.js';
+export { createClient, type RatewiseClient } from './client/client.js';
+export { FetchFailedError, RedirectError, ResponseTooLargeError } from './client/client-errors.js';
+export {
+  type RatewiseDispatchOptions,
+  type RatewiseInterceptor,
+  ratewiseInterceptor,
+} from './client/interceptor.js';
+export type { ClientOptions, ControlledOptions } from './client/options.js';
+export type { RatewiseRequestInit, RequestControl } from './client/request-input.js';
+export { type ResponseInfo, ratewiseInfo, ratewiseTimings } from './client/response-info.js';
+export {
+  isRetryable,
+  type RetryOptions,
+  type RetryPolicy,
+  retryPolicy,
+} from './client/retry-policy.js';
 // Time and chance
 export { type CancelTimer, type Clock, sleepOn, systemClock } from './clock.js';
 // Controllers and scopes
 export { CompositePermit } from './controller/composite-permit.js';
 export { type ControlOptions, controlSetup } from './controller/defaults.js';
+export { LatencyGuard, type LatencyGuardOptions } from './controller/latency-guard.js';
 export type { OutcomeDetails, Permit } from './controller/permit.js';
 export {
   type ScopeFactory,
