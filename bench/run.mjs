@@ -10,7 +10,9 @@ const benches = [
   ['dist/cli/main.js', 'bench'],
 ];
 
-console.log(`# ratewise benchmarks — node ${process.version}, ${cpus()[0]?.model} × ${cpus().length}`);
+console.log(
+  `# ratewise benchmarks — node ${process.version}, ${cpus()[0]?.model} × ${cpus().length}`,
+);
 for (const args of benches) {
   console.log(`\n## node ${args.join(' ')}`);
   const { status } = spawnSync(process.execPath, args, { stdio: 'inherit' });
