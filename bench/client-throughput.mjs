@@ -5,7 +5,8 @@
 // A loopback server in a child process answers every request at once (200, 2-byte
 // body). C workers per client loop request → read body. Each client runs for
 // --seconds per round, rounds interleaved so drift hits all alike; the table shows
-// the median requests/s and its ratio to the raw undici form with the same API.
+// the median requests/s and its ratio to the raw undici form with the same API. Rows
+// with the latency guard off isolate the client's own cost from controller decisions.
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Agent, request, fetch as undiciFetch } from 'undici';
@@ -43,27 +44,36 @@ async function main() {
   const port = await new Promise((resolve) => child.once('message', resolve));
   const url = `http://127.0.0.1:${port}/`;
   const control = { maxConcurrency: connections, initialConcurrency: connections };
+  // The latency guard reads sub-millisecond jitter as soft throttling and slows down;
+  // without it the rows measure the client's own cost.
+  const unguarded = { ...control, latencyGuard: false };
 
   const rawAgent = new Agent({ connections });
   const interceptedAgent = new Agent({ connections, connect: timedConnect() });
   const intercepted = interceptedAgent.compose(ratewiseInterceptor(control));
+  const unguardedAgent = new Agent({ connections, connect: timedConnect() });
+  const interceptedUnguarded = unguardedAgent.compose(ratewiseInterceptor(unguarded));
   const fetchAgent = new Agent({ connections });
   const client = createClient(control);
+  const clientUnguarded = createClient(unguarded);
+  const viaRequest = (dispatcher) => () => request(url, { dispatcher }).then((r) => r.body.dump());
+  const viaFetch = (fetch) => () => fetch(url).then((r) => r.arrayBuffer());
 
   const contenders = [
+    ['undici request (raw)', viaRequest(rawAgent), undefined],
+    ['undici request + ratewiseInterceptor', viaRequest(intercepted), 'undici request (raw)'],
     [
+      'undici request + ratewiseInterceptor, latencyGuard off',
+      viaRequest(interceptedUnguarded),
       'undici request (raw)',
-      () => request(url, { dispatcher: rawAgent }).then((r) => r.body.dump()),
     ],
+    ['undici fetch (raw)', viaFetch((u) => undiciFetch(u, { dispatcher: fetchAgent })), undefined],
+    ['ratewise client.fetch', viaFetch(client.fetch), 'undici fetch (raw)'],
     [
-      'undici request + ratewiseInterceptor',
-      () => request(url, { dispatcher: intercepted }).then((r) => r.body.dump()),
-    ],
-    [
+      'ratewise client.fetch, latencyGuard off',
+      viaFetch(clientUnguarded.fetch),
       'undici fetch (raw)',
-      () => undiciFetch(url, { dispatcher: fetchAgent }).then((r) => r.arrayBuffer()),
     ],
-    ['ratewise client.fetch', () => client.fetch(url).then((r) => r.arrayBuffer())],
   ];
   const results = new Map(contenders.map(([name]) => [name, []]));
   for (const [, once] of contenders) await drive(once, connections, 0.5); // warm up
@@ -74,28 +84,26 @@ async function main() {
   await Promise.all([
     rawAgent.close(),
     interceptedAgent.close(),
+    unguardedAgent.close(),
     fetchAgent.close(),
     client.close(),
+    clientUnguarded.close(),
   ]);
   child.disconnect();
 
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rate = Object.fromEntries([...results].map(([name, xs]) => [name, median(xs)]));
-  const baseline = {
-    'undici request + ratewiseInterceptor': 'undici request (raw)',
-    'ratewise client.fetch': 'undici fetch (raw)',
-  };
+  const percent = (name, of) => `${((100 * rate[name]) / rate[of]).toFixed(1)} %`;
   console.log(
     `node ${process.version}, ${connections} connections, ${rounds} × ${seconds} s per client, loopback immediate 200\n`,
   );
   console.log('| client | requests/s (median) | vs raw undici, same API | vs raw undici request |');
   console.log('| --- | ---: | ---: | ---: |');
-  for (const [name] of contenders) {
-    const same = baseline[name]
-      ? `${((100 * rate[name]) / rate[baseline[name]]).toFixed(1)} %`
-      : '—';
-    const vsRequest = `${((100 * rate[name]) / rate['undici request (raw)']).toFixed(1)} %`;
-    console.log(`| ${name} | ${Math.round(rate[name])} | ${same} | ${vsRequest} |`);
+  for (const [name, , sameApi] of contenders) {
+    const same = sameApi ? percent(name, sameApi) : '—';
+    console.log(
+      `| ${name} | ${Math.round(rate[name])} | ${same} | ${percent(name, 'undici request (raw)')} |`,
+    );
   }
 }
 
