@@ -106,6 +106,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
       progressIntervalMs: display.intervalMs,
     });
   } finally {
+    input.destroy(); // after a stop, stdin may still be open and waiting
     display.stop();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
