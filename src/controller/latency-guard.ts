@@ -20,10 +20,16 @@ export interface LatencyGuardOptions {
    * @default 5000
    */
   judgeAfterMs?: number;
+  /**
+   * The median must also exceed the unloaded latency by this much, ms: on a
+   * server answering in a millisecond, doubling is noise, not throttling.
+   * @default 100
+   */
+  minExcessMs?: number;
 }
 
 const OWNER = 'LatencyGuard';
-const KNOWN = ['threshold', 'windowSize', 'judgeAfterMs'] as const;
+const KNOWN = ['threshold', 'windowSize', 'judgeAfterMs', 'minExcessMs'] as const;
 /** The alarm clears when the median is back under this share of the threshold. */
 const CLEAR = 0.75;
 /** Slowing down "helped" when requests sent after the cut were this much faster on average. */
@@ -46,6 +52,7 @@ const guardSettings = sharedSettings((options: LatencyGuardOptions): GuardSettin
       integer: true,
     }),
     judgeAfterMs: numberOption(OWNER, 'judgeAfterMs', options.judgeAfterMs, 5000, { min: 0 }),
+    minExcessMs: numberOption(OWNER, 'minExcessMs', options.minExcessMs, 100, { min: 0 }),
   });
 });
 
@@ -111,7 +118,12 @@ export class LatencyGuard {
     }
     this.#floor = Math.min(this.#floor, this.#window.quantile(FLOOR_QUANTILE) ?? Infinity);
     const ratio = this.ratio;
-    if (!this.#alarmed && ratio > this.#settings.threshold) {
+    const excess = (this.#window.quantile(0.5) ?? 0) - this.#floor;
+    if (
+      !this.#alarmed &&
+      ratio > this.#settings.threshold &&
+      excess >= this.#settings.minExcessMs
+    ) {
       this.#alarmed = true;
       return this.#cut(at);
     }

@@ -56,3 +56,20 @@ describe('LatencyGuard', () => {
     );
   });
 });
+
+describe('LatencyGuard on fast servers', () => {
+  it('does not alarm when a sub-millisecond latency doubles: that is noise, not throttling', () => {
+    const actions: string[] = [];
+    const guard = new LatencyGuard();
+    const noFloor = new LatencyGuard({ minExcessMs: 0 });
+    let noFloorAlarmed = false;
+    for (let sentAt = 0; sentAt < 10_000; sentAt += 1) {
+      const latency = sentAt < 2000 ? 0.3 : 0.9; // tripled, but by 0.6 ms
+      const action = guard.observe(sentAt, sentAt + latency);
+      if (action) actions.push(action);
+      if (noFloor.observe(sentAt, sentAt + latency) === 'slow-down') noFloorAlarmed = true;
+    }
+    expect(actions).toEqual([]);
+    expect(noFloorAlarmed).toBe(true); // the ratio alone would have cut the rate
+  });
+});
