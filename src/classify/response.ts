@@ -1,4 +1,4 @@
-import { type HeadersInput, headerValue } from '../headers/header-value.js';
+import { type HeadersInput, headerIndex, headerValue } from '../headers/header-value.js';
 import type { RateLimitQuota } from '../headers/quota.js';
 import { parseRateLimit } from '../headers/rate-limit.js';
 import { parseRetryAfter } from '../headers/retry-after.js';
@@ -60,20 +60,26 @@ export function classifyResponse(response: unknown, settings: ClassifySettings):
 }
 
 function gather(response: unknown, settings: ClassifySettings): Facts {
-  const headers = readProperty(response, 'headers') as HeadersInput;
+  const raw = readProperty(response, 'headers') as HeadersInput;
+  // Index the headers once: a dozen names are looked up per response.
+  const lookup = attempt(
+    () => (typeof raw === 'object' && raw !== null ? headerIndex(raw) : undefined),
+    undefined,
+  );
+  const indexed = (lookup ?? raw) as HeadersInput;
   const header = (name: string): string | undefined =>
-    attempt(() => headerValue(headers, name), undefined);
+    attempt(() => headerValue(indexed, name), undefined);
   const now = settings.now === undefined ? {} : { now: settings.now };
   return {
     status: readStatus(response) as number,
-    headers,
+    headers: raw,
     header,
     body: readString(response, 'body')?.slice(0, MAX_SNIFF_CHARS),
     retryAfterMs: attempt(
       () => parseRetryAfter(header('retry-after'), { ...now, date: header('date') }),
       undefined,
     ),
-    quota: attempt(() => parseRateLimit(headers, now), undefined),
+    quota: attempt(() => parseRateLimit(indexed, now), undefined),
   };
 }
 

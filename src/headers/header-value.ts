@@ -10,7 +10,9 @@ export type HeadersInput =
 /**
  * Reads one header case-insensitively. Repeated headers are joined with `, `
  * as HTTP allows. Returns `undefined` when absent or when the input is not a
- * headers shape at all — it never throws.
+ * headers shape at all — it never throws. A plain object or a list of pairs is
+ * indexed by lower-case name at its first lookup (parsers look up a dozen
+ * names per response), so it is read as it was then.
  */
 export function headerValue(
   headers: HeadersInput | null | undefined,
@@ -24,31 +26,54 @@ export function headerValue(
   ) {
     return (headers as Headers).get(wanted) ?? undefined;
   }
-  if (Symbol.iterator in headers)
-    return fromPairs(headers as Iterable<readonly [string, string]>, wanted);
-  return fromRecord(headers as Readonly<Record<string, unknown>>, wanted);
+  return (headerIndex(headers) as Map<string, string>).get(wanted);
 }
 
-function fromPairs(pairs: Iterable<readonly [string, string]>, wanted: string): string | undefined {
-  const found: string[] = [];
+/**
+ * The headers as a case-insensitive lookup: a WHATWG `Headers` as it is, a
+ * plain object or a list of pairs as a `Map` by lower-case name (built once
+ * per object). Parsers that look up many names take this once per response.
+ */
+export function headerIndex(headers: HeadersInput): Headers | Map<string, string> {
+  if (
+    typeof (headers as Headers).get === 'function' &&
+    typeof (headers as Headers).has === 'function'
+  ) {
+    return headers as Headers;
+  }
+  let index = indexes.get(headers);
+  if (index === undefined) {
+    index =
+      Symbol.iterator in headers
+        ? indexPairs(headers as Iterable<readonly [string, string]>)
+        : indexRecord(headers as Readonly<Record<string, unknown>>);
+    indexes.set(headers, index);
+  }
+  return index;
+}
+
+const indexes = new WeakMap<object, Map<string, string>>();
+
+function add(index: Map<string, string>, name: string, value: string): void {
+  const key = name.toLowerCase();
+  const seen = index.get(key);
+  index.set(key, seen === undefined ? value : `${seen}, ${value}`);
+}
+
+function indexPairs(pairs: Iterable<readonly [string, string]>): Map<string, string> {
+  const index = new Map<string, string>();
   for (const pair of pairs) {
-    if (Array.isArray(pair) && String(pair[0]).toLowerCase() === wanted)
-      found.push(String(pair[1]));
+    if (Array.isArray(pair)) add(index, String(pair[0]), String(pair[1]));
   }
-  return found.length > 0 ? found.join(', ') : undefined;
+  return index;
 }
 
-function fromRecord(record: Readonly<Record<string, unknown>>, wanted: string): string | undefined {
-  // Node and undici already lower-case names: look the name up before scanning for other spellings.
-  if (Object.hasOwn(record, wanted)) return recordValue(record[wanted]);
+function indexRecord(record: Readonly<Record<string, unknown>>): Map<string, string> {
+  const index = new Map<string, string>();
   for (const key of Object.keys(record)) {
-    if (key.toLowerCase() === wanted) return recordValue(record[key]);
+    const value = record[key];
+    if (typeof value === 'string') add(index, key, value);
+    else if (Array.isArray(value)) add(index, key, value.map(String).join(', '));
   }
-  return undefined;
-}
-
-function recordValue(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map(String).join(', ');
-  return undefined;
+  return index;
 }

@@ -1,6 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
-import { type HeadersInput, headerValue } from './header-value.js';
+import { type HeadersInput, headerIndex, headerValue } from './header-value.js';
 import { parseHttpDate } from './http-date.js';
 import type { RateLimitQuota, RateLimitSource } from './quota.js';
 import { fieldPolicies, isCount, itemPolicies, mostRestrictive } from './rate-limit-policy.js';
@@ -50,10 +50,10 @@ const FIELD_FAMILIES: readonly FieldFamily[] = [
 /** What a family yields before empty fields are dropped. */
 type QuotaFields = { [K in keyof Omit<RateLimitQuota, 'source'>]?: RateLimitQuota[K] | undefined };
 
-/** Reads one header; the reference instant for epoch resets travels along. */
+/** Reads one header; the reference instant for epoch resets travels along (worked out when first needed). */
 interface Context {
   read(name: string): string | undefined;
-  referenceMs: number | undefined;
+  referenceMs(): number | undefined;
 }
 
 /**
@@ -86,7 +86,16 @@ export function parseRateLimit(
   options: RateLimitOptions = {},
 ): RateLimitQuota | undefined {
   const read = (name: string): string | undefined => headerValue(headers, name);
-  const context: Context = { read, referenceMs: referenceMs(read, options) };
+  const reference = referenceMs(read, options);
+  if (!mentionsRateLimit(headers)) return undefined; // most responses: one pass over the names
+  let known: { value: number | undefined } | undefined;
+  const context: Context = {
+    read,
+    referenceMs: () => {
+      known ??= { value: reference() };
+      return known.value;
+    },
+  };
   const found = ietfQuota(context);
   if (found !== undefined) return found;
   for (const family of FIELD_FAMILIES) {
@@ -96,15 +105,27 @@ export function parseRateLimit(
   return undefined;
 }
 
-/** Validates the options; epoch resets are measured from the `Date` header, else from `now`. */
-function referenceMs(read: Context['read'], options: RateLimitOptions): number | undefined {
+/** Whether any header name belongs to a rate-limit family (`ratelimit`, `rate-limit`). */
+function mentionsRateLimit(headers: HeadersInput | null | undefined): boolean {
+  if (headers === null || typeof headers !== 'object') return false;
+  for (const name of headerIndex(headers).keys()) {
+    if (name.includes('ratelimit') || name.includes('rate-limit')) return true;
+  }
+  return false;
+}
+
+/**
+ * Validates the options and returns how to find the reference instant for
+ * epoch resets: the `Date` header, else `now` (parsed only when a reset needs it).
+ */
+function referenceMs(read: Context['read'], options: RateLimitOptions): () => number | undefined {
   rejectUnknownOptions(OWNER, options, KNOWN_OPTIONS);
   const { date, now } = options;
   if (date !== undefined && date !== null && typeof date !== 'string') {
     throw InvalidOptionError.invalid(OWNER, 'date', date, 'a string (the Date header)');
   }
   if (now !== undefined) numberOption(OWNER, 'now', now, 0);
-  return parseHttpDate(date ?? read('date'), now) ?? now;
+  return () => parseHttpDate(date ?? read('date'), now) ?? now;
 }
 
 function ietfQuota(context: Context): RateLimitQuota | undefined {
@@ -181,10 +202,11 @@ function fieldFamilyQuota(
 /** Converts a reset (delta s, epoch s or epoch ms by magnitude) to ms from the response. */
 function toResetMs(
   value: SfBareItem | undefined,
-  referenceMs: number | undefined,
+  reference: () => number | undefined,
 ): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
   if (value < EPOCH_SECONDS_FROM) return value * 1000;
+  const referenceMs = reference();
   if (referenceMs === undefined) return undefined;
   const at = value < EPOCH_MS_FROM ? value * 1000 : value;
   return Math.max(0, at - referenceMs);
