@@ -1,4 +1,3 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { classify } from '../classify.js';
 import type { Signal } from '../signal.js';
 import { type AttemptOutcome, type AttemptSpec, runAttempts } from './attempts.js';
@@ -38,11 +37,14 @@ export function runControlled(
 ): Promise<AttemptOutcome<ResponseTap>> {
   const { clock } = settings;
   const sniffAll = settings.classify.isBlocked !== undefined;
-  // Your isBlocked test is shown the headers as a real `Headers`; the built-in rules only look some up.
-  const headersOf = sniffAll ? toHeaders : headerReader;
+  // Your isBlocked test is shown the headers as a real `Headers`; the built-in rules index undici's object.
   const classifyTap = (tap: ResponseTap): Signal =>
     classify(
-      { status: tap.status, headers: headersOf(tap.headers), body: tap.prefix },
+      {
+        status: tap.status,
+        headers: sniffAll ? toHeaders(tap.headers) : tap.headers,
+        body: tap.prefix,
+      },
       { ...settings.classify, now: clock.wallNow() },
     );
   const spec: AttemptSpec<ResponseTap> = {
@@ -73,23 +75,6 @@ export function runControlled(
     ...(request.admitSignal ? { admitSignal: request.admitSignal } : {}),
   };
   return runAttempts(settings, spec);
-}
-
-/**
- * undici's parsed headers (names already lower-case) behind a `get`/`has`
- * pair, so each of the classifier's lookups is one property read instead of
- * a scan of every header.
- */
-function headerReader(headers: IncomingHttpHeaders): Headers {
-  const reader: Pick<Headers, 'get' | 'has'> = {
-    get: (name) => {
-      const value = headers[name];
-      if (value === undefined) return null;
-      return Array.isArray(value) ? value.join(', ') : value;
-    },
-    has: (name) => headers[name] !== undefined,
-  };
-  return reader as Headers;
 }
 
 /** What a body that failed mid-download says about the server (nothing, for our own aborts). */

@@ -108,7 +108,9 @@ export function parseRateLimit(
 /** Whether any header name belongs to a rate-limit family (`ratelimit`, `rate-limit`). */
 function mentionsRateLimit(headers: HeadersInput | null | undefined): boolean {
   if (headers === null || typeof headers !== 'object') return false;
-  for (const name of headerIndex(headers).keys()) {
+  const index = headerIndex(headers);
+  if (typeof index.keys !== 'function') return true; // a get/has view: look the names up
+  for (const name of index.keys()) {
     if (name.includes('ratelimit') || name.includes('rate-limit')) return true;
   }
   return false;
