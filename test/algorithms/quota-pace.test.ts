@@ -40,7 +40,7 @@ describe('quotaPace', () => {
         field,
         field,
         field,
-        fc.double({ min: 0, max: 0.5 }),
+        fc.double({ min: 0, max: 0.5, noNaN: true }), // margin is validated as an option
         (limit, remaining, resetMs, windowMs, margin) => {
           const quota = {
             source: 'ietf' as const,
