@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'threads',
+    setupFiles: ['test/setup.ts'],
   },
 });
