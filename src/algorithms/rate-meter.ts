@@ -70,7 +70,8 @@ export class RateMeter {
    * is settled: slow start ramps the rate so fast that an average lags what the
    * server accepted when it first refused; a count by send time does not.
    */
-  #sent: number[] | undefined = [];
+  #sent: number[] | undefined;
+  #sentForgotten = false;
   #sentNext = 0;
 
   /** @param windowMs how far back rates are measured. */
@@ -135,8 +136,9 @@ export class RateMeter {
   }
 
   #keepSent(sentAt: number): void {
+    if (this.#sentForgotten) return;
+    this.#sent ??= [];
     const sent = this.#sent;
-    if (sent === undefined) return;
     if (sent.length < SENT_KEPT) sent.push(sentAt);
     else sent[this.#sentNext] = sentAt;
     this.#sentNext = (this.#sentNext + 1) % SENT_KEPT;
@@ -158,6 +160,7 @@ export class RateMeter {
   /** Stops keeping send times (the first ceiling is settled). */
   forgetSent(): void {
     this.#sent = undefined;
+    this.#sentForgotten = true;
   }
 
   /**
