@@ -64,7 +64,10 @@ export async function benchCommand(
     onRun: (row) => process.stderr.write(`${progressLine(row)}\n`),
   });
   const tables = benchMarkdown(rows, scenarios);
-  if (options.write) await writeSection(options.write, rows[0]?.mode ?? 'sim', argv, tables);
+  if (options.write) {
+    const section = `${options.real ? 'real' : 'sim'}${options.duration ? `-${options.duration}s` : ''}`;
+    await writeSection(options.write, section, argv, tables);
+  }
   process.stdout.write(options.json ? `${JSON.stringify({ rows })}\n` : `${tables}\n`);
   return 0;
 }
