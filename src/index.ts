@@ -19,6 +19,10 @@ export {
 } from './algorithms/breaker-policy.js';
 export { GradientLimit, type GradientOptions, type GradientState } from './algorithms/gradient.js';
 export type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
+export { formatAnalysis } from './analyze/format-analysis.js';
+export type { LogAnalysis } from './analyze/log-analysis.js';
+export { analyzeLines, LogAnalyzer, type LogAnalyzerOptions } from './analyze/log-analyzer.js';
+export { analyzeLog, readLogLines } from './analyze/read-log.js';
 // Backoff
 export type { Backoff, BackoffOptions } from './backoff/backoff.js';
 export {
@@ -38,6 +42,12 @@ export {
   type SniffedResponse,
   THROTTLE_MARKERS,
 } from './classify.js';
+// Crawling, analysis and reports
+export type { CrawlOptions } from './cli/crawl-options.js';
+export type { CrawlProgress } from './cli/crawl-progress.js';
+export type { CrawlResult } from './cli/crawl-result.js';
+export type { CrawlSummary } from './cli/crawl-tally.js';
+export { runCrawl } from './cli/run-crawl.js';
 // HTTP client
 export {
   type AttemptContext,
@@ -84,6 +94,19 @@ export {
 } from './controller/resolvers.js';
 export { RetryBudget, type RetryBudgetOptions } from './controller/retry-budget.js';
 export { ScopeController, type ScopeControllerOptions } from './controller/scope-controller.js';
+export { type LatencyBaseline, parseBaseline } from './detect/baseline-file.js';
+// Soft-throttling detectors
+export { type BimodalResult, detectBimodal } from './detect/bimodal.js';
+export { BaselineCapture, checkAgainstBaseline } from './detect/latency-baseline.js';
+export { LatencyMonitor, type LatencyMonitorOptions } from './detect/latency-monitor.js';
+export {
+  diagnosePhases,
+  type PhaseDiagnosis,
+  type PhaseVerdict,
+} from './detect/phase-diagnosis.js';
+export { detectRamp, type RampResult } from './detect/ramp.js';
+export { type SelfCheckResult, selfCheck } from './detect/self-check.js';
+export { ThroughputDecayDetector, type ThroughputDecayOptions } from './detect/throughput-decay.js';
 // Enforcement
 export { BreakerGate, type BreakerListener, type Pass } from './enforce/breaker-gate.js';
 export { Pacer, type PacerOptions } from './enforce/pacer.js';
@@ -113,7 +136,21 @@ export type { RateLimitQuota, RateLimitSource } from './headers/quota.js';
 export { parseRateLimit, type RateLimitOptions } from './headers/rate-limit.js';
 export { parseRetryAfter, type RetryAfterOptions } from './headers/retry-after.js';
 export { type Random, seededRandom, systemRandom, uniform } from './random.js';
+export { type WriteReportOptions, type WrittenReport, writeReport } from './report/write-report.js';
 export { REACTIONS, type Reaction, type Signal, type SignalKind } from './signal.js';
+// Simulation
+export { type BenchOptions, type BenchRow, runBench } from './sim/bench.js';
+export {
+  createModel,
+  MODEL_NAMES,
+  type ModelReply,
+  type ModelRequest,
+  type ServerModel,
+} from './sim/models/index.js';
+export { SCENARIOS, type Scenario } from './sim/scenarios.js';
+export { type RunResult, type SimulateOptions, simulate } from './sim/simulate.js';
+export { STRATEGIES, type Strategy, type StrategyContext } from './sim/strategies/index.js';
+export type { RunSummary } from './sim/summary.js';
 // Shared state
 export { MemoryStore } from './store/memory-store.js';
 export type { ScopeState, StateStore } from './store/store.js';
