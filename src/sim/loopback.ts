@@ -5,10 +5,10 @@ import { startMockServer } from '../testing/mock-server.js';
 import { ExchangeLog } from './exchange-log.js';
 import { HttpTransport } from './http-transport.js';
 import { createModel } from './models/catalog.js';
+import { scenarioSummary, strategyContext } from './run-parts.js';
 import type { Scenario } from './scenarios.js';
 import type { RunResult } from './simulate.js';
 import type { Strategy } from './strategies/strategy.js';
-import { summarise } from './summary.js';
 import { WorkQueue } from './work.js';
 
 /** Options for {@link runLoopback}. */
@@ -46,27 +46,21 @@ export async function runLoopback(
   const workload = { ...scenario.workload, durationMs: options.durationMs };
   const work = new WorkQueue(workload, systemClock);
   try {
-    await strategy.run({
-      transport: log.wrap(http, systemClock, origin),
-      clock: systemClock,
-      random: seededRandom(`${strategy.name}:${seed}`),
-      work,
-      workers: workload.workers,
-      maxConcurrency: scenario.maxConcurrency,
-      ...(options.events ? { events: options.events } : {}),
-    });
+    const transport = log.wrap(http, systemClock, origin);
+    await strategy.run(
+      strategyContext(scenario, strategy, seed, {
+        transport,
+        clock: systemClock,
+        work,
+        workload,
+        events: options.events,
+      }),
+    );
   } finally {
     await http.close();
     await server.close();
   }
-  const summary = summarise({
-    log,
-    capacity: (at) => model.capacity(at),
-    steadyFromMs: Math.min(scenario.steadyFromMs, workload.durationMs / 2),
-    endMs: workload.durationMs,
-    maxConcurrency: scenario.maxConcurrency,
-    batchDoneMs: work.finishedAt === undefined ? undefined : work.finishedAt - origin,
-    batch: workload.urls !== undefined,
-  });
+  const batchDoneMs = work.finishedAt === undefined ? undefined : work.finishedAt - origin;
+  const summary = scenarioSummary(scenario, workload, log, model, batchDoneMs);
   return { summary, log };
 }

@@ -4,9 +4,10 @@ import { VirtualClock } from '../virtual-clock.js';
 import { ExchangeLog } from './exchange-log.js';
 import { ModelTransport } from './model-transport.js';
 import { createModel } from './models/catalog.js';
+import { scenarioSummary, strategyContext } from './run-parts.js';
 import type { Scenario } from './scenarios.js';
 import type { Strategy } from './strategies/strategy.js';
-import { type RunSummary, summarise } from './summary.js';
+import type { RunSummary } from './summary.js';
 import { WorkQueue } from './work.js';
 
 /** Options for {@link simulate}. */
@@ -52,31 +53,20 @@ export async function simulate(
   };
   const work = new WorkQueue(workload, clock);
   let finished = false;
-  const running = strategy
-    .run({
-      transport,
-      clock,
-      random: seededRandom(`${strategy.name}:${seed}`),
-      work,
-      workers: workload.workers,
-      maxConcurrency: scenario.maxConcurrency,
-      ...(options.events ? { events: options.events } : {}),
-    })
-    .finally(() => {
-      finished = true;
-    });
+  const context = strategyContext(scenario, strategy, seed, {
+    transport,
+    clock,
+    work,
+    workload,
+    events: options.events,
+  });
+  const running = strategy.run(context).finally(() => {
+    finished = true;
+  });
   await clock.run();
   if (!finished)
     throw new Error(`${strategy.name} stalled in ${scenario.name}: nothing left to wake it`);
   await running;
-  const summary = summarise({
-    log,
-    capacity: (at) => model.capacity(at),
-    steadyFromMs: Math.min(scenario.steadyFromMs, workload.durationMs / 2),
-    endMs: workload.durationMs,
-    maxConcurrency: scenario.maxConcurrency,
-    batchDoneMs: work.finishedAt,
-    batch: workload.urls !== undefined,
-  });
+  const summary = scenarioSummary(scenario, workload, log, model, work.finishedAt);
   return { summary, log };
 }

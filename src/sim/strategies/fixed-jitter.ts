@@ -1,12 +1,6 @@
 import { fullJitter } from '../../backoff/full-jitter.js';
 import { parseRetryAfter } from '../../headers/retry-after.js';
-import {
-  isRetryableStatus,
-  MAX_ATTEMPTS,
-  runWorkers,
-  type Strategy,
-  tryExchange,
-} from './strategy.js';
+import { retrying, runWorkers, type Strategy } from './strategy.js';
 
 /**
  * Fixed concurrency (the ceiling) with the textbook retry: full-jitter
@@ -19,16 +13,14 @@ export const fixedJitter: Strategy = {
   run(context) {
     const backoff = fullJitter({ baseMs: 1000, capMs: 60_000 });
     const workers = Math.min(context.workers, context.maxConcurrency);
-    return runWorkers(context, workers, async (path) => {
+    return runWorkers(context, workers, (path) => {
       let previous: number | undefined;
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const exchange = await tryExchange(context, path);
-        if (!isRetryableStatus(exchange?.status ?? 0)) return;
+      return retrying(context, path, (attempt, exchange) => {
         const hint =
           parseRetryAfter(exchange?.headers['retry-after'], { date: exchange?.headers.date }) ?? 0;
         previous = Math.max(hint, backoff.delayMs(attempt, context.random, previous));
-        await context.clock.sleep(previous, context.work.stop);
-      }
+        return previous;
+      });
     });
   },
 };

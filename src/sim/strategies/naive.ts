@@ -1,11 +1,5 @@
 import { noJitter } from '../../backoff/no-jitter.js';
-import {
-  isRetryableStatus,
-  MAX_ATTEMPTS,
-  runWorkers,
-  type Strategy,
-  tryExchange,
-} from './strategy.js';
+import { retrying, runWorkers, type Strategy } from './strategy.js';
 
 /**
  * The recipe reference 000 starts from: a fixed pool of workers, each
@@ -15,15 +9,12 @@ import {
 export const naive: Strategy = {
   name: 'naive',
   description:
-    'one request per worker, per-worker backoff 1 s × 2^n (cap 60 s), no jitter, Retry-After ignored',
+    'fixed pool at the ceiling, per-worker backoff 1 s × 2^n (cap 60 s), no jitter, Retry-After ignored',
   run(context) {
     const backoff = noJitter({ baseMs: 1000, capMs: 60_000 });
-    return runWorkers(context, Math.min(context.workers, context.maxConcurrency), async (path) => {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const exchange = await tryExchange(context, path);
-        if (!isRetryableStatus(exchange?.status ?? 0)) return;
-        await context.clock.sleep(backoff.delayMs(attempt, context.random), context.work.stop);
-      }
-    });
+    const workers = Math.min(context.workers, context.maxConcurrency);
+    return runWorkers(context, workers, (path) =>
+      retrying(context, path, (attempt) => backoff.delayMs(attempt, context.random)),
+    );
   },
 };

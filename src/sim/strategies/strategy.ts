@@ -53,6 +53,23 @@ export async function tryExchange(
 }
 
 /**
+ * Fetches `path` until it succeeds, fails for good or runs out of attempts,
+ * sleeping `delayMs(attempt, exchange)` between attempts (a per-request retry:
+ * the recipe the simple strategies share).
+ */
+export async function retrying(
+  context: StrategyContext,
+  path: string,
+  delayMs: (attempt: number, exchange: Exchange | undefined) => number,
+): Promise<void> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const exchange = await tryExchange(context, path);
+    if (!isRetryableStatus(exchange?.status ?? 0)) return;
+    await context.clock.sleep(delayMs(attempt, exchange), context.work.stop);
+  }
+}
+
+/**
  * Runs `count` workers that take URLs from the queue and call `fetchOne` for
  * each, until the queue is empty or the run is over. A URL whose fetch was
  * cut short by the end of the run is not counted as completed.
