@@ -1,3 +1,4 @@
+import { systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
 import { runLoopback } from './loopback.js';
 import type { Scenario } from './scenarios.js';
@@ -48,7 +49,7 @@ export async function runBench(options: BenchOptions): Promise<BenchRow[]> {
         options.durationMs ??
         (options.real ? DEFAULT_REAL_DURATION_MS : scenario.workload.durationMs);
       const events = options.events?.(scenario, strategy);
-      const started = performance.now();
+      const started = systemClock.now();
       const common = { seed: options.seed, durationMs, ...(events ? { events } : {}) };
       const { summary } = options.real
         ? await runLoopback(scenario, strategy, common)
@@ -60,7 +61,7 @@ export async function runBench(options: BenchOptions): Promise<BenchRow[]> {
         seed: options.seed,
         durationS: durationMs / 1000,
         summary,
-        wallS: (performance.now() - started) / 1000,
+        wallS: (systemClock.now() - started) / 1000,
       };
       rows.push(row);
       options.onRun?.(row);
