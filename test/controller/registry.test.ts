@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { controlSetup } from '../../src/controller/defaults.js';
+import { ScopeRegistry } from '../../src/controller/registry.js';
+import { EventRecorder } from '../../src/events/recorder.js';
+import { seededRandom } from '../../src/random.js';
+import type { Signal } from '../../src/signal.js';
+import { MemoryStore } from '../../src/store/memory-store.js';
+import { VirtualClock } from '../../src/virtual-clock.js';
+
+const ok: Signal = { kind: 'ok', reason: '200', status: 200 };
+const throttled: Signal = { kind: 'throttled', reason: '429', status: 429, retryAfterMs: 100 };
+
+function registry(extra: Partial<ConstructorParameters<typeof ScopeRegistry>[0]> = {}) {
+  const clock = new VirtualClock();
+  const store = new MemoryStore();
+  const recorder = new EventRecorder();
+  const scopes = new ScopeRegistry({
+    setup: controlSetup({ maxConcurrency: 2, initialConcurrency: 2 }),
+    clock,
+    random: seededRandom(1),
+    store,
+    events: recorder.sink,
+    ...extra,
+  });
+  return { clock, store, recorder, scopes };
+}
+
+describe('ScopeRegistry', () => {
+  it('admits a request needing two scopes only when both have room, and reports to both', async () => {
+    const { scopes } = registry();
+    const a = await scopes.admit(['account:k', 'host:x.test']);
+    await scopes.admit(['account:k', 'host:y.test']);
+    // account:k is full (2 in flight) though host:z.test is empty
+    let third = false;
+    const waiting = scopes.admit(['host:z.test', 'account:k']).then(() => {
+      third = true;
+    });
+    await Promise.resolve();
+    expect(third).toBe(false);
+    // scopes are taken in a fixed (sorted) order: host:z.test is not held while account:k is full
+    expect(scopes.get('host:z.test')?.inflight ?? 0).toBe(0);
+    a.report(ok);
+    await waiting;
+    expect(scopes.get('account:k')?.inflight).toBe(2);
+    expect(scopes.get('host:x.test')?.inflight).toBe(0);
+  });
+
+  it('gives back what it took when a later scope refuses (no stranded slots)', async () => {
+    const { scopes, clock } = registry();
+    await scopes.admit('host:b.test');
+    await scopes.admit('host:b.test');
+    const attempt = scopes.admit(['host:a.test', 'host:b.test'], { timeoutMs: 50 });
+    const failed = expect(attempt).rejects.toThrow(/not admitted within/);
+    await clock.advance(50);
+    await failed;
+    expect(scopes.get('host:a.test')?.inflight).toBe(0);
+  });
+
+  it('evicts idle scopes, saving what they learned, and resumes from it', async () => {
+    const { scopes, clock, store, recorder } = registry({ idleMs: 60_000 });
+    const permit = await scopes.admit('host:slow.test');
+    await clock.advance(10);
+    permit.report(throttled);
+    const learned = scopes.get('host:slow.test')?.snapshot();
+    await clock.advance(61_000);
+    expect(await scopes.sweep()).toBe(1);
+    expect(scopes.size).toBe(0);
+    expect(recorder.filter('evict')).toHaveLength(1);
+    expect(await store.load('host:slow.test')).toMatchObject({ rate: learned?.rate });
+    const resumed = await scopes.open('host:slow.test');
+    expect(resumed.rate).toBeCloseTo(scopes.get('host:slow.test')?.rate ?? Number.NaN);
+    expect(resumed.snapshot().rate).toMatchObject({
+      ceiling: (learned?.rate as { ceiling: number }).ceiling,
+    });
+  });
+
+  it('keeps a scope with work in flight, however long it has been', async () => {
+    const { scopes, clock } = registry({ idleMs: 1000 });
+    await scopes.admit('host:busy.test');
+    await clock.advance(5000);
+    expect(await scopes.sweep()).toBe(0);
+    expect(scopes.size).toBe(1);
+  });
+});
