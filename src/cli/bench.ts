@@ -109,7 +109,7 @@ async function writeSection(
 ): Promise<void> {
   const open = `<!-- bench:${mode} -->`;
   const close = `<!-- /bench:${mode} -->`;
-  const command = ['npx ratewise', ...argv.filter((_, i) => !isWriteArg(argv, i))].join(' ');
+  const command = ['ratewise', ...argv.filter((_, i) => !isWriteArg(argv, i))].join(' ');
   const section = `${open}\nCommand: \`${command}\`\n\n${tables}\n${close}`;
   const current = await readFile(file, 'utf8').catch(() => '');
   const start = current.indexOf(open);
