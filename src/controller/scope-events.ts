@@ -9,6 +9,9 @@ export interface ScopeNumbers {
   pausedUntil: number;
 }
 
+/** A pending pause extended by less than this is not news. */
+const PAUSE_NEWS_MS = 100;
+
 type Extra = Partial<Pick<ControlEvent, 'signal' | 'status' | 'rttMs' | 'breaker' | 'timings'>>;
 
 /**
@@ -48,7 +51,13 @@ export class ScopeEvents {
       this.#emit('rate', `${from} -> ${formatRate(after.rate)} on ${signal.reason}`, cause);
       this.#reportedRate = after.rate;
     }
-    if (after.pausedUntil > before.pausedUntil) {
+    // A burst of refusals extends one pause by milliseconds each: one event, not one per refusal.
+    const pending = before.pausedUntil > sample.at;
+    if (
+      pending
+        ? after.pausedUntil > before.pausedUntil + PAUSE_NEWS_MS
+        : after.pausedUntil > sample.at
+    ) {
       this.#emit(
         'pause',
         `paused ${Math.round(after.pausedUntil - sample.at)} ms on ${signal.reason}`,
