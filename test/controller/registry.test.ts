@@ -58,9 +58,11 @@ describe('ScopeRegistry', () => {
 
   it('evicts idle scopes, saving what they learned, and resumes from it', async () => {
     const { scopes, clock, store, recorder } = registry({ idleMs: 60_000 });
-    const permit = await scopes.admit('host:slow.test');
-    await clock.advance(10);
-    permit.report(throttled);
+    for (let i = 0; i < 40; i++) {
+      const permit = await scopes.admit('host:slow.test');
+      await clock.advance(50);
+      permit.report(i < 39 ? ok : throttled); // 20 req/s accepted, then a 429: a ceiling to learn
+    }
     const learned = scopes.get('host:slow.test')?.snapshot();
     if (learned === undefined) throw new Error('the scope should be live');
     await clock.advance(61_000);
