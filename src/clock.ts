@@ -46,6 +46,8 @@ export function sleepOn(
  * `performance.now()`, and a waiter woken early would find its deadline not
  * yet reached and park again with no timer left to wake it.
  */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const systemClock: Clock = {
   now: () => performance.now(),
   wallNow: () => Date.now(),
@@ -53,11 +55,15 @@ export const systemClock: Clock = {
     const due = performance.now() + Math.max(0, ms);
     let handle: ReturnType<typeof setTimeout>;
     const arm = (delay: number): void => {
-      handle = setTimeout(() => {
-        const left = due - performance.now();
-        if (left > 0) arm(left);
-        else callback();
-      }, delay);
+      // setTimeout takes at most 2^31 - 1 ms (longer fires at once): wait in steps.
+      handle = setTimeout(
+        () => {
+          const left = due - performance.now();
+          if (left > 0) arm(left);
+          else callback();
+        },
+        Math.min(delay, MAX_TIMEOUT_MS),
+      );
     };
     arm(Math.max(0, ms));
     return () => clearTimeout(handle);

@@ -125,16 +125,17 @@ export class BreakerPolicy {
   constructor(random: Random, options: BreakerOptions = {}, initial?: BreakerSnapshot) {
     this.#settings = breakerSettings(options);
     this.#random = random;
-    this.#s = initial
-      ? { ...initial }
-      : {
-          state: 'closed',
-          strikes: 0,
-          lastStrikeAt: NEVER,
-          openedAt: NEVER,
-          openUntil: 0,
-          cooldownMs: this.#settings.cooldownMs,
-        };
+    this.#s =
+      initial && isSnapshot(initial)
+        ? { ...initial }
+        : {
+            state: 'closed',
+            strikes: 0,
+            lastStrikeAt: NEVER,
+            openedAt: NEVER,
+            openUntil: 0,
+            cooldownMs: this.#settings.cooldownMs,
+          };
   }
 
   /** Whether the breaker is closed, whatever the time (a cheap check for the hot path). */
@@ -208,4 +209,16 @@ export class BreakerPolicy {
     this.#s.strikes = 0;
     this.#s.cooldownMs = this.#settings.cooldownMs;
   }
+}
+
+/** Whether a saved state is usable (a corrupt one is ignored: the breaker starts closed). */
+function isSnapshot(value: BreakerSnapshot): boolean {
+  const numbers = [
+    value.strikes,
+    value.lastStrikeAt,
+    value.openedAt,
+    value.openUntil,
+    value.cooldownMs,
+  ];
+  return (value.state === 'closed' || value.state === 'open') && numbers.every(Number.isFinite);
 }

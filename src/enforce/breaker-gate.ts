@@ -32,6 +32,8 @@ export class BreakerGate {
     this.#policy = policy;
     this.#clock = clock;
     this.#listener = listener;
+    // Built open (from a saved state): the half-open wake-up must be armed now.
+    if (!policy.closed) this.#arm();
   }
 
   /** The breaker state now. */

@@ -127,3 +127,18 @@ describe('BreakerPolicy + BreakerGate', () => {
     expect(policy.toJSON()).toMatchObject({ state: 'open', openedAt: 10 });
   });
 });
+
+describe('BreakerGate restored from a saved state', () => {
+  it('an open breaker turns half-open by its own timer, and a corrupt state is ignored', async () => {
+    const clock = new VirtualClock();
+    const saved = { state: 'open' as const, strikes: 0, lastStrikeAt: 0, openedAt: 0, openUntil: 500, cooldownMs: 1000 };
+    const gate = new BreakerGate(new BreakerPolicy(seededRandom(1), {}, saved), clock);
+    const passed = gate.pass();
+    await clock.advance(499);
+    expect(gate.queued).toBe(1);
+    await clock.advance(1);
+    await expect(passed).resolves.toBe('probe');
+    const corrupt = { ...saved, openUntil: Number.NaN };
+    expect(new BreakerPolicy(seededRandom(1), {}, corrupt).stateAt(0)).toBe('closed');
+  });
+});
