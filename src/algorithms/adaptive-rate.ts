@@ -259,6 +259,7 @@ export class AdaptiveRate implements RatePolicy {
     this.#meter.forgetSent();
     const learned = this.#learned;
     if (learned === undefined || counted === undefined || counted <= learned.ceiling) return;
+    this.#beforeAlarm = undefined;
     const scale = counted / learned.ceiling;
     learned.ceiling = counted;
     learned.curve = { ...learned.curve, ceiling: counted, start: learned.curve.start * scale };
@@ -266,6 +267,7 @@ export class AdaptiveRate implements RatePolicy {
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
+    this.#beforeAlarm = undefined; // a refusal outranks a latency alarm: never undo this cut
     this.#lastDecreaseAt = sample.at;
     const current = this.#learnedRate();
     const measured = this.#meter.ceilingAt(sample.at, current);

@@ -34,6 +34,13 @@ export interface RateLimitOptions {
   date?: string | null | undefined;
 }
 
+/**
+ * Longest reset reported, ms (24 h, as for Retry-After): a quota that resets
+ * in a month, or a hostile reset decades away, would otherwise pause a scope
+ * for that long.
+ */
+const MAX_RESET_MS = 86_400_000;
+
 /** One field-per-header family: the header prefix and the source it reports. */
 interface FieldFamily {
   source: RateLimitSource;
@@ -207,11 +214,11 @@ function toResetMs(
   reference: () => number | undefined,
 ): number | undefined {
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) return undefined;
-  if (value < EPOCH_SECONDS_FROM) return value * 1000;
+  if (value < EPOCH_SECONDS_FROM) return Math.min(value * 1000, MAX_RESET_MS);
   const referenceMs = reference();
   if (referenceMs === undefined) return undefined;
   const at = value < EPOCH_MS_FROM ? value * 1000 : value;
-  return Math.max(0, at - referenceMs);
+  return Math.min(Math.max(0, at - referenceMs), MAX_RESET_MS);
 }
 
 function countField(text: string | undefined): number | undefined {

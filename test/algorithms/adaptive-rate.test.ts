@@ -255,6 +255,21 @@ describe('AdaptiveRate latency alarms', () => {
     expect(rate.rate).toBe(Infinity);
   });
 
+  it('a 429 during an alarm outranks it: futile does not restore the rate the server refused', () => {
+    const rate = new AdaptiveRate();
+    for (let at = 0; at < 10_000; at += 50) okAt(rate, at);
+    rate.onAlarm(10_000, 'slow-down');
+    rate.onSample({
+      sentAt: 10_400,
+      at: 10_401,
+      inflight: 2,
+      signal: { kind: 'throttled', reason: '429' },
+    });
+    const afterRefusal = rate.rate;
+    rate.onAlarm(15_000, 'futile');
+    expect(rate.rate).toBeLessThanOrEqual(afterRefusal);
+  });
+
   it('cleared keeps the lower rate as the ceiling to probe up from', () => {
     const rate = new AdaptiveRate();
     for (let at = 0; at < 10_000; at += 50) okAt(rate, at);

@@ -147,7 +147,8 @@ describe('parseRateLimit: X-RateLimit-* and X-Rate-Limit-*', () => {
       parseRateLimit({ 'x-ratelimit-reset': value }, { now: NOW })?.resetMs;
     expect(reset('60')).toBe(60_000);
     expect(reset('1.5')).toBe(1500);
-    expect(reset('999999999')).toBe(999_999_999_000); // below 1e9: delta seconds
+    expect(reset('86399')).toBe(86_399_000); // below 1e9: delta seconds
+    expect(reset('999999999')).toBe(86_400_000); // ~31 years: capped at a day
     expect(reset(String(NOW / 1000 + 90))).toBe(90_000); // epoch seconds
     expect(reset(String(NOW + 2500))).toBe(2500); // epoch milliseconds (>= 1e12)
     expect(reset(String(NOW / 1000 - 90))).toBe(0); // past epoch: 0, never negative
