@@ -1,7 +1,8 @@
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
-import type { WaitOptions } from '../enforce/wait-queue.js';
+import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
+import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
@@ -12,6 +13,7 @@ import type { LatencyGuardOptions } from './latency-guard.js';
 import type { Permit } from './permit.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 import { ScopeController } from './scope-controller.js';
+import type { ScopePermit } from './scope-permit.js';
 
 /** The algorithms and settings of one scope. */
 export interface ScopeSetup {
@@ -120,16 +122,37 @@ export class ScopeRegistry {
    */
   async admit(scopes: string | readonly string[], options?: WaitOptions): Promise<Permit> {
     this.#maybeSweep();
-    if (typeof scopes === 'string') return (await this.open(scopes)).admit(options);
+    // A live controller is admitted on synchronously, so a sweep cannot evict it in between.
+    if (typeof scopes === 'string')
+      return (this.#scopes.get(scopes) ?? (await this.open(scopes))).admit(options);
     const keys = [...new Set(scopes)].sort();
-    const permits: Permit[] = [];
+    if (keys.length === 0)
+      throw InvalidOptionError.invalid(
+        'ScopeRegistry.admit',
+        'scopes',
+        scopes,
+        'at least one scope key',
+      );
+    const deadline = deadlineOf(options, this.#clock.now());
+    const permits: ScopePermit[] = [];
     try {
-      for (const key of keys) permits.push(await (await this.open(key)).admit(options));
+      for (const key of keys) {
+        const controller = this.#scopes.get(key) ?? (await this.open(key));
+        permits.push(
+          (await controller.admit(
+            untilDeadline(options, deadline, this.#clock.now()),
+          )) as ScopePermit,
+        );
+      }
     } catch (error) {
       for (const permit of permits) permit.release();
       throw error;
     }
-    return permits.length === 1 ? (permits[0] as Permit) : new CompositePermit(permits);
+    if (permits.length === 1) return permits[0] as Permit;
+    // The request goes now: time spent queued at one scope is not a round trip at another.
+    const now = this.#clock.now();
+    for (const permit of permits) permit.restamp(now);
+    return new CompositePermit(permits);
   }
 
   /** Evicts every scope idle for `idleMs` or longer, saving its state. Returns how many. */
@@ -157,7 +180,7 @@ export class ScopeRegistry {
   async #create(scope: string): Promise<ScopeController> {
     try {
       const saved = await this.#store.load(scope);
-      const setup = this.#setup(scope, saved);
+      const setup = this.#resume(scope, saved);
       const options = { clock: this.#clock, random: this.#random, ...setup };
       const controller = new ScopeController(scope, {
         ...options,
@@ -168,6 +191,17 @@ export class ScopeRegistry {
       return controller;
     } finally {
       this.#opening.delete(scope);
+    }
+  }
+
+  /** The scope's setup from its saved state — or fresh, when the saved state is unusable. */
+  #resume(scope: string, saved: ScopeState | undefined): ScopeSetup {
+    if (saved === undefined) return this.#setup(scope, undefined);
+    try {
+      return this.#setup(scope, saved);
+    } catch {
+      // A corrupt entry in a shared store must not lock the scope out for good: relearn.
+      return this.#setup(scope, undefined);
     }
   }
 

@@ -5,7 +5,7 @@ import { type Clock, systemClock } from '../clock.js';
 import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
 import { Pacer } from '../enforce/pacer.js';
 import { Semaphore } from '../enforce/semaphore.js';
-import type { WaitOptions } from '../enforce/wait-queue.js';
+import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import type { BreakerState, ControlEvent, ControlEventType, EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
@@ -180,9 +180,8 @@ export class ScopeController implements PermitOwner {
   }
 
   async #admitSlowly(options: WaitOptions | undefined): Promise<Permit> {
-    const deadline =
-      options?.timeoutMs === undefined ? Infinity : this.#clock.now() + options.timeoutMs;
-    const stage = (): WaitOptions => remaining(options, deadline, this.#clock.now());
+    const deadline = deadlineOf(options, this.#clock.now());
+    const stage = (): WaitOptions => untilDeadline(options, deadline, this.#clock.now());
     for (;;) {
       const passing = this.#pass(stage);
       const pass = typeof passing === 'string' ? passing : await passing;
@@ -324,11 +323,4 @@ export class ScopeController implements PermitOwner {
       reason,
     };
   }
-}
-
-function remaining(options: WaitOptions | undefined, deadline: number, now: number): WaitOptions {
-  const stage: WaitOptions = {};
-  if (options?.signal) stage.signal = options.signal;
-  if (deadline !== Infinity) stage.timeoutMs = Math.max(0, deadline - now);
-  return stage;
 }

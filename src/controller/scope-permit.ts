@@ -15,7 +15,7 @@ export class ScopePermit implements Permit {
   readonly #owner: PermitOwner;
   /** Whether this request is the breaker's half-open probe. */
   readonly pass: Pass;
-  readonly sentAt: number;
+  #sentAt: number;
   /** Requests in flight in the scope when this one was sent, itself included. */
   readonly inflightAtSend: number;
   #done = false;
@@ -23,8 +23,18 @@ export class ScopePermit implements Permit {
   constructor(owner: PermitOwner, pass: Pass, sentAt: number, inflightAtSend: number) {
     this.#owner = owner;
     this.pass = pass;
-    this.sentAt = sentAt;
+    this.#sentAt = sentAt;
     this.inflightAtSend = inflightAtSend;
+  }
+
+  /** When the request was sent: its admission, or the moment all its scopes admitted it. */
+  get sentAt(): number {
+    return this.#sentAt;
+  }
+
+  /** Moves the send time to `at` (a request admitted by several scopes goes when the last admits it). */
+  restamp(at: number): void {
+    this.#sentAt = at;
   }
 
   report(signal: Signal, details?: OutcomeDetails): void {

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import { AdmissionTimeoutError, abortReason } from '../errors.js';
+import { numberOption } from '../options.js';
 
 /** How long a caller is willing to wait for admission. */
 export interface WaitOptions {
@@ -16,6 +17,24 @@ interface Waiter {
   onAbort: (() => void) | undefined;
   signal: AbortSignal | undefined;
   live: boolean;
+}
+
+/** The monotonic deadline a wait's `timeoutMs` sets, from `now` (Infinity when none). */
+export function deadlineOf(options: WaitOptions | undefined, now: number): number {
+  const timeoutMs = options?.timeoutMs;
+  return timeoutMs === undefined ? Infinity : now + timeoutMs;
+}
+
+/** The options for the next stage of a wait with several stages: the same signal, the time left. */
+export function untilDeadline(
+  options: WaitOptions | undefined,
+  deadline: number,
+  now: number,
+): WaitOptions {
+  const stage: WaitOptions = {};
+  if (options?.signal) stage.signal = options.signal;
+  if (deadline !== Infinity) stage.timeoutMs = Math.max(0, deadline - now);
+  return stage;
 }
 
 /**
@@ -46,8 +65,11 @@ export class WaitQueue {
         signal,
         live: true,
       };
-      const timeoutMs = options?.timeoutMs;
-      if (timeoutMs !== undefined && timeoutMs !== Infinity) {
+      const timeoutMs = numberOption(what, 'timeoutMs', options?.timeoutMs, Infinity, {
+        min: 0,
+        infinite: true,
+      });
+      if (timeoutMs !== Infinity) {
         waiter.cancelTimer = clock.setTimer(timeoutMs, () =>
           this.#leave(waiter, new AdmissionTimeoutError(what, timeoutMs)),
         );

@@ -83,3 +83,40 @@ describe('ScopeRegistry', () => {
     expect(scopes.size).toBe(1);
   });
 });
+
+describe('ScopeRegistry multi-scope details', () => {
+  it('one deadline for all scopes, and the send time is when the last scope admitted', async () => {
+    const { scopes, clock } = registry();
+    await scopes.admit('host:b.test');
+    await scopes.admit('host:b.test');
+    const wait = scopes.admit(['account:a', 'host:b.test'], { timeoutMs: 100 });
+    const failed = expect(wait).rejects.toThrow(/not admitted within/);
+    await clock.advance(100);
+    await failed; // not 100 ms per scope
+    expect(clock.now()).toBe(100);
+  });
+
+  it('stamps a composite permit with the time the request could really go', async () => {
+    const { scopes, clock } = registry();
+    const first = await scopes.admit('host:b.test');
+    await scopes.admit('host:b.test');
+    const both = scopes.admit(['account:a', 'host:b.test']);
+    await clock.advance(500);
+    first.report(ok);
+    const permit = await both;
+    expect(permit.sentAt).toBe(500);
+  });
+
+  it('rejects an empty list of scopes', async () => {
+    const { scopes } = registry();
+    await expect(scopes.admit([])).rejects.toThrow(/`scopes` must be at least one scope key/);
+  });
+
+  it('starts a scope fresh when its saved state is corrupt', async () => {
+    const { scopes, store } = registry();
+    await store.save('host:bad.test', { limit: { value: 'many' }, rate: {}, savedAt: 0 });
+    const permit = await scopes.admit('host:bad.test');
+    expect(scopes.get('host:bad.test')?.limit).toBe(2);
+    permit.report(ok);
+  });
+});
