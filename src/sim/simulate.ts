@@ -52,7 +52,6 @@ export async function simulate(
     ...(options.durationMs ? { durationMs: options.durationMs } : {}),
   };
   const work = new WorkQueue(workload, clock);
-  let finished = false;
   const context = strategyContext(scenario, strategy, seed, {
     transport,
     clock,
@@ -60,13 +59,22 @@ export async function simulate(
     workload,
     events: options.events,
   });
-  const running = strategy.run(context).finally(() => {
-    finished = true;
-  });
+  // Settle the run into an outcome at once, so a strategy that fails is not an
+  // unhandled rejection while the clock runs; its error is rethrown below.
+  const run: { done: boolean; error?: unknown } = { done: false };
+  strategy.run(context).then(
+    () => {
+      run.done = true;
+    },
+    (error: unknown) => {
+      run.done = true;
+      run.error = error ?? new Error(`${strategy.name} failed`);
+    },
+  );
   await clock.run();
-  if (!finished)
+  if (!run.done)
     throw new Error(`${strategy.name} stalled in ${scenario.name}: nothing left to wake it`);
-  await running;
+  if (run.error !== undefined) throw run.error;
   const summary = scenarioSummary(scenario, workload, log, model, work.finishedAt);
   return { summary, log };
 }

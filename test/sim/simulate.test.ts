@@ -3,7 +3,12 @@ import { describe, expect, it } from 'vitest';
 import type { ControlEvent } from '../../src/events/event.js';
 import { findScenario, type Scenario } from '../../src/sim/scenarios.js';
 import { simulate } from '../../src/sim/simulate.js';
-import { fixedJitter, naive, ratewise } from '../../src/sim/strategies/index.js';
+import {
+  fixedJitter,
+  naive,
+  ratewise,
+  type StrategyContext,
+} from '../../src/sim/strategies/index.js';
 
 const scenario = (name: string): Scenario => {
   const found = findScenario(name);
@@ -42,6 +47,20 @@ describe('simulate', () => {
     expect(Math.max(...log.sentAt)).toBeLessThan(20_000);
     // naive retries 429s without waiting for Retry-After: the herd shows as rejections
     expect(summary.rejectedShare).toBeGreaterThan(0.3);
+  });
+
+  it('rejects with the error of a strategy that fails, once the clock has run', async () => {
+    const broken = {
+      name: 'broken',
+      description: 'fails after its first request',
+      run: async (context: StrategyContext) => {
+        await context.transport.send({ path: '/x' });
+        throw new Error('strategy bug');
+      },
+    };
+    await expect(simulate(scenario('healthy'), broken, { durationMs: 1000 })).rejects.toThrow(
+      'strategy bug',
+    );
   });
 
   it('runs a batch to completion and times it', async () => {

@@ -36,9 +36,14 @@ class AutoThrottleSlot {
       await new Promise<void>((resolve) => this.#waiters.push(resolve));
     }
     this.#active++;
-    // Starts are spaced by the delay in force when each start comes due, as Scrapy's slot does.
-    for (let wait = this.#waitMs(); wait > 0; wait = this.#waitMs()) {
-      await this.#clock.sleep(wait, stop);
+    try {
+      // Starts are spaced by the delay in force when each start comes due, as Scrapy's slot does.
+      for (let wait = this.#waitMs(); wait > 0; wait = this.#waitMs()) {
+        await this.#clock.sleep(wait, stop);
+      }
+    } catch (error) {
+      this.#active--; // the run ended while this caller waited for its start
+      throw error;
     }
     this.#lastStart = this.#clock.now();
   }

@@ -62,9 +62,9 @@ export async function retrying(
   path: string,
   delayMs: (attempt: number, exchange: Exchange | undefined) => number,
 ): Promise<void> {
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (let attempt = 0; ; attempt++) {
     const exchange = await tryExchange(context, path);
-    if (!isRetryableStatus(exchange?.status ?? 0)) return;
+    if (!isRetryableStatus(exchange?.status ?? 0) || attempt + 1 >= MAX_ATTEMPTS) return;
     await context.clock.sleep(delayMs(attempt, exchange), context.work.stop);
   }
 }
