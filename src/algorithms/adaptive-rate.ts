@@ -13,7 +13,7 @@ import {
 import { NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { type ProbeCurve, probeRate } from './probe-curve.js';
 import { type QuotaPace, quotaPace } from './quota-pace.js';
-import { RateMeter } from './rate-meter.js';
+import { DEEPEST_CUT, RateMeter } from './rate-meter.js';
 import type { AlarmAction, RatePolicy, Sample } from './sample.js';
 
 /** A calm measurement within this fraction of the ceiling (at a rate as near it) confirms it. */
@@ -39,8 +39,6 @@ const FIRST_ALARM_RATIO = 0.25;
 const ALARM_RATIO = 0.5;
 /** The first ceiling is recounted over the requests sent in this span before the first refusal. */
 const RECOUNT_SPAN_MS = 1000;
-/** One congestion event lowers the ceiling by at most this factor. */
-const DEEPEST_CUT = 0.5;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
 const OWNER = 'AdaptiveRate state';

@@ -6,8 +6,8 @@ import type { Sample } from './sample.js';
 const MIN_HISTORY = 0.1;
 /** A paced rate counts as used when the server accepted at least this share of it. */
 const USED = 0.9;
-/** Throttled again soon after a pause: at most this cut of the rate that failed. */
-const DEEPEST_CUT = 0.5;
+/** One congestion event lowers a rate by at most this factor (here and in the adaptive rate). */
+export const DEEPEST_CUT = 0.5;
 /** While unpaced, the send times of this many recent acceptances are kept to count the first ceiling. */
 const SENT_KEPT = 64;
 /** Weight of each accepted round trip in the round-trip-time average. */

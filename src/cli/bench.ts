@@ -64,11 +64,12 @@ export async function benchCommand(
     onRun: (row) => process.stderr.write(`${progressLine(row)}\n`),
   });
   const tables = benchMarkdown(rows, scenarios);
+  // Results first: a failing --write must not lose a long run.
+  process.stdout.write(options.json ? `${JSON.stringify({ rows })}\n` : `${tables}\n`);
   if (options.write) {
     const section = `${options.real ? 'real' : 'sim'}${options.duration ? `-${options.duration}s` : ''}`;
     await writeSection(options.write, section, argv, tables);
   }
-  process.stdout.write(options.json ? `${JSON.stringify({ rows })}\n` : `${tables}\n`);
   return 0;
 }
 

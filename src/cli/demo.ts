@@ -49,8 +49,12 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
   say(`ratewise demo: ${scenario.description}; 40 workers for ${options.duration} s each run`);
   say('\nratewise (one controller for the host: AIMD + adaptive rate + breaker):');
   const events = jsonlSink(eventsPath, { mode: 'truncate' });
-  const mine = await watchedRun(scenario, ratewise, options.duration, events, say);
-  await events.close();
+  let mine: RunSummary;
+  try {
+    mine = await watchedRun(scenario, ratewise, options.duration, events, say);
+  } finally {
+    await events.close();
+  }
   let theirs: RunSummary | undefined;
   if (options.compare) {
     say('\nnaive (40 workers, each retrying its own 429s after 1 s, 2 s, 4 s … without jitter):');

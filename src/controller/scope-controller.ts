@@ -157,6 +157,7 @@ export class ScopeController implements PermitOwner {
       limit: this.#limit.toJSON(),
       rate: this.#rate.toJSON(),
       savedAt: this.#clock.wallNow(),
+      savedMonotonic: this.#clock.now(),
     };
     const breaker = this.#gate?.snapshot() ?? this.#breakerState;
     if (breaker) state.breaker = breaker;

@@ -101,6 +101,6 @@ export class ScopeEvents {
 }
 
 /** `12.34/s`, or `unpaced`. */
-export function formatRate(rate: number): string {
+function formatRate(rate: number): string {
   return rate === Infinity ? 'unpaced' : `${rate.toFixed(2)}/s`;
 }

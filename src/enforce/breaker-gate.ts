@@ -70,7 +70,7 @@ export class BreakerGate {
       if (pass !== undefined) return pass;
       this.#queue ??= new WaitQueue();
       await this.#queue.wait(this.#clock, options, 'BreakerGate.pass');
-      // Woken because the state changed: look again, keeping our place for the next wake-up.
+      // Woken because the state changed: look again (if someone else took the probe, park again).
     }
   }
 

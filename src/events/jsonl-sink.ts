@@ -192,13 +192,17 @@ function fileOutput(path: string, mode: 'append' | 'truncate'): Output {
 }
 
 function streamOutput(stream: Writable, end: boolean): Output {
-  // Errors also reach the write callbacks; this listener only keeps them from crashing the process.
-  stream.on('error', () => {});
+  // Errors also reach the write callbacks; this listener only keeps them from crashing the
+  // process. It is removed on close, so a stream reused by many sinks (stdout) collects none.
+  const ignore = (): void => {};
+  stream.on('error', ignore);
   return {
     write: (data) => settle((done) => stream.write(data, done)),
     sync: () => Promise.resolve(),
-    close: () =>
-      end && !stream.destroyed ? settle((done) => stream.end(done)) : Promise.resolve(),
+    close: async () => {
+      if (end && !stream.destroyed) await settle((done) => stream.end(done));
+      stream.off('error', ignore);
+    },
   };
 }
 

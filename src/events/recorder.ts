@@ -20,7 +20,7 @@ const KNOWN: readonly (keyof EventRecorderOptions)[] = ['capacity'];
  *
  * ```ts
  * const recorder = new EventRecorder({ capacity: 10_000 });
- * const controller = createController({ onEvent: recorder.sink });
+ * const client = createClient({ events: recorder.sink });
  * recorder.filter('limit'); // the limit changes, oldest first
  * ```
  */

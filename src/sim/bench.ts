@@ -38,7 +38,7 @@ export interface BenchRow {
 }
 
 /** Loopback runs default to this length (the simulated scenarios run for minutes). */
-export const DEFAULT_REAL_DURATION_MS = 30_000;
+const DEFAULT_REAL_DURATION_MS = 30_000;
 
 /** Runs every strategy in every scenario, one after another. */
 export async function runBench(options: BenchOptions): Promise<BenchRow[]> {

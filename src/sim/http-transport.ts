@@ -23,7 +23,9 @@ export class HttpTransport implements Transport {
 
   async send({ path, client }: ExchangeRequest): Promise<Exchange> {
     const started = this.#clock.now();
-    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const timeout = new AbortController();
+    const cancel = this.#clock.setTimer(this.#timeoutMs, () => timeout.abort());
+    const { signal } = timeout;
     try {
       const response = await this.#pool.request({
         method: 'GET',
@@ -49,6 +51,8 @@ export class HttpTransport implements Transport {
       };
     } catch (error) {
       throw signal.aborted ? timeoutError(this.#timeoutMs) : error;
+    } finally {
+      cancel();
     }
   }
 

@@ -1,8 +1,11 @@
 import type { BreakerSnapshot } from '../algorithms/breaker-policy.js';
 
 /**
- * What a scope has learned, as plain JSON-serialisable data: enough for
- * another worker (or a restarted one) to start where this one left off.
+ * What a scope has learned, as plain JSON-serialisable data: enough for a
+ * scope evicted and re-created to start where it left off. Times inside
+ * `limit`, `rate` and `breaker` are the saving process's monotonic ms: a
+ * store shared between processes must rebase them (a time `t` was the wall
+ * time `t - savedMonotonic + savedAt`) before another process resumes them.
  */
 export interface ScopeState {
   /** The concurrency algorithm's `toJSON()`. */
@@ -13,6 +16,8 @@ export interface ScopeState {
   breaker?: BreakerSnapshot;
   /** Wall-clock epoch ms when the state was saved. */
   savedAt: number;
+  /** The saving process's monotonic ms at the same moment. */
+  savedMonotonic: number;
 }
 
 /**

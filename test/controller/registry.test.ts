@@ -114,7 +114,12 @@ describe('ScopeRegistry multi-scope details', () => {
 
   it('starts a scope fresh when its saved state is corrupt', async () => {
     const { scopes, store } = registry();
-    await store.save('host:bad.test', { limit: { value: 'many' }, rate: {}, savedAt: 0 });
+    await store.save('host:bad.test', {
+      limit: { value: 'many' },
+      rate: {},
+      savedAt: 0,
+      savedMonotonic: 0,
+    });
     const permit = await scopes.admit('host:bad.test');
     expect(scopes.get('host:bad.test')?.limit).toBe(2);
     permit.report(ok);

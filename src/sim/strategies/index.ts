@@ -23,8 +23,3 @@ export const STRATEGIES: readonly Strategy[] = [
   fixedSleep(500),
   ratewise,
 ];
-
-/** The strategy called `name`, or undefined. */
-export function findStrategy(name: string): Strategy | undefined {
-  return STRATEGIES.find((strategy) => strategy.name === name);
-}
