@@ -104,11 +104,9 @@ describe('structured fields: hostile input', () => {
     );
   });
 
-  it('parses long fields in linear time', () => {
+  it('parses long fields (a quadratic parser would run into the test timeout here)', () => {
     const long = Array.from({ length: 20_000 }, (_, i) => `"p${i}";q=${i};w=60`).join(', ');
-    const started = performance.now();
     expect(parseSfList(long)).toHaveLength(20_000);
     expect(parseSfList(`${'a'.repeat(200_000)} x`)).toBeUndefined();
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 });

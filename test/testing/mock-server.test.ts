@@ -119,8 +119,7 @@ describe('startMockServer', () => {
     expect(res.headers['content-length']).toBe('3000');
     expect(bytes).toBe(3000);
     expect(chunks).toBeGreaterThanOrEqual(3);
-    expect(doneAt - headersAt).toBeGreaterThanOrEqual(100);
-    expect(headersAt).toBeLessThan(doneAt - 100);
+    expect(doneAt - headersAt).toBeGreaterThanOrEqual(100); // the body took its bodyMs
   });
 
   it('stops dripping when the client goes away and still finishes exactly once', async () => {
@@ -175,7 +174,8 @@ describe('startMockServer', () => {
     await until(() => slow.stats().inFlight === 1);
     const started = performance.now();
     await Promise.all([server.close(), slow.close()]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // close() ends the 10 s request instead of waiting for it (a bound, not a speed target)
+    expect(performance.now() - started).toBeLessThan(5000);
     expect(await pending).toBeInstanceOf(Error);
     expect(slow.stats()).toMatchObject({ inFlight: 0, aborted: 1 });
     await server.close(); // idempotent
