@@ -86,3 +86,12 @@ describe('FixedWindowModel', () => {
     expect(() => new FixedWindowModel({ windowMS: 5 } as never)).toThrow(InvalidOptionError);
   });
 });
+
+describe('FixedWindowModel options', () => {
+  it('refuses a rate that admits less than one request per window, naming the fix', () => {
+    expect(() => new FixedWindowModel({ rate: 0.5 })).toThrow(
+      /rate.*at least one request per window.*longer windowMs/,
+    );
+    expect(() => new FixedWindowModel({ rate: 0.5, windowMs: 2000 })).not.toThrow();
+  });
+});

@@ -33,6 +33,25 @@ export class RateSchedule {
   }
 
   /** The rate in force at model time `at` (the first step's rate before 0). */
+  /** The lowest rate on the schedule, requests/s. */
+  get lowest(): number {
+    return Math.min(...this.#steps.map((step) => step.rate));
+  }
+
+  /**
+   * Checks that every step admits at least one request per `windowMs` window
+   * (a rate below that would refuse everything), naming the owner's options.
+   */
+  requireOnePerWindow(owner: string, windowMs: number): void {
+    if ((this.lowest * windowMs) / 1000 >= 1) return;
+    throw InvalidOptionError.invalid(
+      owner,
+      'rate',
+      this.lowest,
+      `at least one request per window (rate × windowMs / 1000 >= 1; with windowMs ${windowMs}, >= ${1000 / windowMs}/s — or use a longer windowMs)`,
+    );
+  }
+
   at(at: number): number {
     let rate = (this.#steps[0] as RateStep).rate;
     for (const step of this.#steps) {

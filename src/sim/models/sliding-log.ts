@@ -44,6 +44,7 @@ export class SlidingLogModel implements ServerModel {
     rejectUnknownOptions(OWNER, options, KNOWN);
     this.#rate = RateSchedule.from(OWNER, 'rate', options.rate, 30);
     this.#windowMs = numberOption(OWNER, 'windowMs', options.windowMs, 1000, { min: 1 });
+    this.#rate.requireOnePerWindow(OWNER, this.#windowMs);
     const limits = readLimitOptions(OWNER, options);
     this.#retryAfter = limits.retryAfter;
     this.#logs = new ScopedState(limits.scope, () => new TimeLog());
