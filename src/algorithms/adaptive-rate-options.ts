@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '../errors.js';
-import { type NumberRule, numberOption, rejectUnknownOptions } from '../options.js';
+import { type NumberRule, numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
 
 /** Options of {@link AdaptiveRate}. */
 export interface AdaptiveRateOptions {
@@ -92,42 +92,38 @@ const KNOWN = [
 const POSITIVE: NumberRule = { min: Number.MIN_VALUE };
 const RATIO: NumberRule = { min: 0.01, max: 1 };
 
-/** Settings already validated, by options object: one scope per host must stay cheap. */
-const validated = new WeakMap<AdaptiveRateOptions, AdaptiveRateSettings>();
-
 /**
  * Validates options, naming the option, the value and the expectation on
  * error. An options object is read once: the frozen settings are shared by
  * every instance built from it.
  */
-export function adaptiveRateSettings(options: AdaptiveRateOptions): AdaptiveRateSettings {
-  const known = validated.get(options);
-  if (known !== undefined) return known;
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const n = (name: keyof AdaptiveRateOptions, fallback: number, rule: NumberRule) =>
-    numberOption(OWNER, name, options[name], fallback, rule);
-  const settings: AdaptiveRateSettings = {
-    startRate: n('startRate', Infinity, { ...POSITIVE, infinite: true }),
-    documentedRate: n('documentedRate', Infinity, { ...POSITIVE, infinite: true }),
-    minRate: n('minRate', 0.1, POSITIVE),
-    backoffRatio: n('backoffRatio', 0.95, RATIO),
-    overloadRatio: n('overloadRatio', 0.7, RATIO),
-    overloadHoldMs: n('overloadHoldMs', 5000, { min: 0 }),
-    windowMs: n('windowMs', 2000, { min: 100 }),
-    minProbeIntervalMs: n('minProbeIntervalMs', 10_000, { min: 0 }),
-    maxProbeIntervalMs: n('maxProbeIntervalMs', 60_000, { min: 0 }),
-    probeDoublingMs: n('probeDoublingMs', 5000, { min: 1 }),
-    minPauseMs: n('minPauseMs', 500, { min: 0 }),
-    quotaMargin: n('quotaMargin', 0.05, { min: 0, max: 0.5 }),
-  };
-  if (settings.maxProbeIntervalMs < settings.minProbeIntervalMs) {
-    throw InvalidOptionError.invalid(
-      OWNER,
-      'maxProbeIntervalMs',
-      settings.maxProbeIntervalMs,
-      `>= minProbeIntervalMs (${settings.minProbeIntervalMs})`,
-    );
-  }
-  validated.set(options, Object.freeze(settings));
-  return settings;
-}
+export const adaptiveRateSettings = sharedSettings(
+  (options: AdaptiveRateOptions): AdaptiveRateSettings => {
+    rejectUnknownOptions(OWNER, options, KNOWN);
+    const n = (name: keyof AdaptiveRateOptions, fallback: number, rule: NumberRule) =>
+      numberOption(OWNER, name, options[name], fallback, rule);
+    const settings: AdaptiveRateSettings = {
+      startRate: n('startRate', Infinity, { ...POSITIVE, infinite: true }),
+      documentedRate: n('documentedRate', Infinity, { ...POSITIVE, infinite: true }),
+      minRate: n('minRate', 0.1, POSITIVE),
+      backoffRatio: n('backoffRatio', 0.95, RATIO),
+      overloadRatio: n('overloadRatio', 0.7, RATIO),
+      overloadHoldMs: n('overloadHoldMs', 5000, { min: 0 }),
+      windowMs: n('windowMs', 2000, { min: 100 }),
+      minProbeIntervalMs: n('minProbeIntervalMs', 10_000, { min: 0 }),
+      maxProbeIntervalMs: n('maxProbeIntervalMs', 60_000, { min: 0 }),
+      probeDoublingMs: n('probeDoublingMs', 5000, { min: 1 }),
+      minPauseMs: n('minPauseMs', 500, { min: 0 }),
+      quotaMargin: n('quotaMargin', 0.05, { min: 0, max: 0.5 }),
+    };
+    if (settings.maxProbeIntervalMs < settings.minProbeIntervalMs) {
+      throw InvalidOptionError.invalid(
+        OWNER,
+        'maxProbeIntervalMs',
+        settings.maxProbeIntervalMs,
+        `>= minProbeIntervalMs (${settings.minProbeIntervalMs})`,
+      );
+    }
+    return Object.freeze(settings);
+  },
+);

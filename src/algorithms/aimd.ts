@@ -1,4 +1,4 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
 
@@ -160,12 +160,8 @@ export class AimdLimit implements ConcurrencyLimit {
 type AimdSettings = Readonly<Required<AimdOptions>>;
 
 const NO_OPTIONS: AimdOptions = Object.freeze({});
-/** Settings already validated, by options object: one scope per host must stay cheap. */
-const validated = new WeakMap<AimdOptions, AimdSettings>();
-
-function aimdSettings(options: AimdOptions): AimdSettings {
-  const known = validated.get(options);
-  if (known !== undefined) return known;
+/** Validated once per options object: one scope per host must stay cheap. */
+const aimdSettings = sharedSettings((options: AimdOptions): AimdSettings => {
   rejectUnknownOptions(OWNER, options, KNOWN);
   const min = numberOption(OWNER, 'min', options.min, 1, { min: 1, integer: true });
   const max = numberOption(OWNER, 'max', options.max, 32, { min, integer: true });
@@ -191,9 +187,8 @@ function aimdSettings(options: AimdOptions): AimdSettings {
     }),
     slowStartThreshold: Math.min(threshold, max),
   });
-  validated.set(options, settings);
   return settings;
-}
+});
 
 function ratioOption(name: string, value: unknown, fallback: number): number {
   return numberOption(OWNER, name, value, fallback, { min: 0.01, max: 1 });
