@@ -59,7 +59,6 @@ export class AlarmReplay {
   readonly #latency: LatencyMonitor;
   readonly #alarms: AlarmRecord[] = [];
   #lastTick = Number.NEGATIVE_INFINITY;
-  #maxDrop = 0;
 
   constructor(options: AlarmReplayOptions = {}) {
     this.#raw = new ThroughputDecayDetector({ ...options.decay, normalise: 'none' });
@@ -70,11 +69,6 @@ export class AlarmReplay {
   /** Alarms so far, in order. */
   get alarms(): readonly AlarmRecord[] {
     return this.#alarms;
-  }
-
-  /** Largest fall of raw throughput below its peak seen after warm-up, 0–1. */
-  get maxThroughputDrop(): number {
-    return this.#maxDrop;
   }
 
   /** The raw detector's current completions per second (exponentially weighted). */
@@ -124,7 +118,6 @@ export class AlarmReplay {
   }
 
   #record(at: number, source: AlarmSource, transition: AlarmTransition | undefined): void {
-    if (source === 'throughput') this.#maxDrop = Math.max(this.#maxDrop, this.#raw.state.drop);
     if (!transition) return;
     const record: AlarmRecord = { at, source, transition, detail: this.#detail(source) };
     if (source === 'throughput' && transition === 'alarm') {

@@ -3,7 +3,7 @@ import type { LatencyBaseline } from '../detect/baseline-file.js';
 import { BaselineCapture } from '../detect/latency-baseline.js';
 import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
-import type { Probe, ProbeOutcome } from './probe.js';
+import { httpHost, type Probe, type ProbeOutcome } from './probe.js';
 
 /** Options of {@link captureBaselines}. */
 export interface BaselineRunOptions {
@@ -76,7 +76,10 @@ export async function captureBaselines(
   };
   const byHost = new Map<string, string[]>();
   for (const url of urls) {
-    const host = hostOf(url);
+    const host = httpHost(url);
+    if (host === undefined) {
+      throw InvalidOptionError.invalid(OWNER, 'url', url, 'an absolute http(s) URL');
+    }
     byHost.set(host, [...(byHost.get(host) ?? []), url]);
   }
   const run = ([host, list]: [string, string[]]) =>
@@ -129,14 +132,4 @@ async function captureHost(
   }
   result.baseline = capture.toBaseline(clock.wallNow());
   return result;
-}
-
-function hostOf(url: string): string {
-  try {
-    const { host, protocol } = new URL(url);
-    if ((protocol === 'http:' || protocol === 'https:') && host) return host;
-  } catch {
-    // reported below
-  }
-  throw InvalidOptionError.invalid(OWNER, 'url', url, 'an absolute http(s) URL');
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { LatencyBaseline } from '../detect/baseline-file.js';
 import { type BaselineCheckOptions, checkAgainstBaseline } from '../detect/latency-baseline.js';
 import { type BaselineRunOptions, captureBaselines } from './baseline-capture-run.js';
-import { parseLogLine, requestOfSample } from './parse-line.js';
+import { parseLogLine, requestOfLine } from './parse-line.js';
 import type { Probe } from './probe.js';
 import type { RequestRecord } from './records.js';
 
@@ -47,12 +47,8 @@ export class HostLatencies {
 
   /** Reads one log line; lines without a host or latency, failures and malformed lines are skipped. */
   push(line: string): void {
-    const parsed = parseLogLine(line);
-    if (parsed.kind === 'event') {
-      if (parsed.event.type === 'sample') this.add(requestOfSample(parsed.event));
-    } else if (parsed.kind === 'result' || parsed.kind === 'plain') {
-      this.add(parsed.request);
-    }
+    const request = requestOfLine(parseLogLine(line));
+    if (request) this.add(request);
   }
 
   /** Adds a request's latency under its host, when it succeeded. */

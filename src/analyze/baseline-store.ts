@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   type LatencyBaseline,
@@ -11,11 +11,25 @@ export function baselineFileName(host: string): string {
   return `${host.replace(/[^A-Za-z0-9.-]/g, '_')}.json`;
 }
 
-/** Writes `baseline` as `<dir>/<host>.json` (pretty JSON), creating `dir`; returns the path. */
+/** Temporary files written by this process so far (keeps two saves of one host apart). */
+let temporaries = 0;
+
+/**
+ * Writes `baseline` as `<dir>/<host>.json` (pretty JSON), creating `dir`;
+ * returns the path. The file is written beside its final name and renamed
+ * over it, so a reader (or a crash) never sees half a baseline.
+ */
 export async function saveBaseline(dir: string, baseline: LatencyBaseline): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = join(dir, baselineFileName(baseline.host));
-  await writeFile(path, `${JSON.stringify(baseline, null, 2)}\n`);
+  const temporary = `${path}.${process.pid}.${++temporaries}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(baseline, null, 2)}\n`);
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
   return path;
 }
 

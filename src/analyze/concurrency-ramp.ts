@@ -3,25 +3,18 @@ import { percentiles } from '../detect/percentiles.js';
 import { diagnosePhases } from '../detect/phase-diagnosis.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import type { PhaseTimings } from '../timings.js';
-import {
-  bestStep,
-  isFailingStep,
-  isThrottledStep,
-  MIN_EFFICIENCY,
-  type RampStep,
-  scalingEfficiency,
-} from './knee.js';
+import { isFailingStep, isThrottledStep, type RampStep, stoppedScaling } from './knee.js';
 import type { Probe, ProbeOutcome } from './probe.js';
 
 /** Options of {@link runConcurrencyRamp}. */
 export interface ConcurrencyRampOptions {
-  /** Highest concurrency tried; the steps are 1, 2, 4, … and this. @default 64 */
+  /** Highest concurrency tried (at most {@link MAX_RAMP_CONCURRENCY}); the steps are 1, 2, 4, … and this. @default 64 */
   maxConcurrency?: number;
   /** Requests per step, at least 4 × the step's concurrency so every slot cycles a few times. @default 50 */
   requestsPerStep?: number;
   /** Stop early after this many consecutive steps that did not scale. @default 2 */
   patience?: number;
-  /** Aborts the ramp (the current step's requests are aborted too). */
+  /** Stops the ramp: the step in progress is aborted and dropped, the finished steps are returned. */
   signal?: AbortSignal;
   /** Called after each step, e.g. to print progress. */
   onStep?: (step: RampStep) => void;
@@ -32,6 +25,8 @@ export interface StepProbes {
   open(concurrency: number): { probe: Probe; close(): Promise<void> };
 }
 
+/** Highest `maxConcurrency` a ramp accepts. */
+export const MAX_RAMP_CONCURRENCY = 4096;
 const OWNER = 'runConcurrencyRamp';
 const KNOWN = ['maxConcurrency', 'requestsPerStep', 'patience', 'signal', 'onStep'] as const;
 
@@ -50,7 +45,8 @@ export function rampSteps(max: number): number[] {
  * soon as a step is throttled (429s/503s: no reason to push a target that
  * says no) or failing, or after `patience` steps in a row that did not
  * scale beyond the best step so far — the knee is found, more load only
- * queues. Time comes from `clock`.
+ * queues. Aborting `signal` ends the ramp without an error: the steps
+ * finished by then are returned. Time comes from `clock`.
  */
 export async function runConcurrencyRamp(
   url: string,
@@ -61,7 +57,7 @@ export async function runConcurrencyRamp(
   rejectUnknownOptions(OWNER, options, KNOWN);
   const max = numberOption(OWNER, 'maxConcurrency', options.maxConcurrency, 64, {
     min: 1,
-    max: 4096,
+    max: MAX_RAMP_CONCURRENCY,
     integer: true,
   });
   const perStep = numberOption(OWNER, 'requestsPerStep', options.requestsPerStep, 50, {
@@ -75,11 +71,11 @@ export async function runConcurrencyRamp(
     if (options.signal?.aborted) break;
     const requests = Math.max(perStep, 4 * concurrency);
     const step = await runStep(url, probes, clock, concurrency, requests, options.signal);
-    const best = bestStep(steps);
+    if (options.signal?.aborted) break;
+    flat = stoppedScaling(steps, step) ? flat + 1 : 0;
     steps.push(step);
     options.onStep?.(step);
     if (isThrottledStep(step) || isFailingStep(step)) break;
-    flat = best && scalingEfficiency(best, step) < MIN_EFFICIENCY ? flat + 1 : 0;
     if (flat >= patience) break;
   }
   return steps;
@@ -100,7 +96,13 @@ async function runStep(
   const worker = async () => {
     while (sent < requests && !signal?.aborted) {
       sent++;
-      outcomes.push(await probe(url, signal));
+      try {
+        outcomes.push(await probe(url, signal));
+      } catch (error) {
+        // The probe rejects only for the caller's abort: this worker stops, the others too.
+        if (signal?.aborted) return;
+        throw error;
+      }
     }
   };
   try {

@@ -38,10 +38,12 @@ export interface DiagnosisInput {
   bimodal: BimodalResult;
   /** Highest window p95 / baseline p95 over the log, when known. */
   worstLatencyRatio?: number;
+  /** Where the latency baseline came from: a captured file, or learned from the log's fastest window; absent without one. */
+  baseline?: 'captured' | 'learned';
 }
 
 /** Fewest requests worth a diagnosis. */
-export const MIN_DIAGNOSIS_REQUESTS = 20;
+const MIN_DIAGNOSIS_REQUESTS = 20;
 /** Share of 429s + 503s from which throttling counts as hard. */
 const HARD_SHARE = 0.01;
 /** Window p95 above this multiple of the baseline is "latency up" (003's 2× rule). */
@@ -80,7 +82,7 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
       'Look inward: throughput fell while latency held, so the target is not slower and we sent less (pool size, CPU, concurrency ceiling, our own rate cut, a draining batch).';
     return { verdict: 'look-inward', summary, findings };
   }
-  const summary = `No throttling seen over ${requests} requests: no alarms, latency within ${SLOW_RATIO}× its best window, ${pct((input.throttled + input.overloaded) / requests)} rejected.`;
+  const summary = `No throttling seen over ${requests} requests: no alarms, ${latencyHeld(input.baseline)}${pct((input.throttled + input.overloaded) / requests)} rejected.`;
   return { verdict: 'healthy', summary, findings };
 }
 
@@ -140,6 +142,12 @@ function inwardFindings(input: DiagnosisInput): string[] {
     out.push(`Phases: ${input.phases.explanation} — usually our resolver, not the target.`);
   }
   return out;
+}
+
+function latencyHeld(baseline: DiagnosisInput['baseline']): string {
+  if (baseline === undefined) return '';
+  const reference = baseline === 'captured' ? 'the captured baseline' : 'its fastest window';
+  return `latency within ${SLOW_RATIO}× ${reference}, `;
 }
 
 function pct(share: number): string {

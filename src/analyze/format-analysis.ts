@@ -1,10 +1,8 @@
 import type { AlarmRecord } from './alarm-replay.js';
 import type { LogAnalysis } from './log-analysis.js';
 import { formatMs, formatNumber, formatOffset, type TextColumn, textTable } from './text-table.js';
+import { isWallClock, utcTimeOfDay } from './wall-clock.js';
 import type { WindowRow } from './window-row.js';
-
-/** Times at or after this (epoch ms, 1973) are shown as wall-clock UTC; earlier ones only as offsets. */
-const EPOCH_FLOOR = 1e11;
 
 /**
  * Renders a {@link LogAnalysis} as the human output of `ratewise analyze`:
@@ -20,7 +18,7 @@ export function formatAnalysis(analysis: LogAnalysis): string {
 function windowTable(analysis: LogAnalysis): string {
   const rows = analysis.windows;
   if (rows.length === 0) return 'No timed requests: nothing to show per window.';
-  const wall = (analysis.span?.start ?? 0) >= EPOCH_FLOOR;
+  const wall = isWallClock(analysis.span?.start ?? 0);
   const control = rows.some((r) => r.inflightMax !== null);
   const phases = rows.some((r) => r.phases !== null);
   const columns: TextColumn[] = [{ header: 'offset', align: 'left' }];
@@ -35,19 +33,22 @@ function windowTable(analysis: LogAnalysis): string {
   columns.push({ header: 'alarms', align: 'left' });
   const full = analysis.windowS * 1000;
   const cells = rows.map((row) => {
-    const partial = row.durationMs < full ? '*' : '';
-    const out = [`${formatOffset(row.offsetS)}${partial}`];
-    if (wall) out.push(new Date(row.start).toISOString().slice(11, 19));
+    const mark = row.durationMs < full ? '*' : row.durationMs > full ? '~' : '';
+    const out = [`${formatOffset(row.offsetS)}${mark}`];
+    if (wall) out.push(utcTimeOfDay(row.start));
     out.push(...requestCells(row));
     if (phases) out.push(...phaseCells(row));
     if (control) out.push(...controlCells(row));
     out.push(row.alarms > 0 ? '!'.repeat(Math.min(row.alarms, 5)) : '');
     return out;
   });
-  const note =
-    rows.at(-1)?.durationMs !== full
-      ? '\n* the last window ends at the last record (partial).'
-      : '';
+  const notes = [];
+  if (rows.at(-1)?.durationMs !== full)
+    notes.push('* the last window ends at the last record (partial).');
+  if (rows.some((row) => row.durationMs > full)) {
+    notes.push('~ a stall: one row for a run of empty windows, up to the next row.');
+  }
+  const note = notes.map((n) => `\n${n}`).join('');
   return `Windows of ${analysis.windowS} s:\n${textTable(columns, cells)}${note}`;
 }
 
@@ -82,8 +83,9 @@ function summaryLines(a: LogAnalysis): string[] {
     .filter(([, n]) => n > 0)
     .map(([format, n]) => `${n} ${format}`)
     .join(', ');
+  const unsent = lines.unsent > 0 ? `, ${lines.unsent} never sent (attempts 0)` : '';
   const out = [
-    `Lines: ${lines.total} read (${formats || 'none usable'}), ${lines.blank} blank, ${lines.malformed} malformed.`,
+    `Lines: ${lines.total} read (${formats || 'none usable'}), ${lines.blank} blank${unsent}, ${lines.malformed} malformed.`,
     ...a.malformedExamples.map((m) => `  line ${m.line}: ${m.reason}`),
   ];
   const over = span

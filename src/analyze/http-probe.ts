@@ -21,18 +21,33 @@ export interface HttpProbe {
 }
 
 /**
- * A probe on ratewise's own client, set up to measure rather than to adapt:
- * concurrency fixed at `concurrency` (the controller starts there, it does
- * not slow-start), one attempt per request (no retries hide a 429), no
- * breaker. Every body is read to the end, so `totalMs` is the full download
- * and the connection is reused.
+ * A probe on ratewise's own client, set up to measure rather than to adapt
+ * as far as the client allows: the concurrency limit is pinned at
+ * `concurrency` (AIMD's floor, start and ceiling, and its cuts are ×1, so a
+ * 429 or 503 does not shrink it), one attempt per request (no retry hides a
+ * 429), no breaker, no latency guard. Every body is read to the end, so
+ * `totalMs` is the full download and the connection is reused.
+ *
+ * What cannot be switched off: the client's adaptive rate. It starts
+ * unpaced and stays so while the target answers, but after a 429/503 it
+ * paces at the rate the target accepted, and it pauses the scope for a
+ * `Retry-After`. So once a target starts rejecting, later requests of the
+ * same probe may wait before they are sent (a ramp stops at its first
+ * throttled step, and opens a fresh probe per step).
+ *
+ * `latencyMs` is the client's `totalMs` (send to last body byte). Without
+ * timings — a failure without a response — it is measured from the call,
+ * so it includes any such admission wait.
  */
 export function createHttpProbe(options: HttpProbeOptions): HttpProbe {
   const clock = options.clock ?? systemClock;
+  const { concurrency } = options;
   const client = createClient({
-    maxConcurrency: options.concurrency,
-    initialConcurrency: options.concurrency,
+    maxConcurrency: concurrency,
+    initialConcurrency: concurrency,
+    aimd: { min: concurrency, backoffRatio: 1, overloadRatio: 1 },
     breaker: false,
+    latencyGuard: false,
     retry: { maxAttempts: 1 },
     timeoutMs: options.timeoutMs ?? 30_000,
     clock,

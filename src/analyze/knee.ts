@@ -49,11 +49,11 @@ export interface KneeVerdict {
 }
 
 /** Share of a step's requests answered 429/503 from which it counts as throttled. */
-export const THROTTLED_SHARE = 0.05;
+const THROTTLED_SHARE = 0.05;
 /** Share of a step's requests failing otherwise from which it counts as failing. */
-export const FAILING_SHARE = 0.2;
+const FAILING_SHARE = 0.2;
 /** A step scales when it gains at least this share of the ideal (linear) increase in requests/s. */
-export const MIN_EFFICIENCY = 0.25;
+const MIN_EFFICIENCY = 0.25;
 /** Latency growth across the knee from which "requests queue" is the explanation. */
 const QUEUEING_GROWTH = 1.5;
 
@@ -80,6 +80,15 @@ export function scalingEfficiency(previous: RampStep, step: RampStep): number {
   const ideal = step.concurrency / previous.concurrency - 1;
   if (!(ideal > 0) || !(previous.rps > 0)) return 0;
   return (step.rps / previous.rps - 1) / ideal;
+}
+
+/**
+ * Whether `step` stopped scaling: it gained less than {@link MIN_EFFICIENCY}
+ * of the ideal over the best of the `earlier` steps (the knee is that best step).
+ */
+export function stoppedScaling(earlier: readonly RampStep[], step: RampStep): boolean {
+  const best = bestStep(earlier);
+  return best !== undefined && scalingEfficiency(best, step) < MIN_EFFICIENCY;
 }
 
 /**
@@ -115,9 +124,10 @@ export function judgeKnee(steps: readonly RampStep[]): KneeVerdict {
     return { verdict: 'failing', at: failing.concurrency, best: bestOf, explanation };
   }
   for (let i = 1; i < measured.length; i++) {
-    const before = bestStep(measured.slice(0, i)) as RampStep;
+    const earlier = measured.slice(0, i);
     const step = measured[i] as RampStep;
-    if (scalingEfficiency(before, step) < MIN_EFFICIENCY) {
+    if (stoppedScaling(earlier, step)) {
+      const before = bestStep(earlier) as RampStep;
       const explanation = `knee at ${before.concurrency} in flight (${fmt(before.rps)} req/s; ${step.concurrency} gave ${fmt(step.rps)}): ${why(before, step)}`;
       return { verdict: 'knee', at: before.concurrency, best: bestOf, explanation };
     }

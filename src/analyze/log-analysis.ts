@@ -12,8 +12,10 @@ export interface LineCounts {
   total: number;
   /** Empty lines and `#` comments. */
   blank: number;
-  /** Lines that could not be understood (counted, never fatal). */
+  /** Lines that could not be understood, or whose time lies over a year from the first record's (counted, never fatal). */
   malformed: number;
+  /** Crawl results for URLs never sent (`attempts: 0`): lines, not requests. */
+  unsent: number;
   /** Lines of each format. */
   byFormat: Record<LineFormat, number>;
 }

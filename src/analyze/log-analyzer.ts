@@ -11,15 +11,16 @@ import { AlarmReplay } from './alarm-replay.js';
 import { ControlTotals } from './control-totals.js';
 import { diagnose } from './diagnosis.js';
 import type { LineCounts, LogAnalysis, LogTotals, MalformedLine } from './log-analysis.js';
-import { parseLogLine, requestOfSample } from './parse-line.js';
+import { parseLogLine, requestOfLine } from './parse-line.js';
 import { PhaseCollector } from './phase-collector.js';
 import { isOverloaded, isThrottled, type RequestRecord } from './records.js';
 import { Reservoir } from './reservoir.js';
+import { LogTimeAxis } from './time-axis.js';
 import { WindowAggregator } from './windows.js';
 
 /** Options of {@link LogAnalyzer}. */
 export interface LogAnalyzerOptions {
-  /** Window length for rates and percentiles, s. @default 10 */
+  /** Window length for rates and percentiles, s (at least {@link MIN_WINDOW_S}). @default 10 */
   windowS?: number;
   /** A captured baseline for the latency alarm and ratios; without one the fastest window of 100 latencies is learned. */
   baseline?: LatencyBaseline;
@@ -29,6 +30,8 @@ export interface LogAnalyzerOptions {
   sampleSize?: number;
 }
 
+/** Shortest window {@link LogAnalyzer} accepts, s. */
+export const MIN_WINDOW_S = 0.001;
 const OWNER = 'LogAnalyzer';
 const KNOWN = ['windowS', 'baseline', 'decay', 'sampleSize'] as const;
 const MAX_EXAMPLES = 5;
@@ -38,14 +41,18 @@ const MIN_WINDOW_LATENCIES = 20;
 /**
  * Streaming log analysis: feed lines with {@link push} (any mix of ratewise
  * events, crawl results and plain `ISO8601 url latency_ms` lines), then call
- * {@link finish}. Memory is bounded: two open windows, sampled latencies,
- * the first and last phase timings, and one row per closed window.
- * Malformed lines are counted, never thrown.
+ * {@link finish}. Memory does not grow with the number of lines: two open
+ * windows, sampled latencies and the first and last phase timings. It grows
+ * with the log's extent — one row per window with records in it (at most
+ * `MAX_WINDOW_ROWS`) — and one counter per distinct host. Malformed lines
+ * are counted, never thrown; so is a line whose time lies more than a year
+ * from the first record's (see {@link LogTimeAxis}).
  */
 export class LogAnalyzer {
   readonly #windowS: number;
   readonly #windows: WindowAggregator;
   readonly #replay: AlarmReplay;
+  readonly #capturedBaseline: boolean;
   readonly #control = new ControlTotals();
   readonly #latencies: Reservoir<number>;
   readonly #rampSample: Reservoir<RampObservation>;
@@ -56,17 +63,18 @@ export class LogAnalyzer {
     total: 0,
     blank: 0,
     malformed: 0,
+    unsent: 0,
     byFormat: { event: 0, result: 0, plain: 0 },
   };
   readonly #totals = { requests: 0, untimed: 0, throttled: 0, overloaded: 0, failed: 0 };
-  #eventOffset: number | undefined;
+  readonly #axis = new LogTimeAxis();
   #start = Number.POSITIVE_INFINITY;
   #end = Number.NEGATIVE_INFINITY;
   #firstRejection: number | undefined;
 
   constructor(options: LogAnalyzerOptions = {}) {
     rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#windowS = numberOption(OWNER, 'windowS', options.windowS, 10, { min: 0.001 });
+    this.#windowS = numberOption(OWNER, 'windowS', options.windowS, 10, { min: MIN_WINDOW_S });
     const sampleSize = numberOption(OWNER, 'sampleSize', options.sampleSize, 100_000, {
       min: 100,
       integer: true,
@@ -87,36 +95,44 @@ export class LogAnalyzer {
     if (options.decay) replay.decay = options.decay;
     if (options.baseline) replay.baseline = options.baseline;
     this.#replay = new AlarmReplay(replay);
+    this.#capturedBaseline = options.baseline !== undefined;
     this.#latencies = new Reservoir(sampleSize, seededRandom('latencies'));
     this.#rampSample = new Reservoir(sampleSize, seededRandom('ramp'));
   }
 
-  /** Reads one line of the log. */
+  /**
+   * Reads one line of the log.
+   * @throws TooManyWindowsError when the log needs more than `MAX_WINDOW_ROWS` rows at this window.
+   */
   push(line: string): void {
     const number = ++this.#lines.total;
     const parsed = parseLogLine(line);
-    switch (parsed.kind) {
-      case 'blank':
-        this.#lines.blank++;
-        return;
-      case 'malformed':
-        this.#lines.malformed++;
-        if (this.#examples.length < MAX_EXAMPLES)
-          this.#examples.push({ line: number, reason: parsed.reason });
-        return;
-      case 'event':
-        this.#lines.byFormat.event++;
-        this.#event(parsed.event);
-        return;
-      default:
-        this.#lines.byFormat[parsed.kind]++;
-        this.#request(parsed.request);
+    if (parsed.kind === 'blank' || parsed.kind === 'unsent') {
+      this.#lines[parsed.kind]++;
+      return;
     }
+    if (parsed.kind === 'malformed') {
+      this.#reject(number, parsed.reason);
+      return;
+    }
+    const placed = this.#axis.place(parsed);
+    if (!placed.ok) {
+      this.#reject(number, placed.reason);
+      return;
+    }
+    const { at } = placed;
+    this.#lines.byFormat[parsed.kind]++;
+    if (parsed.kind === 'event' && at !== undefined) this.#event(parsed.event, at);
+    const request = requestOfLine(parsed);
+    if (request) this.#request(at === undefined ? request : { ...request, at });
   }
 
-  #event(event: ControlEvent): void {
-    this.#eventOffset ??= Number.isFinite(event.wall) ? event.wall - event.t : 0;
-    const at = event.t + this.#eventOffset;
+  #reject(line: number, reason: string): void {
+    this.#lines.malformed++;
+    if (this.#examples.length < MAX_EXAMPLES) this.#examples.push({ line, reason });
+  }
+
+  #event(event: ControlEvent, at: number): void {
     this.#stretch(at);
     const state = this.#control.apply(event);
     if (state) this.#windows.addControl(at, state);
@@ -124,7 +140,6 @@ export class LogAnalyzer {
       this.#replay.controllerAlarm(at, event.reason);
       this.#windows.addAlarm(at);
     }
-    if (event.type === 'sample') this.#request({ ...requestOfSample(event), at });
   }
 
   #request(request: RequestRecord): void {
@@ -206,6 +221,7 @@ export class LogAnalyzer {
       ramp,
       bimodal,
       ...(baselineP95 && worst > 0 ? { worstLatencyRatio: worst / baselineP95 } : {}),
+      ...(baselineP95 ? { baseline: this.#capturedBaseline ? 'captured' : 'learned' } : {}),
     });
     return {
       lines: this.#lines,

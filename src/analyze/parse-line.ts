@@ -1,7 +1,9 @@
 import type { ControlEvent, ControlEventType } from '../events/event.js';
 import type { SignalKind } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
+import { httpHost } from './probe.js';
 import type { ParsedLine, RequestRecord } from './records.js';
+import { isDateRange } from './wall-clock.js';
 
 /** Lines longer than this are rejected unread (a log line is a few hundred characters). */
 export const MAX_LINE_LENGTH = 1_000_000;
@@ -19,6 +21,8 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<ControlEventType>([
 /** Fields a crawl result may carry its time in: epoch ms or an ISO 8601 string. */
 const RESULT_TIME_FIELDS = ['at', 'wall', 'time', 'timestamp', 'ts', 'finishedAt'] as const;
 const ISO_START = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+/** An ISO 8601 date-time with no zone designator: read as UTC (ECMAScript would read it as local time). */
+const ZONELESS = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)$/;
 const TIMING_FIELDS = ['dnsMs', 'connectMs', 'tlsMs', 'ttfbMs', 'totalMs'] as const;
 
 /**
@@ -29,7 +33,11 @@ const TIMING_FIELDS = ['dnsMs', 'connectMs', 'tlsMs', 'ttfbMs', 'totalMs'] as co
  * - a plain request-log line `ISO8601 url latency_ms`, optionally followed by
  *   an HTTP status; its time is taken as the request's completion.
  *
- * Never throws: anything else is `malformed` with the reason.
+ * A timestamp without a zone (`2026-01-31T04:00:01`) is read as UTC, so a
+ * log reads the same on every machine. Times outside the `Date` range
+ * (±8.64e15 ms) are rejected. A crawl result with `attempts: 0` was never
+ * sent: it is `unsent`, not a request. Never throws: anything else is
+ * `malformed` with the reason.
  */
 export function parseLogLine(line: string): ParsedLine {
   if (line.length > MAX_LINE_LENGTH) return malformed(`line longer than ${MAX_LINE_LENGTH} chars`);
@@ -55,10 +63,10 @@ function parseJsonLine(text: string): ParsedLine {
 function parseEvent(value: Record<string, unknown>): ParsedLine {
   const { t, type, scope } = value;
   if (!EVENT_TYPES.has(type as string)) return malformed(`unknown event type ${String(type)}`);
-  if (!isFiniteNumber(t)) return malformed('event without a finite time t');
+  if (!isDateRange(t)) return malformed('event without a finite time t (within ±8.64e15 ms)');
   const event: ControlEvent = {
     t,
-    wall: isFiniteNumber(value.wall) ? value.wall : Number.NaN,
+    wall: isDateRange(value.wall) ? value.wall : Number.NaN,
     scope: typeof scope === 'string' ? scope : '',
     type: type as ControlEventType,
     limit: finiteOr(value.limit, Number.NaN),
@@ -76,6 +84,7 @@ function parseEvent(value: Record<string, unknown>): ParsedLine {
 }
 
 function parseResult(value: Record<string, unknown>): ParsedLine {
+  if (value.attempts === 0) return { kind: 'unsent' };
   const request: RequestRecord = { failed: false };
   const at = RESULT_TIME_FIELDS.map((field) => readTime(value[field])).find(isFiniteNumber);
   if (at !== undefined) request.at = at;
@@ -85,7 +94,7 @@ function parseResult(value: Record<string, unknown>): ParsedLine {
   if (timings) request.timings = timings;
   const latency = [value.latencyMs, value.rttMs, timings?.totalMs].find(isDuration);
   if (latency !== undefined) request.latencyMs = latency;
-  const host = hostOf(value.url as string);
+  const host = httpHost(value.url as string);
   if (host) request.host = host;
   request.failed = isFailure(request.signal, value.error);
   return { kind: 'result', request };
@@ -96,20 +105,31 @@ function parsePlainLine(text: string): ParsedLine {
   const [stamp = '', url = '', latency = '', status] = fields;
   if (fields.length < 3) return malformed('expected "ISO8601 url latency_ms"');
   if (!ISO_START.test(stamp)) return malformed(`not an ISO 8601 timestamp: ${clip(stamp)}`);
-  const at = Date.parse(stamp);
+  const at = parseTimestamp(stamp);
   if (!Number.isFinite(at)) return malformed(`not an ISO 8601 timestamp: ${clip(stamp)}`);
   const latencyMs = Number(latency);
   if (!/^\d+(\.\d+)?$/.test(latency) || !isDuration(latencyMs)) {
     return malformed(`latency is not a number of ms >= 0: ${clip(latency)}`);
   }
   const request: RequestRecord = { at, latencyMs, failed: false };
-  const host = hostOf(url);
+  const host = httpHost(url);
   if (host) request.host = host;
   if (status !== undefined && /^\d{3}$/.test(status)) {
     request.status = Number(status);
     request.failed = request.status >= 500 || request.status === 429;
   }
   return { kind: 'plain', request };
+}
+
+/**
+ * The finished request a parsed line describes, if any: a `sample` event's
+ * (on the event's own time, `t`), a crawl result's or a plain line's.
+ */
+export function requestOfLine(parsed: ParsedLine): RequestRecord | undefined {
+  if (parsed.kind === 'event') {
+    return parsed.event.type === 'sample' ? requestOfSample(parsed.event) : undefined;
+  }
+  return parsed.kind === 'result' || parsed.kind === 'plain' ? parsed.request : undefined;
 }
 
 /** The request a `sample` event describes, on the event's own time (`t`). */
@@ -145,20 +165,18 @@ function readTimings(value: unknown): PhaseTimings | undefined {
 }
 
 function readTime(value: unknown): number | undefined {
-  if (isFiniteNumber(value)) return value;
+  if (isDateRange(value)) return value;
   if (typeof value === 'string' && ISO_START.test(value)) {
-    const at = Date.parse(value);
+    const at = parseTimestamp(value);
     return Number.isFinite(at) ? at : undefined;
   }
   return undefined;
 }
 
-function hostOf(url: string): string | undefined {
-  try {
-    return new URL(url).host || undefined;
-  } catch {
-    return undefined;
-  }
+/** Epoch ms of an ISO 8601 timestamp (`NaN` if invalid); without a zone it is UTC. */
+function parseTimestamp(text: string): number {
+  const zoneless = ZONELESS.exec(text);
+  return Date.parse(zoneless ? `${zoneless[1]}T${zoneless[2]}Z` : text);
 }
 
 function malformed(reason: string): ParsedLine {

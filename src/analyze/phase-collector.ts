@@ -2,7 +2,7 @@ import { diagnosePhases, type PhaseDiagnosis } from '../detect/phase-diagnosis.j
 import type { PhaseTimings } from '../timings.js';
 
 /** Timings compared at each end of the log (the first ones are the reference). */
-export const PHASE_WINDOW = 50;
+const PHASE_WINDOW = 50;
 /** Fewest timings worth a reference window; below it the verdict is by shares alone. */
 const MIN_PHASE_WINDOW = 10;
 
@@ -15,16 +15,9 @@ const MIN_PHASE_WINDOW = 10;
 export class PhaseCollector {
   readonly #first: PhaseTimings[] = [];
   readonly #last: PhaseTimings[] = [];
-  #seen = 0;
-
-  /** Timings offered so far. */
-  get seen(): number {
-    return this.#seen;
-  }
 
   /** Adds one request's timings. */
   add(timings: PhaseTimings): void {
-    this.#seen++;
     if (this.#first.length < PHASE_WINDOW) {
       this.#first.push(timings);
       return;
@@ -35,7 +28,7 @@ export class PhaseCollector {
 
   /** The verdict, or `null` when no request carried timings. */
   diagnose(): PhaseDiagnosis | null {
-    if (this.#seen === 0) return null;
+    if (this.#first.length === 0) return null;
     const all = [...this.#first, ...this.#last];
     const window = Math.min(PHASE_WINDOW, Math.max(MIN_PHASE_WINDOW, Math.floor(all.length / 2)));
     if (all.length >= 2 * window) {

@@ -22,12 +22,17 @@ export interface ProbeOutcome {
  */
 export type Probe = (url: string, signal?: AbortSignal) => Promise<ProbeOutcome>;
 
-/** Whether `text` is an absolute http(s) URL with a host. */
-export function isHttpUrl(text: string): boolean {
+/** The `host` (with port) of an absolute http(s) URL; `undefined` for anything else. */
+export function httpHost(text: string): string | undefined {
   try {
     const { protocol, host } = new URL(text);
-    return (protocol === 'http:' || protocol === 'https:') && host !== '';
+    return (protocol === 'http:' || protocol === 'https:') && host !== '' ? host : undefined;
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+/** Whether `text` is an absolute http(s) URL with a host. */
+export function isHttpUrl(text: string): boolean {
+  return httpHost(text) !== undefined;
 }

@@ -34,11 +34,16 @@ export type ParsedLine =
   | { kind: 'plain'; request: RequestRecord }
   /** An empty line or a `#` comment. */
   | { kind: 'blank' }
+  /** A crawl result for a URL that was never sent (`attempts: 0`): not a request. */
+  | { kind: 'unsent' }
   /** Anything else, with the reason it was rejected. */
   | { kind: 'malformed'; reason: string };
 
 /** The formats a line can be in (the `kind`s that carry data). */
 export type LineFormat = 'event' | 'result' | 'plain';
+
+/** A line that carries data: an event, a crawl result or a plain line. */
+export type DataLine = Extract<ParsedLine, { kind: LineFormat }>;
 
 /** Whether a request was throttled: a 429 or a vendor form the classifier called `throttled`. */
 export function isThrottled(request: RequestRecord): boolean {

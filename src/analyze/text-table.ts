@@ -41,11 +41,13 @@ export function formatNumber(value: number | null | undefined, digits = 1): stri
   return value.toFixed(digits);
 }
 
-/** `+m:ss` (or `+h:mm:ss`) from seconds. */
+/** `+m:ss` (or `+h:mm:ss`) from seconds; `-m:ss` before the start. */
 export function formatOffset(seconds: number): string {
-  const total = Math.max(0, Math.round(seconds));
+  const rounded = Math.round(seconds);
+  const sign = rounded < 0 ? '-' : '+';
+  const total = Math.abs(rounded);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `+${h}:${String(m).padStart(2, '0')}:${s}` : `+${m}:${s}`;
+  return h > 0 ? `${sign}${h}:${String(m).padStart(2, '0')}:${s}` : `${sign}${m}:${s}`;
 }

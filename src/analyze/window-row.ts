@@ -8,9 +8,12 @@ import type { PhaseMedians } from '../detect/phase-diagnosis.js';
 export interface WindowRow {
   /** Start of the window, ms on the log's axis (epoch ms for wall-clock logs). */
   start: number;
-  /** Seconds from the first record of the log to the window's start. */
+  /** Seconds from the first record of the log to the window's start (negative for a window before it). */
   offsetS: number;
-  /** Length of the window, ms; shorter for the last window, which ends at the last record. */
+  /**
+   * Time the row covers, ms: one window; shorter for the last, which ends at
+   * the last record; a multiple of the window for a run of empty windows (a stall).
+   */
   durationMs: number;
   /** Requests that finished in the window. */
   requests: number;

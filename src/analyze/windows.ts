@@ -1,5 +1,6 @@
 import { percentiles } from '../detect/percentiles.js';
 import { diagnosePhases } from '../detect/phase-diagnosis.js';
+import { RatewiseError } from '../errors.js';
 import { seededRandom } from '../random.js';
 import type { PhaseTimings } from '../timings.js';
 import type { ControlState } from './control-totals.js';
@@ -8,9 +9,25 @@ import { Reservoir } from './reservoir.js';
 import type { WindowRow } from './window-row.js';
 
 /** Latencies kept per window for its percentiles; beyond it they come from a uniform sample. */
-export const WINDOW_LATENCY_SAMPLE = 10_000;
+const WINDOW_LATENCY_SAMPLE = 10_000;
 /** Timings kept per window for its phase medians. */
 const WINDOW_TIMING_SAMPLE = 2_000;
+/** Most rows one analysis may produce (about 40 MB of rows); more means the window is too narrow. */
+export const MAX_WINDOW_ROWS = 100_000;
+
+/** A log cut into windows of `windowMs` would need more than {@link MAX_WINDOW_ROWS} rows. */
+export class TooManyWindowsError extends RatewiseError {
+  /** The window length that was too narrow, ms. */
+  readonly windowMs: number;
+
+  constructor(windowMs: number) {
+    super(
+      'ERR_RATEWISE_TOO_MANY_WINDOWS',
+      `this log has more than ${MAX_WINDOW_ROWS} windows of ${windowMs / 1000} s with records in them: analyse it with a wider window`,
+    );
+    this.windowMs = windowMs;
+  }
+}
 
 class WindowAccumulator {
   readonly latencies: Reservoir<number>;
@@ -33,20 +50,27 @@ class WindowAccumulator {
 }
 
 /**
- * Cuts a log into consecutive windows of `windowMs` starting at the first
- * record, and summarises each ({@link WindowRow}). Streaming with bounded
- * memory: only two windows are open at a time (the newest and the one
- * before, so slightly out-of-order lines still land in the right window);
- * older ones are closed into rows. A record for an already closed window is
- * counted in {@link late} and left out of the windows. Windows with nothing
- * in them (a stall) are emitted too, with zero requests.
+ * Cuts a log into consecutive windows of `windowMs` on a grid anchored at
+ * the first record, and summarises each ({@link WindowRow}). Streaming:
+ * only two windows are open at a time (the newest and the one before, so
+ * slightly out-of-order lines still land in the right window — also a
+ * record up to one window before the first, whose window then starts
+ * before it); older ones are closed into rows. A record for an already
+ * closed window is counted in {@link late} and left out of the windows.
+ * A run of windows with nothing in them (a stall) is one row with zero
+ * requests spanning the whole run, so a gap of any length costs one row.
+ * Rows are kept until {@link finish}: at most {@link MAX_WINDOW_ROWS}, beyond
+ * which adding throws a {@link TooManyWindowsError}.
  */
 export class WindowAggregator {
   readonly #windowMs: number;
   readonly #open = new Map<number, WindowAccumulator>();
   readonly #rows: WindowRow[] = [];
   #origin: number | undefined;
-  #closedBelow = 0;
+  /** Windows below this index are closed: one before the first record's is still open. */
+  #closedBelow = -1;
+  /** Index of the last window emitted as a row. */
+  #emitted: number | undefined;
   #late = 0;
   #lastAt = Number.NEGATIVE_INFINITY;
 
@@ -124,29 +148,32 @@ export class WindowAggregator {
     return w;
   }
 
-  /** Closes open windows with an index below `limit`, emitting empty rows for gaps. */
+  /** Closes open windows with an index below `limit`; a run of empty windows before one is one row. */
   #closeBelow(limit: number): void {
     const closing = [...this.#open.keys()].filter((i) => i < limit).sort((a, b) => a - b);
-    let carried = this.#rows.at(-1);
     for (const index of closing) {
-      for (let gap = this.#closedBelow; gap < index; gap++) {
-        carried = this.#emit(new WindowAccumulator(gap), carried);
-      }
-      carried = this.#emit(this.#open.get(index) as WindowAccumulator, carried);
+      const next = this.#emitted === undefined ? index : this.#emitted + 1;
+      if (next < index) this.#emit(new WindowAccumulator(next), index - next);
+      this.#emit(this.#open.get(index) as WindowAccumulator, 1);
       this.#open.delete(index);
+      this.#emitted = index;
       this.#closedBelow = index + 1;
     }
   }
 
-  #emit(w: WindowAccumulator, previous: WindowRow | undefined): WindowRow {
-    const row = summarise(w, this.#windowMs, this.#origin ?? 0, previous);
-    this.#rows.push(row);
-    return row;
+  /** Emits `w` as a row spanning `windows` windows (more than one only for an empty run). */
+  #emit(w: WindowAccumulator, windows: number): void {
+    if (this.#rows.length >= MAX_WINDOW_ROWS) throw new TooManyWindowsError(this.#windowMs);
+    const previous = this.#rows.at(-1);
+    this.#rows.push(
+      summarise(w, this.#windowMs * windows, this.#windowMs, this.#origin ?? 0, previous),
+    );
   }
 }
 
 function summarise(
   w: WindowAccumulator,
+  durationMs: number,
   windowMs: number,
   origin: number,
   previous: WindowRow | undefined,
@@ -158,9 +185,9 @@ function summarise(
   return {
     start,
     offsetS: (w.index * windowMs) / 1000,
-    durationMs: windowMs,
+    durationMs,
     requests: w.requests,
-    rps: (1000 * w.requests) / windowMs,
+    rps: (1000 * w.requests) / durationMs,
     p50: p?.p50 ?? null,
     p95: p?.p95 ?? null,
     p99: p?.p99 ?? null,

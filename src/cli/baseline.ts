@@ -13,7 +13,7 @@ import { createHttpProbe } from '../analyze/http-probe.js';
 import { isHttpUrl, type Probe } from '../analyze/probe.js';
 import { readLogLines } from '../analyze/read-log.js';
 import { type Clock, systemClock } from '../clock.js';
-import { type CommandIo, reportFailure, requireLogFile } from './analyze.js';
+import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
 import { numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 
@@ -45,6 +45,9 @@ export interface CheckCommandOptions {
   json?: boolean;
 }
 
+/** Fewest live latencies a host is judged on: this many, or all of them when fewer are asked for. */
+const MIN_CHECK_SAMPLES = 20;
+
 /** How baseline commands reach the network and the clock (tests substitute both). */
 export interface BaselineDeps {
   io: CommandIo;
@@ -54,7 +57,7 @@ export interface BaselineDeps {
 }
 
 const defaultDeps = (): BaselineDeps => ({
-  io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+  io: processIo(),
   clock: systemClock,
   openProbe: () => createHttpProbe({ concurrency: 1 }),
 });
@@ -99,11 +102,13 @@ export async function runCapture(
 }
 
 /**
- * `ratewise baseline check <log | url…>`: compares live p95 per host with
- * its baseline file — from the last `window` latencies per host in a log, or
- * from `requests` polite live requests per URL host. Exit 0 healthy, 1 alarm
- * (some host slower than threshold × baseline p95), 2 usage error, 3 no
- * verdict (too few latencies, or no baseline for any host).
+ * `ratewise baseline check <log | - | url…>`: compares live p95 per host
+ * with its baseline file — from the last `window` latencies per host in a
+ * log (`-` reads it from stdin), or from `requests` polite live requests per
+ * URL host. A host needs min(20, `window` or `requests`) latencies to be
+ * judged. Exit 0 healthy, 1 alarm (some host slower than threshold ×
+ * baseline p95), 2 usage error, 3 no verdict (too few latencies, or no
+ * baseline for any host).
  */
 export async function runCheck(
   targets: readonly string[],
@@ -112,16 +117,16 @@ export async function runCheck(
 ): Promise<number> {
   const { io } = deps;
   try {
-    const latencies = await liveLatencies(targets, options, deps);
+    const { latencies, asked } = await liveLatencies(targets, options, deps);
     const dir = options.dir ?? 'baselines';
+    const judge = {
+      threshold: options.threshold ?? 2,
+      minSamples: Math.min(MIN_CHECK_SAMPLES, asked),
+    };
     const checks: HostCheck[] = [];
     for (const [host, values] of latencies) {
       const loaded = await loadBaseline(dir, host);
       const baseline = loaded.ok ? loaded.baseline : loaded.error;
-      const judge = {
-        threshold: options.threshold ?? 2,
-        minSamples: Math.min(20, options.requests ?? 20),
-      };
       checks.push(checkHost(host, values, baseline, judge));
     }
     io.stdout.write(options.json ? `${JSON.stringify({ checks })}\n` : formatChecks(checks));
@@ -131,25 +136,29 @@ export async function runCheck(
   }
 }
 
+/** Live latencies per host, and how many per host were asked for (`window` or `requests`). */
 async function liveLatencies(
   targets: readonly string[],
   options: CheckCommandOptions,
   deps: BaselineDeps,
-): Promise<ReadonlyMap<string, readonly number[]>> {
+): Promise<{ latencies: ReadonlyMap<string, readonly number[]>; asked: number }> {
   const [first] = targets;
   if (targets.length === 1 && first !== undefined && !isHttpUrl(first)) {
     await requireLogFile(first);
-    const hosts = new HostLatencies(options.window ?? 100);
-    for await (const line of readLogLines(first)) hosts.push(line);
-    return hosts.hosts;
+    const asked = options.window ?? 100;
+    const hosts = new HostLatencies(asked);
+    for await (const line of readLogLines(first === '-' ? deps.io.stdin : first)) hosts.push(line);
+    return { latencies: hosts.hosts, asked };
   }
   requireUrls(targets);
+  const asked = options.requests ?? 20;
   const { probe, close } = deps.openProbe();
   try {
-    return await sampleLatencies(targets, probe, deps.clock, {
-      requests: options.requests ?? 20,
+    const latencies = await sampleLatencies(targets, probe, deps.clock, {
+      requests: asked,
       intervalMs: options.intervalMs ?? 1000,
     });
+    return { latencies, asked };
   } finally {
     await close();
   }
@@ -192,7 +201,10 @@ export function registerBaseline(program: Command): Command {
     .description(
       'compare live p95 per host with its baseline (exit 0 healthy, 1 alarm, 2 usage error, 3 no verdict)',
     )
-    .argument('<log|url...>', 'a log file (last latencies per host), or URLs to request live')
+    .argument(
+      '<log|url...>',
+      'a log file or - for stdin (last latencies per host), or URLs to request live',
+    )
     .option('--dir <dir>', 'folder of baseline files', 'baselines')
     .option('--threshold <x>', 'alarm when live p95 > x × baseline p95', numberArg({ min: 1 }), 2)
     .option(

@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
-import { runConcurrencyRamp, type StepProbes } from '../analyze/concurrency-ramp.js';
+import {
+  MAX_RAMP_CONCURRENCY,
+  runConcurrencyRamp,
+  type StepProbes,
+} from '../analyze/concurrency-ramp.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
 import { judgeKnee, type KneeVerdict, type RampStep } from '../analyze/knee.js';
 import { isHttpUrl } from '../analyze/probe.js';
 import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
 import { type Clock, systemClock } from '../clock.js';
-import { type CommandIo, reportFailure } from './analyze.js';
+import { type CommandIo, processIo, rangeArg, reportFailure } from './analyze.js';
 import { numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 
@@ -30,7 +34,7 @@ export interface DiagnoseDeps {
 }
 
 const defaultDeps = (): DiagnoseDeps => ({
-  io: { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+  io: processIo(),
   clock: systemClock,
   probes: (timeoutMs) => ({ open: (concurrency) => createHttpProbe({ concurrency, timeoutMs }) }),
 });
@@ -39,7 +43,9 @@ const defaultDeps = (): DiagnoseDeps => ({
  * `ratewise diagnose <url>`: ramps concurrency 1, 2, 4 … against `url`,
  * prints a line per step on stderr as it goes, then the step table and the
  * verdict — scaling, knee at N (and why), throttled at N, failing at N.
- * Exit 0 with a verdict, 1 when nothing came back, 2 for a bad URL.
+ * Interrupted (Ctrl-C, `deps.signal`), it says so on stderr and prints the
+ * table and verdict of the steps finished by then. Exit 0 with a verdict,
+ * 1 when nothing came back, 2 for a bad URL.
  */
 export async function runDiagnose(
   url: string,
@@ -63,6 +69,9 @@ export async function runDiagnose(
         },
       },
     );
+    if (deps.signal?.aborted) {
+      io.stderr.write(`interrupted: ${steps.length} finished step(s) shown\n`);
+    }
     const verdict = judgeKnee(steps);
     io.stdout.write(
       options.json ? `${JSON.stringify({ url, steps, verdict })}\n` : stepTable(steps, verdict),
@@ -114,7 +123,7 @@ export function registerDiagnose(program: Command): Command {
     .option(
       '--max-concurrency <n>',
       'highest concurrency tried',
-      numberArg({ min: 1, integer: true }),
+      rangeArg({ min: 1, max: MAX_RAMP_CONCURRENCY, integer: true }),
       64,
     )
     .option(

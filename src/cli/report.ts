@@ -1,7 +1,13 @@
 import type { Command } from 'commander';
 import { writeReport } from '../report/write-report.js';
-import { type CommandIo, loadBaselineFile, reportFailure, requireLogFile } from './analyze.js';
-import { positiveArg } from './parsers.js';
+import {
+  type CommandIo,
+  loadBaselineFile,
+  processIo,
+  reportFailure,
+  requireLogFile,
+  windowArg,
+} from './analyze.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise report`. */
@@ -27,7 +33,7 @@ export interface ReportCommandOptions {
 export async function runReport(
   log: string,
   options: ReportCommandOptions,
-  io: CommandIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin },
+  io: CommandIo = processIo(),
 ): Promise<number> {
   try {
     if (log === '-')
@@ -65,7 +71,7 @@ export function registerReport(program: Command): Command {
       'log file (ratewise events or results JSONL, or "ISO8601 url latency_ms" lines)',
     )
     .option('-o, --out <file>', 'HTML file to write', 'report.html')
-    .option('--window <s>', 'window of the summary table, seconds', positiveArg, 10)
+    .option('--window <s>', 'window of the summary table, seconds', windowArg, 10)
     .option('--baseline <file>', 'a baseline JSON file for the latency alarm')
     .option('--title <text>', 'page title (default: the log file name)')
     .option('--json', 'print what was written as JSON')

@@ -1,13 +1,12 @@
 import type { AlarmRecord } from '../analyze/alarm-replay.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
+import { isWallClock } from '../analyze/wall-clock.js';
 import type { WindowRow } from '../analyze/window-row.js';
 
 /** Most points per chart series; longer logs get wider buckets. */
 export const MAX_CHART_POINTS = 1500;
 /** Most alarm markers drawn (the summary still counts them all). */
-export const MAX_CHART_ALARMS = 500;
-/** Times at or after this (epoch ms) are wall-clock; earlier ones are offsets of a monotonic log. */
-const EPOCH_FLOOR = 1e11;
+const MAX_CHART_ALARMS = 500;
 
 /**
  * The time series a report draws, one value per bucket, all arrays as long
@@ -64,12 +63,19 @@ export function chartBucketS(durationS: number): number {
   return whole > 600 ? Math.ceil(whole / 60) * 60 : whole;
 }
 
-/** Turns windows of a chart-resolution analysis into the report's series and markers. */
+/**
+ * Turns windows of a chart-resolution analysis into the report's series and
+ * markers. A row spanning a stall (a run of empty buckets) gives two points,
+ * at its first and its last bucket, so the chart stays flat across it.
+ */
 export function buildReportData(chart: LogAnalysis): ReportData {
   const start = chart.span?.start ?? 0;
-  const wallClock = start >= EPOCH_FLOOR;
+  const wallClock = isWallClock(start);
   const time = (at: number) => (wallClock ? at / 1000 : (at - start) / 1000);
-  const rows = chart.windows;
+  const bucketMs = chart.windowS * 1000;
+  const rows = chart.windows.flatMap((w) =>
+    w.durationMs > bucketMs ? [w, { ...w, start: w.start + w.durationMs - bucketMs }] : [w],
+  );
   const pick = <T>(f: (w: WindowRow) => T) => rows.map(f);
   const series: ChartSeries = {
     t: pick((w) => time(w.start)),

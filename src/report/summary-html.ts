@@ -4,7 +4,7 @@ import type { WindowRow } from '../analyze/window-row.js';
 import { escapeHtml as h } from './escape.js';
 
 /** Rows of the window table shown in a report; longer runs show this many, evenly picked. */
-export const MAX_TABLE_ROWS = 300;
+const MAX_TABLE_ROWS = 300;
 
 /** The diagnosis: verdict, one-sentence summary, findings. */
 export function diagnosisHtml(a: LogAnalysis): string {
@@ -25,7 +25,10 @@ export function detailsHtml(a: LogAnalysis): string {
     ],
     ['Baseline p95', t.baselineP95 === null ? '-' : `${formatMs(t.baselineP95)} ms`],
     ['429 / 503 / failed', `${t.throttled} / ${t.overloaded} / ${t.failed}`],
-    ['Lines', `${a.lines.total} read, ${a.lines.malformed} malformed, ${a.lines.blank} blank`],
+    [
+      'Lines',
+      `${a.lines.total} read, ${a.lines.malformed} malformed, ${a.lines.blank} blank${a.lines.unsent > 0 ? `, ${a.lines.unsent} never sent` : ''}`,
+    ],
     ['Phases', a.phases ? a.phases.explanation : 'no timings in the log'],
     ['Pacing ramp', `${a.ramp.verdict}: ${a.ramp.explanation}`],
     ['Bimodal latency', a.bimodal.explanation],
@@ -51,30 +54,35 @@ function alarmsHtml(a: LogAnalysis): string {
 /** The per-window table of the analysis (at most {@link MAX_TABLE_ROWS} rows, evenly picked). */
 export function windowsHtml(a: LogAnalysis): string {
   const rows = pickEvenly(a.windows, MAX_TABLE_ROWS);
+  const full = a.windowS * 1000;
   const control = rows.some((w) => w.inflightMax !== null || w.limit !== null);
   const head = ['offset', 'reqs', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '429', '503', 'fail'];
   if (control) head.push('limit', 'in flight', 'rate');
   head.push('alarms');
   const row = (w: WindowRow) =>
-    cells(w, control)
+    cells(w, control, full)
       .map((c) => `<td>${h(c)}</td>`)
       .join('');
   const body = rows.map((w) => `<tr>${row(w)}</tr>`).join('');
-  const note =
+  const shown =
     rows.length < a.windows.length
       ? `<p>${rows.length} of ${a.windows.length} windows shown, evenly spaced.</p>`
       : '';
+  const stalls = rows.some((w) => w.durationMs > full)
+    ? '<p>~ a stall: one row for a run of empty windows, up to the next row.</p>'
+    : '';
+  const note = shown + stalls;
   return `<section><h2>Windows of ${h(String(a.windowS))} s</h2>${note}<table class="windows"><thead><tr>${head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></section>`;
 }
 
-function cells(w: WindowRow, control: boolean): string[] {
+function cells(w: WindowRow, control: boolean, full: number): string[] {
   const state = [
     formatNumber(w.limit, 0),
     w.inflightMax === null ? '-' : String(w.inflightMax),
     formatNumber(w.rate),
   ];
   return [
-    formatOffset(w.offsetS),
+    `${formatOffset(w.offsetS)}${w.durationMs > full ? '~' : ''}`,
     String(w.requests),
     formatNumber(w.rps),
     formatMs(w.p50),

@@ -2,6 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { basename } from 'node:path';
 import type { LogAnalyzerOptions } from '../analyze/log-analyzer.js';
 import { analyzeLog } from '../analyze/read-log.js';
+import { type Clock, systemClock } from '../clock.js';
+import { InvalidOptionError } from '../errors.js';
+import { rejectUnknownOptions } from '../options.js';
 import { loadChartAssets } from './assets.js';
 import { renderReportHtml } from './html.js';
 import { buildReportData, chartBucketS } from './report-data.js';
@@ -16,8 +19,8 @@ export interface WriteReportOptions extends Omit<LogAnalyzerOptions, 'windowS'> 
   windowS?: number;
   /** Page title. @default the log's file name */
   title?: string;
-  /** When the report was made, ISO 8601. @default now */
-  generatedAt?: string;
+  /** Where "generated at" comes from (`wallNow()`). @default systemClock */
+  clock?: Clock;
 }
 
 /** What {@link writeReport} wrote. */
@@ -32,6 +35,9 @@ export interface WrittenReport {
   bucketS: number;
 }
 
+const OWNER = 'writeReport';
+const KNOWN = ['log', 'out', 'windowS', 'title', 'clock', 'baseline', 'decay', 'sampleSize'];
+
 /**
  * Writes a self-contained HTML report of a log. The log is streamed twice:
  * once at the summary's window (`windowS`, the same analysis as
@@ -39,10 +45,24 @@ export interface WrittenReport {
  * widened so each series keeps at most 1 500 points (`MAX_CHART_POINTS`) —
  * so the file stays small however long the run: 52 KB of uPlot, at most
  * 1 500 points × 9 series, 500 alarm markers and a 300-row table (a 10-minute
- * log gives ~90 KB, a 6-hour 433 000-line log 141 KB).
+ * log gives ~90 KB, a 6-hour 433 000-line log 141 KB). `log`, `out`,
+ * `title` and `clock` are checked here; the analysis options by
+ * `LogAnalyzer`, before the log is read.
  */
 export async function writeReport(options: WriteReportOptions): Promise<WrittenReport> {
-  const { log, out, title, generatedAt, windowS, ...analyzer } = options;
+  if (typeof options !== 'object' || options === null) {
+    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
+  }
+  rejectUnknownOptions(OWNER, options, KNOWN);
+  const { log, out, title, clock = systemClock, windowS, ...analyzer } = options;
+  requireText('log', log);
+  requireText('out', out);
+  if (title !== undefined && typeof title !== 'string') {
+    throw InvalidOptionError.invalid(OWNER, 'title', title, 'a string');
+  }
+  if (typeof clock?.wallNow !== 'function') {
+    throw InvalidOptionError.invalid(OWNER, 'clock', clock, 'a Clock');
+  }
   const summary = await analyzeLog(
     log,
     windowS === undefined ? analyzer : { ...analyzer, windowS },
@@ -55,8 +75,14 @@ export async function writeReport(options: WriteReportOptions): Promise<WrittenR
   const data = buildReportData(chart);
   const html = renderReportHtml(summary, data, loadChartAssets(), {
     title: title ?? basename(log),
-    generatedAt: generatedAt ?? new Date().toISOString(),
+    generatedAt: new Date(clock.wallNow()).toISOString(),
   });
   await writeFile(out, html);
   return { path: out, bytes: Buffer.byteLength(html), points: data.series.t.length, bucketS };
+}
+
+function requireText(name: string, value: unknown): void {
+  if (typeof value !== 'string' || value === '') {
+    throw InvalidOptionError.invalid(OWNER, name, value, 'a non-empty path');
+  }
 }

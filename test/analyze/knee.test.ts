@@ -171,6 +171,33 @@ describe('runConcurrencyRamp on virtual time', () => {
     expect(judgeKnee(steps)).toMatchObject({ verdict: 'throttled', at: 4 });
   });
 
+  it('an abort mid-step ends the ramp quietly with the steps finished before it', async () => {
+    const clock = new VirtualClock();
+    const abort = new AbortController();
+    let started = 0;
+    const probe: Probe = async (_url, signal) => {
+      // The 50th request is in step 4 (1 and 2 send 20 each): Ctrl-C while it is in flight.
+      if (++started === 50) clock.setTimer(10, () => abort.abort());
+      await clock.sleep(100, signal);
+      return { status: 200, signal: 'ok', latencyMs: 100 };
+    };
+    const closed: number[] = [];
+    const seen: number[] = [];
+    const probes = { open: (c: number) => ({ probe, close: async () => void closed.push(c) }) };
+    const steps = await drive(
+      clock,
+      runConcurrencyRamp('http://x/', probes, clock, {
+        requestsPerStep: 20,
+        signal: abort.signal,
+        onStep: (s) => seen.push(s.concurrency),
+      }),
+    );
+    expect(steps.map((s) => s.concurrency)).toEqual([1, 2]);
+    expect(seen).toEqual([1, 2]);
+    expect(closed).toEqual([1, 2, 4]); // the interrupted step's probe is closed too
+    expect(steps.every((s) => s.ok === 20)).toBe(true);
+  });
+
   it('summarises a step: answered per second, percentiles of successes, failure classes', () => {
     const outcomes: ProbeOutcome[] = [
       { signal: 'ok', latencyMs: 10, status: 200 },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { formatAnalysis } from '../../src/analyze/format-analysis.js';
 import { analyzeLines, LogAnalyzer } from '../../src/analyze/log-analyzer.js';
 import { analyzeLog } from '../../src/analyze/read-log.js';
+import { buildReportData } from '../../src/report/report-data.js';
 import { closedLoop, plainLines } from './synthetic.js';
 
 const TEN_MIN = 600;
@@ -77,7 +78,13 @@ describe('analyze: diagnosis on synthetic closed-loop logs', () => {
     const offset = ((alarm?.at ?? 0) - (a.span?.start ?? 0)) / 1000;
     expect(offset).toBeGreaterThan(200);
     expect(offset).toBeLessThan(230);
-    expect(a.windows.slice(21, 34).every((w) => w.requests === 0)).toBe(true);
+    // The stall covers 200 s to 350 s: the window with the alarm is a row, each empty run around it one row.
+    const stalls = a.windows.filter((w) => w.requests === 0);
+    expect(stalls.map((w) => [w.offsetS, w.durationMs, w.alarms])).toEqual([
+      [200, 10_000, 0],
+      [210, 10_000, 1],
+      [220, 130_000, 0],
+    ]);
   });
 
   it('too little data says so', () => {
@@ -191,11 +198,58 @@ describe('analyze: robustness and streaming', () => {
           expect(
             a.lines.blank +
               a.lines.malformed +
+              a.lines.unsent +
               Object.values(a.lines.byFormat).reduce((x, y) => x + y, 0),
           ).toBe(lines.length);
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it('one far-future stamp is a malformed line, not a log stretched over centuries', () => {
+    const event = (t: number) => JSON.stringify({ t, type: 'sample', rttMs: 5, signal: 'ok' });
+    const a = analyzeLines([event(1000), event(1e13), event(2000)], { windowS: 1 });
+    expect(a.lines).toMatchObject({ malformed: 1, byFormat: { event: 2 } });
+    expect(a.malformedExamples).toEqual([
+      { line: 2, reason: expect.stringMatching(/more than a year from the first record/) },
+    ]);
+    expect(a.windows.map((w) => w.requests)).toEqual([1, 1]);
+    expect(a.span).toMatchObject({ start: 1000, end: 2000 });
+    // The first record sets the axis: everything a year from it is refused, whichever came first.
+    const b = analyzeLines([event(8e15), event(1000)]);
+    expect(b.lines.malformed).toBe(1);
+    expect(() => formatAnalysis(b)).not.toThrow();
+  });
+
+  it('fuzz: extreme times and windows always finish, with rows bounded by the records', () => {
+    const time = fc.oneof(
+      fc.double({ noNaN: true }),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }),
+      fc.constantFrom(0, 1000, 8.64e15, -8.64e15, 1e13, 1.7e12, Number.MAX_VALUE),
+    );
+    const line = fc.oneof(
+      fc
+        .tuple(time, fc.option(time, { nil: undefined }))
+        .map(([t, wall]) => JSON.stringify({ t, wall, type: 'sample', rttMs: 3, signal: 'ok' })),
+      time.map((at) => JSON.stringify({ url: 'https://a.example/', status: 200, at })),
+      fc.date({ noInvalidDate: true }).map((d) => `${d.toISOString()} https://a.example/ 7`),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(line, { maxLength: 40 }),
+        fc.constantFrom(0.001, 1, 10),
+        (lines, windowS) => {
+          const a = analyzeLines(lines, { windowS });
+          const timed = a.totals.requests - a.totals.untimed;
+          // A row per window with a record or an alarm in it, and one per empty run between them.
+          expect(a.windows.length).toBeLessThanOrEqual(2 * (timed + a.alarms.length) + 1);
+          if (a.span) expect(a.span.durationS).toBeLessThanOrEqual(2 * 366 * 86_400);
+          expect(formatAnalysis(a)).toMatch(/Diagnosis:/);
+          expect(buildReportData(a).series.t.length).toBeLessThanOrEqual(2 * a.windows.length);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

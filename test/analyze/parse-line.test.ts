@@ -1,6 +1,15 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_LINE_LENGTH, parseLogLine, requestOfSample } from '../../src/analyze/parse-line.js';
+import {
+  MAX_LINE_LENGTH,
+  parseLogLine,
+  requestOfLine,
+  requestOfSample,
+} from '../../src/analyze/parse-line.js';
+import { CLI, ensureBuilt } from '../cli/cli-process.js';
 
 const timings = { dnsMs: 1, connectMs: 2, tlsMs: 3, ttfbMs: 40, totalMs: 55, bytes: 900 };
 
@@ -106,6 +115,51 @@ describe('parseLogLine', () => {
     expect(untimed).toEqual({
       kind: 'result',
       request: { status: 200, signal: 'ok', failed: false },
+    });
+  });
+
+  it('a crawl result never sent (attempts 0) is not a request, let alone a failed one', () => {
+    const line =
+      '{"url":"ftp://x","status":null,"signal":null,"attempts":0,"error":"not an http(s) URL"}';
+    expect(parseLogLine(line)).toEqual({ kind: 'unsent' });
+    expect(requestOfLine(parseLogLine(line))).toBeUndefined();
+    expect(parseLogLine('{"url":"http://a.example/","attempts":1,"error":"x"}')).toMatchObject({
+      kind: 'result',
+      request: { failed: true, host: 'a.example' },
+    });
+  });
+
+  it('reads timestamps without a zone as UTC, whatever the machine', () => {
+    // A worker thread cannot change its time zone: parse in a process of its own, in New York.
+    ensureBuilt();
+    const module = pathToFileURL(join(CLI, '..', '..', 'analyze', 'parse-line.js')).href;
+    const script = `import { parseLogLine } from ${JSON.stringify(module)};
+      const at = (line) => parseLogLine(line).request?.at;
+      console.log(JSON.stringify([
+        new Date(2026, 0, 31, 4).getTime() - Date.UTC(2026, 0, 31, 4),
+        at('2026-01-31T04:00:01.250 https://a.example/ 5'),
+        at('{"url":"https://a.example/","time":"2026-01-31 04:00:01.250"}'),
+        at('2026-01-31T05:00:01.250+01:00 https://a.example/ 5'),
+      ]));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TZ: 'America/New_York' },
+      encoding: 'utf8',
+    });
+    const utc = Date.parse('2026-01-31T04:00:01.250Z');
+    const [shift, ...times] = JSON.parse(out) as number[];
+    expect(shift).toBe(5 * 3_600_000); // the process did run in New York
+    expect(times).toEqual([utc, utc, utc]); // the last one by its explicit zone
+  });
+
+  it('rejects times a Date cannot hold', () => {
+    expect(parseLogLine('{"t":9e15,"type":"limit"}')).toMatchObject({ kind: 'malformed' });
+    expect(parseLogLine('{"t":1,"wall":-9e15,"type":"limit"}')).toMatchObject({
+      kind: 'event',
+      event: { wall: Number.NaN },
+    });
+    expect(parseLogLine('{"url":"https://a.example/","at":1e300}')).toEqual({
+      kind: 'result',
+      request: { failed: false, host: 'a.example' },
     });
   });
 

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ControlTotals } from '../../src/analyze/control-totals.js';
 import { Reservoir } from '../../src/analyze/reservoir.js';
-import { WindowAggregator } from '../../src/analyze/windows.js';
+import {
+  MAX_WINDOW_ROWS,
+  TooManyWindowsError,
+  WindowAggregator,
+} from '../../src/analyze/windows.js';
 import type { ControlEvent } from '../../src/events/event.js';
 import { seededRandom } from '../../src/random.js';
 
@@ -30,17 +34,52 @@ describe('WindowAggregator', () => {
     expect(rows[2]).toMatchObject({ durationMs: 0, rps: 1 });
   });
 
-  it('emits empty windows for a stall and keeps the last known limit and rate through them', () => {
+  it('emits a stall as one empty row spanning it, keeping the last known limit and rate', () => {
     const windows = new WindowAggregator(1000);
     const state = { limit: 8, inflight: 3, queued: 1, rate: 5 };
     windows.addControl(0, state);
     windows.addRequest(100, ok(10));
     windows.addRequest(4_200, ok(10));
     const rows = windows.finish();
-    expect(rows.map((r) => r.requests)).toEqual([1, 0, 0, 0, 1]);
-    expect(rows.map((r) => r.limit)).toEqual([8, 8, 8, 8, 8]);
-    expect(rows.map((r) => r.rate)).toEqual([5, 5, 5, 5, 5]);
-    expect(rows.map((r) => r.inflightMax)).toEqual([3, null, null, null, null]);
+    expect(rows.map((r) => r.requests)).toEqual([1, 0, 1]);
+    expect(rows.map((r) => [r.start, r.durationMs, r.rps])).toEqual([
+      [0, 1000, 1],
+      [1000, 3000, 0],
+      [4000, 200, 1],
+    ]);
+    expect(rows.map((r) => r.limit)).toEqual([8, 8, 8]);
+    expect(rows.map((r) => r.rate)).toEqual([5, 5, 5]);
+    expect(rows.map((r) => r.inflightMax)).toEqual([3, null, null]);
+  });
+
+  it('a record a year away costs one row, not one per empty window', () => {
+    const windows = new WindowAggregator(1);
+    windows.addRequest(1000, ok(1));
+    windows.addRequest(1000 + 365 * 86_400_000, ok(1));
+    expect(windows.finish().map((r) => r.requests)).toEqual([1, 0, 1]);
+  });
+
+  it('refuses to grow past MAX_WINDOW_ROWS rows, naming the window', () => {
+    const windows = new WindowAggregator(1);
+    expect(() => {
+      for (let at = 0; at <= 2 * MAX_WINDOW_ROWS; at += 2) windows.addRequest(at, ok(1));
+    }).toThrow(TooManyWindowsError);
+    expect(() => windows.addRequest(4 * MAX_WINDOW_ROWS, ok(1))).toThrow(
+      /more than 100000 windows of 0\.001 s/,
+    );
+  });
+
+  it('takes a record up to one window before the first into a window of its own', () => {
+    const windows = new WindowAggregator(1000);
+    windows.addRequest(10_000, ok(1));
+    windows.addRequest(9_999, ok(1)); // 1 ms earlier: not late
+    windows.addRequest(8_999, ok(1)); // more than a window earlier: late
+    const rows = windows.finish();
+    expect(rows.map((r) => [r.start, r.offsetS, r.requests])).toEqual([
+      [9_000, -1, 1],
+      [10_000, 0, 1],
+    ]);
+    expect(windows.late).toBe(1);
   });
 
   it('accepts one window of disorder and counts anything older as late', () => {
