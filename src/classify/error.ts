@@ -39,8 +39,22 @@ const ERROR_CODES: ReadonlyMap<string, SignalKind> = new Map<string, SignalKind>
 const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL']);
 /** Codes of a caller's abort: Node's `AbortError` and undici's `RequestAbortedError`. */
 const ABORT_CODES: ReadonlySet<string> = new Set(['ABORT_ERR', 'UND_ERR_ABORTED']);
-/** Codes of the client's own shutdown (undici's destroyed or closed client): nothing about the server. */
-const LOCAL_CODES: ReadonlySet<string> = new Set(['UND_ERR_DESTROYED', 'UND_ERR_CLOSED']);
+/**
+ * Codes of failures on our side — the client shut down, or the request itself
+ * was invalid (a bad header or method, an unsupported feature): nothing about
+ * the server, so never retried nor reported to its controller.
+ */
+const LOCAL_CODES: ReadonlySet<string> = new Set([
+  'UND_ERR_DESTROYED',
+  'UND_ERR_CLOSED',
+  'UND_ERR_INVALID_ARG',
+  'UND_ERR_NOT_SUPPORTED',
+  'ERR_INVALID_ARG_TYPE',
+  'ERR_INVALID_ARG_VALUE',
+  'ERR_INVALID_URL',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_INVALID_CHAR',
+]);
 /** How many errors of a cause chain (and AggregateError members) are inspected. */
 const MAX_CHAIN = 16;
 

@@ -196,6 +196,13 @@ describe('classify(error)', () => {
     expect(classify(new InvalidOptionError('x', 'bad'))).toBeUndefined();
     expect(classify(new errors.ClientDestroyedError())).toBeUndefined();
     expect(isAbort(new AdmissionTimeoutError('host:a', 100))).toBe(false);
+  });
+
+  it('returns no signal for an invalid request: our mistake, not the server’s, and not retried', () => {
+    expect(classify(new errors.InvalidArgumentError('invalid upgrade header'))).toBeUndefined();
+    expect(
+      classify(new TypeError('fetch failed', { cause: coded('ERR_INVALID_URL') })),
+    ).toBeUndefined();
     expect(isAbort({ status: 200, headers: {}, name: 'AbortError' })).toBe(false);
   });
 
