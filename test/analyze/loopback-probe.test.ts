@@ -55,6 +55,34 @@ describe('concurrency ramp against loopback mock servers', () => {
   });
 });
 
+describe('the HTTP probe measures rather than adapts', () => {
+  async function hammer(url: string, perWorker: number): Promise<number[]> {
+    const { probe, close } = createHttpProbe({ concurrency: 4 });
+    const latencies: number[] = [];
+    const worker = async () => {
+      for (let i = 0; i < perWorker; i++) latencies.push((await probe(url)).latencyMs);
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    await close();
+    return latencies;
+  }
+
+  it('keeps 4 in flight against a cap of 2: the 503s keep coming, no cut hides them', async () => {
+    const server = await serve(createModel('concurrency-cap', { limit: 2, latencyMs: 30 }));
+    await hammer(`${server.url}/`, 15);
+    const stats = server.stats();
+    expect(stats.maxInFlight).toBe(4);
+    expect(stats.byStatus['503']).toBeGreaterThanOrEqual(20); // AIMD's cut left 2 of 60
+  });
+
+  it('keeps 4 in flight against a one-worker queue: latency stays 4 × the service time', async () => {
+    const server = await serve(fifoModel(1, 50));
+    const latencies = await hammer(`${server.url}/`, 12);
+    // The latency guard would have cut to 1 in flight, and latency back to ~50 ms.
+    expect(Math.min(...latencies.slice(-8))).toBeGreaterThanOrEqual(180);
+  });
+});
+
 describe('baselines against loopback mock servers', () => {
   it('captures politely, keeps the fastest window, saves one file per host, and a slower host is flagged', async () => {
     const model = fifoModel(1, 20);

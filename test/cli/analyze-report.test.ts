@@ -2,7 +2,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runAnalyze } from '../../src/cli/analyze.js';
+import { TooManyWindowsError } from '../../src/analyze/windows.js';
+import { reportFailure, runAnalyze } from '../../src/cli/analyze.js';
 import { runReport } from '../../src/cli/report.js';
 import { closedLoop, plainLines } from '../analyze/synthetic.js';
 import { captureIo } from './command-io.js';
@@ -57,6 +58,22 @@ describe('ratewise analyze', () => {
     );
     expect(badBaseline.err().trim().split('\n')).toHaveLength(1);
     expect(badBaseline.err()).toMatch(/bad-baseline\.json: baseline: .*"p50" must be/);
+    const narrow = captureIo();
+    expect(reportFailure(narrow, new TooManyWindowsError(1))).toBe(2);
+    expect(narrow.err()).toBe(
+      'ratewise: --window 0.001: this log has more than 100000 windows of 0.001 s with records in them: analyse it with a wider window\n',
+    );
+  });
+
+  it('a stray far-future line is reported as malformed, and the table stays short', async () => {
+    const path = join(dir, 'stray.log');
+    const event = (t: number) => JSON.stringify({ t, type: 'sample', rttMs: 5, signal: 'ok' });
+    writeFileSync(path, `${event(1000)}\n${event(1e13)}\n${event(1500)}\n`);
+    const io = captureIo();
+    expect(await runAnalyze(path, { window: 0.001 }, io)).toBe(0);
+    expect(io.out()).toMatch(/line 2: time 10000000000000 ms is more than a year from the first/);
+    expect(io.out()).toMatch(/~ a stall: one row for a run of empty windows/);
+    expect(io.out().split('\n').length).toBeLessThan(30);
   });
 });
 

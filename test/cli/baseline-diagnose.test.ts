@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createHttpProbe } from '../../src/analyze/http-probe.js';
+import type { Probe } from '../../src/analyze/probe.js';
 import { type BaselineDeps, runCapture, runCheck } from '../../src/cli/baseline.js';
 import { runDiagnose } from '../../src/cli/diagnose.js';
 import { systemClock } from '../../src/clock.js';
 import type { ServerModel } from '../../src/sim/models/model.js';
 import { type MockServer, startMockServer } from '../../src/testing/index.js';
+import { VirtualClock } from '../../src/virtual-clock.js';
 import { fifoModel } from '../analyze/fifo-model.js';
 import { captureIo } from './command-io.js';
 
@@ -88,6 +90,37 @@ describe('ratewise baseline', () => {
     expect(unknown.io.out()).toMatch(/other\.example: no baseline file .*other\.example\.json/);
   });
 
+  it('check judges a log host on --window latencies when fewer than 20, and reads - from stdin', async () => {
+    writeFileSync(
+      join(dir, 'shop.example.json'),
+      JSON.stringify({
+        host: 'shop.example',
+        p50: 100,
+        p95: 150,
+        p99: 200,
+        samples: 100,
+        capturedAt: '2026-01-31T04:00:00Z',
+      }),
+    );
+    const text = Array.from(
+      { length: 30 },
+      (_, i) => `2026-01-31T04:00:${String(i).padStart(2, '0')}Z https://shop.example/p/${i} 120`,
+    ).join('\n');
+    const log = join(dir, 'shop.log');
+    writeFileSync(log, text);
+    const small = deps();
+    expect(await runCheck([log], { dir, window: 10, json: true }, small)).toBe(0);
+    expect(JSON.parse(small.io.out()).checks).toEqual([
+      expect.objectContaining({ host: 'shop.example', verdict: 'ok', samples: 10 }),
+    ]);
+    const piped = deps(captureIo(text));
+    expect(await runCheck(['-'], { dir, json: true }, piped)).toBe(0);
+    expect(JSON.parse(piped.io.out()).checks).toEqual([
+      expect.objectContaining({ host: 'shop.example', verdict: 'ok', samples: 30 }),
+    ]);
+    expect(piped.io.err()).toBe('');
+  });
+
   it('usage errors exit 2 in one line', async () => {
     const bad = deps();
     expect(await runCapture(['not-a-url'], { dir }, bad)).toBe(2);
@@ -102,6 +135,38 @@ describe('ratewise baseline', () => {
 });
 
 describe('ratewise diagnose', () => {
+  it('Ctrl-C mid-ramp prints the finished steps and their verdict, not an error', async () => {
+    const clock = new VirtualClock();
+    const abort = new AbortController();
+    let sent = 0;
+    const probe: Probe = async (_url, signal) => {
+      if (++sent === 50) clock.setTimer(10, () => abort.abort()); // in the step at 4
+      await clock.sleep(100, signal);
+      return { status: 200, signal: 'ok', latencyMs: 100 };
+    };
+    const io = captureIo();
+    const run = runDiagnose(
+      'http://x.example/',
+      { requestsPerStep: 20, json: true },
+      {
+        io,
+        clock,
+        probes: () => ({ open: () => ({ probe, close: async () => {} }) }),
+        signal: abort.signal,
+      },
+    );
+    let code: number | undefined;
+    void run.then((c) => {
+      code = c;
+    });
+    while (code === undefined) await clock.advance(10);
+    expect(code).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.steps.map((s: { concurrency: number }) => s.concurrency)).toEqual([1, 2]);
+    expect(result.verdict.verdict).toBe('scaling');
+    expect(io.err()).toMatch(/interrupted: 2 finished step\(s\) shown\n$/);
+  });
+
   it('prints the step table and the knee of a queueing server, with progress on stderr', async () => {
     const server = await serve(fifoModel(2, 40));
     const io = captureIo();

@@ -47,6 +47,10 @@ describe('analyze, report, baseline, diagnose on the ratewise program', () => {
       ['baseline', 'capture', 'http://a.example/', '--requests', '2.5'],
       ['baseline', 'check', 'x.log', '--threshold', '0.5'],
       ['diagnose', 'http://a.example/', '--max-concurrency', '0'],
+      // Out of the library options' range: caught by the parser, not at run time.
+      ['diagnose', 'http://a.example/', '--max-concurrency', '5000'],
+      ['analyze', 'x.log', '--window', '0.0001'],
+      ['report', 'x.log', '--window', '0.0001'],
     ];
     for (const args of cases) {
       const { code, stderr } = await run(args);
@@ -54,6 +58,8 @@ describe('analyze, report, baseline, diagnose on the ratewise program', () => {
       expect(stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
       expect(stderr).toMatch(/^ratewise: /);
     }
+    const { stderr } = await run(['diagnose', 'http://a.example/', '--max-concurrency', '5000']);
+    expect(stderr).toMatch(/--max-concurrency.*expected an integer from 1 to 4096\.\n$/);
   });
 
   it('a runtime usage problem from an action is exit 2 too (unreadable log)', async () => {
