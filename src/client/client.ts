@@ -35,7 +35,10 @@ export interface RatewiseClient {
   fetch(input: string | URL | Request, init?: RatewiseRequestInit): Promise<Response>;
   /** The per-scope controllers (limits, rates, breakers). */
   readonly registry: ScopeRegistry;
-  /** Closes the client's connections (not a `dispatcher` you passed in). */
+  /**
+   * Shuts the client down: its controllers' timers stop, requests still waiting
+   * for admission reject, and its connections close (not a `dispatcher` you passed in).
+   */
   close(): Promise<void>;
 }
 
@@ -58,6 +61,7 @@ export function createClient(options: ClientOptions = {}): RatewiseClient {
     fetch: async (input, init) =>
       fetchControlled(settings, dispatcher, await prepareRequest(input, init)),
     close: async () => {
+      await settings.registry.close(); // no controller timer keeps the process alive
       if (owned) await dispatcher.close();
     },
   };

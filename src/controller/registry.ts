@@ -2,7 +2,7 @@ import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
-import { InvalidOptionError } from '../errors.js';
+import { InvalidOptionError, RatewiseError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
@@ -170,6 +170,21 @@ export class ScopeRegistry {
     }
     await Promise.all(saves);
     return saves.length;
+  }
+
+  /**
+   * Shuts every scope down: pending timers are cancelled (nothing keeps the
+   * process alive) and callers still waiting for admission are rejected with a
+   * `RatewiseError` (code `ERR_RATEWISE_CLOSED`). State is saved first.
+   */
+  async close(): Promise<void> {
+    await this.persist().catch(() => undefined);
+    const reason = new RatewiseError(
+      'ERR_RATEWISE_CLOSED',
+      'ScopeRegistry: closed while waiting for admission',
+    );
+    for (const controller of this.#scopes.values()) controller.close(reason);
+    this.#scopes.clear();
   }
 
   /** Saves every live scope's state to the store. */

@@ -151,6 +151,16 @@ export class ScopeController implements PermitOwner {
     return this.#sent === 0 && this.queued === 0 && this.#semaphore.inflight === 0;
   }
 
+  /**
+   * Stops this scope's timers and rejects every caller waiting for admission
+   * with `reason`; requests already admitted may still report. For shutdown.
+   */
+  close(reason: unknown): void {
+    this.#gate?.close(reason);
+    this.#semaphore.close(reason);
+    this.#pacer?.close(reason);
+  }
+
   /** What this scope has learned, as plain data for a {@link StateStore}. */
   snapshot(): ScopeState {
     const state: ScopeState = {

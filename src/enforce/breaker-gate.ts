@@ -51,6 +51,13 @@ export class BreakerGate {
     return this.#policy.toJSON();
   }
 
+  /** Cancels the half-open wake-up and rejects every parked caller with `reason`. */
+  close(reason: unknown): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+    this.#queue?.rejectAll(reason);
+  }
+
   /** Passes at once if the gate allows it; never waits. */
   tryPass(): Pass | undefined {
     if (this.#policy.closed) return this.queued === 0 ? 'pass' : undefined;

@@ -81,6 +81,13 @@ export class Pacer {
     this.#reschedule();
   }
 
+  /** Cancels the pending wake-up and rejects every parked caller with `reason`. */
+  close(reason: unknown): void {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+    this.#queue?.rejectAll(reason);
+  }
+
   /** Takes a token if one is available now and nobody is waiting ahead. */
   tryTake(): boolean {
     if (this.queued > 0 || !this.#available()) return false;

@@ -73,6 +73,11 @@ export class Semaphore {
     return this.#queue.wait(this.#clock, options, 'Semaphore.acquire');
   }
 
+  /** Rejects every parked caller with `reason`; permits held stay held. */
+  close(reason: unknown): void {
+    this.#queue?.rejectAll(reason);
+  }
+
   /** Returns a permit. Throws if none is held — that is a bug in the caller. */
   release(): void {
     if (this.#inflight === 0) {

@@ -105,6 +105,12 @@ export class WaitQueue {
     }
   }
 
+  /** Rejects every live caller with `reason` (the thing they wait for is closing). */
+  rejectAll(reason: unknown): void {
+    for (const waiter of this.#items.splice(0)) if (waiter) this.#leave(waiter, reason);
+    this.#head = 0;
+  }
+
   #leave(waiter: Waiter, reason: unknown): void {
     if (!waiter.live) return;
     this.#detach(waiter);

@@ -125,3 +125,24 @@ describe('ScopeRegistry multi-scope details', () => {
     permit.report(ok);
   });
 });
+
+describe('ScopeRegistry.close', () => {
+  it('cancels every timer and rejects callers still waiting', async () => {
+    const { scopes, clock } = registry();
+    // open a breaker on one scope and park a caller behind it
+    for (let i = 0; i < 6; i++) {
+      const permit = await scopes.admit('host:down.test');
+      await clock.advance(100);
+      permit.report({ kind: 'refused', reason: 'ECONNREFUSED' });
+      await clock.advance(1); // the next request goes after this failure is known
+    }
+    expect(scopes.get('host:down.test')?.breaker).toBe('open');
+    const parked = scopes.admit('host:down.test');
+    const rejected = expect(parked).rejects.toMatchObject({ code: 'ERR_RATEWISE_CLOSED' });
+    expect(clock.pendingTimers).toBeGreaterThan(0);
+    await scopes.close();
+    await rejected;
+    expect(clock.pendingTimers).toBe(0);
+    expect(scopes.size).toBe(0);
+  });
+});
