@@ -130,7 +130,7 @@ describe('ScopeRegistry.close', () => {
   it('cancels every timer and rejects callers still waiting', async () => {
     const { scopes, clock } = registry();
     // open a breaker on one scope and park a caller behind it
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 5; i++) {
       const permit = await scopes.admit('host:down.test');
       await clock.advance(100);
       permit.report({ kind: 'refused', reason: 'ECONNREFUSED' });
