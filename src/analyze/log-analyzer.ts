@@ -43,8 +43,9 @@ const MIN_WINDOW_LATENCIES = 20;
  * events, crawl results and plain `ISO8601 url latency_ms` lines), then call
  * {@link finish}. Memory does not grow with the number of lines: two open
  * windows, sampled latencies and the first and last phase timings. It grows
- * with the log's extent — one row per window with records in it (at most
- * `MAX_WINDOW_ROWS`) — and one counter per distinct host. Malformed lines
+ * with the log's extent — a row per window with records in it and one per
+ * empty run between them (at most `MAX_WINDOW_ROWS`) — and with one
+ * counter per distinct host. Malformed lines
  * are counted, never thrown; so is a line whose time lies more than a year
  * from the first record's (see {@link LogTimeAxis}).
  */

@@ -1,7 +1,7 @@
 /** Times at or after this (epoch ms, March 1973) read as wall-clock; earlier ones as offsets of a monotonic log. */
 const EPOCH_FLOOR = 1e11;
 /** The largest time a `Date` holds, ms either side of the epoch (ECMA-262 §21.4.1.1). */
-export const MAX_DATE_MS = 8.64e15;
+const MAX_DATE_MS = 8.64e15;
 
 /** Whether `ms` fits in a `Date` (a finite number within ±{@link MAX_DATE_MS}). */
 export function isDateRange(ms: unknown): ms is number {

@@ -23,7 +23,7 @@ export class TooManyWindowsError extends RatewiseError {
   constructor(windowMs: number) {
     super(
       'ERR_RATEWISE_TOO_MANY_WINDOWS',
-      `this log has more than ${MAX_WINDOW_ROWS} windows of ${windowMs / 1000} s with records in them: analyse it with a wider window`,
+      `this log needs more than ${MAX_WINDOW_ROWS} rows in windows of ${windowMs / 1000} s: analyse it with a wider window`,
     );
     this.windowMs = windowMs;
   }

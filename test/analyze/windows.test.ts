@@ -65,7 +65,7 @@ describe('WindowAggregator', () => {
       for (let at = 0; at <= 2 * MAX_WINDOW_ROWS; at += 2) windows.addRequest(at, ok(1));
     }).toThrow(TooManyWindowsError);
     expect(() => windows.addRequest(4 * MAX_WINDOW_ROWS, ok(1))).toThrow(
-      /more than 100000 windows of 0\.001 s/,
+      /more than 100000 rows in windows of 0\.001 s/,
     );
   });
 

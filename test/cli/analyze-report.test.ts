@@ -61,7 +61,7 @@ describe('ratewise analyze', () => {
     const narrow = captureIo();
     expect(reportFailure(narrow, new TooManyWindowsError(1))).toBe(2);
     expect(narrow.err()).toBe(
-      'ratewise: --window 0.001: this log has more than 100000 windows of 0.001 s with records in them: analyse it with a wider window\n',
+      'ratewise: --window 0.001: this log needs more than 100000 rows in windows of 0.001 s: analyse it with a wider window\n',
     );
   });
 
