@@ -56,7 +56,8 @@ const KNOWN = [
 /** {@link BreakerOptions} validated, every default applied. */
 type BreakerSettings = Readonly<Required<BreakerOptions>>;
 
-const breakerSettings = sharedSettings((options: BreakerOptions): BreakerSettings => {
+/** Validates breaker options (once per options object), naming the option on error. */
+export const breakerSettings = sharedSettings((options: BreakerOptions): BreakerSettings => {
   rejectUnknownOptions(OWNER, options, KNOWN);
   const cooldownMs = numberOption(OWNER, 'cooldownMs', options.cooldownMs, 15_000, { min: 0 });
   return Object.freeze({

@@ -3,7 +3,7 @@ import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js
 import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
-import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
+import { guardSettings, type LatencyGuardOptions } from './latency-guard.js';
 import type { ScopeFactory } from './registry.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 
@@ -81,7 +81,7 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
   if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
   // Build once so bad options fail here, not on the first request.
-  if (options.latencyGuard) new LatencyGuard(options.latencyGuard);
+  if (options.latencyGuard) guardSettings(options.latencyGuard);
   new AimdLimit(aimd);
   new AdaptiveRate(adaptiveRate);
   return (_scope, saved) => ({

@@ -43,7 +43,8 @@ const FLOOR_QUANTILE = 0.1;
 
 type GuardSettings = Readonly<Required<LatencyGuardOptions>>;
 
-const guardSettings = sharedSettings((options: LatencyGuardOptions): GuardSettings => {
+/** Validates latency-guard options (once per options object), naming the option on error. */
+export const guardSettings = sharedSettings((options: LatencyGuardOptions): GuardSettings => {
   rejectUnknownOptions(OWNER, options, KNOWN);
   return Object.freeze({
     threshold: numberOption(OWNER, 'threshold', options.threshold, 2, { min: 1 }),

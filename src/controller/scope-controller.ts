@@ -1,5 +1,5 @@
 import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-policy.js';
-import { BreakerPolicy } from '../algorithms/breaker-policy.js';
+import { BreakerPolicy, breakerSettings } from '../algorithms/breaker-policy.js';
 import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
@@ -11,7 +11,7 @@ import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
 import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
-import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
+import { guardSettings, LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import type { OutcomeDetails, Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
 import { ScopeEvents, type ScopeNumbers } from './scope-events.js';
@@ -99,13 +99,13 @@ export class ScopeController implements PermitOwner {
     this.#burst = numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 });
     this.#random = options.random ?? systemRandom;
     this.#breakerOptions = options.breaker;
-    if (options.breaker !== false) new BreakerPolicy(this.#random, options.breaker); // validate now
+    if (options.breaker !== false) breakerSettings(options.breaker ?? {}); // validate now
     this.#breakerState = options.breakerState;
     if (options.breakerState?.state === 'open') this.#breakerGate();
     this.#applyRate(this.#clock.now());
     this.#retryBudgetOptions = options.retryBudget;
     this.#guardOptions = options.latencyGuard;
-    if (options.latencyGuard) new LatencyGuard(options.latencyGuard); // validate now
+    if (options.latencyGuard) guardSettings(options.latencyGuard); // validate now
     if (options.retryBudget) this.#retryBudget = new RetryBudget(options.retryBudget);
     this.#lastUsed = Math.floor(this.#clock.now());
   }
