@@ -131,7 +131,14 @@ describe('BreakerPolicy + BreakerGate', () => {
 describe('BreakerGate restored from a saved state', () => {
   it('an open breaker turns half-open by its own timer, and a corrupt state is ignored', async () => {
     const clock = new VirtualClock();
-    const saved = { state: 'open' as const, strikes: 0, lastStrikeAt: 0, openedAt: 0, openUntil: 500, cooldownMs: 1000 };
+    const saved = {
+      state: 'open' as const,
+      strikes: 0,
+      lastStrikeAt: 0,
+      openedAt: 0,
+      openUntil: 500,
+      cooldownMs: 1000,
+    };
     const gate = new BreakerGate(new BreakerPolicy(seededRandom(1), {}, saved), clock);
     const passed = gate.pass();
     await clock.advance(499);
