@@ -23,6 +23,7 @@ export { formatAnalysis } from './analyze/format-analysis.js';
 export type { LogAnalysis } from './analyze/log-analysis.js';
 export { analyzeLines, LogAnalyzer, type LogAnalyzerOptions } from './analyze/log-analyzer.js';
 export { analyzeLog, readLogLines } from './analyze/read-log.js';
+export { TooManyWindowsError } from './analyze/windows.js';
 // Backoff
 export type { Backoff, BackoffOptions } from './backoff/backoff.js';
 export {
