@@ -4,6 +4,8 @@ import { InvalidOptionError } from './errors.js';
 export interface NumberRule {
   /** Smallest allowed value (inclusive). */
   min?: number;
+  /** A bound the value must be strictly greater than (`above: 0` for "a number > 0"). */
+  above?: number;
   /** Largest allowed value (inclusive). */
   max?: number;
   /** Whether the value must be an integer. */
@@ -30,6 +32,7 @@ export function numberOption(
     (Number.isFinite(value) || (rule.infinite === true && value === Infinity)) &&
     (!rule.integer || !Number.isFinite(value) || Number.isInteger(value)) &&
     (rule.min === undefined || value >= rule.min) &&
+    (rule.above === undefined || value > rule.above) &&
     (rule.max === undefined || value <= rule.max);
   if (!ok) throw InvalidOptionError.invalid(owner, name, value, describeRule(rule));
   return value as number;
@@ -39,6 +42,7 @@ function describeRule(rule: NumberRule): string {
   const kind = rule.integer ? 'an integer' : 'a number';
   const range: string[] = [];
   if (rule.min !== undefined) range.push(`>= ${rule.min}`);
+  if (rule.above !== undefined) range.push(`> ${rule.above}`);
   if (rule.max !== undefined) range.push(`<= ${rule.max}`);
   const bounds = range.length > 0 ? ` ${range.join(' and ')}` : '';
   return `${kind}${bounds}${rule.infinite ? ' (or Infinity)' : ''}`;

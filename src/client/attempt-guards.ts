@@ -1,46 +1,92 @@
-import type { Clock } from '../clock.js';
+import type { CancelTimer, Clock } from '../clock.js';
+import { abortReason } from '../errors.js';
 
 /** What ends an attempt early besides the server. */
 export interface AttemptGuards {
   /** The request URL, for the timeout's message. */
   url: string;
   clock: Clock;
-  /** Dispatch to last body byte, ms; `Infinity` for none. */
+  /**
+   * Sending to last body byte, ms, not counting time the download spends
+   * paused for the reader; `Infinity` for none.
+   */
   timeoutMs: number;
   /** The caller's cancellation. */
   signal?: AbortSignal;
 }
 
+/** The armed guards of one attempt. */
+export interface AttemptGuard {
+  /** Stops the timeout's clock: the download is paused until the reader wants more. */
+  pause(): void;
+  /** Starts the timeout's clock again with the time that was left. */
+  resume(): void;
+  /** Disarms the timeout and the abort listener. */
+  disarm(): void;
+}
+
 /**
  * Arms an attempt's timeout (failing it with a `TimeoutError`, which the
  * classifier reads as a `timeout` signal) and the caller's abort signal (with
- * its reason). Returns the function that disarms both. A signal that already
- * aborted calls `abort` at once and arms nothing.
+ * its reason). The timeout counts only the time the attempt is waiting for
+ * the server: while the download is paused because nobody reads the body, its
+ * clock stands still, so a slow reader is never reported as a slow server.
+ * A signal that already aborted calls `abort` at once and arms nothing.
  */
-export function guardAttempt(guards: AttemptGuards, abort: (reason: Error) => void): () => void {
+export function guardAttempt(guards: AttemptGuards, abort: (reason: Error) => void): AttemptGuard {
   const { clock, timeoutMs, signal, url } = guards;
   if (signal?.aborted) {
-    abort(abortReason(signal));
-    return () => {};
+    abort(asError(abortReason(signal)));
+    return { pause() {}, resume() {}, disarm() {} };
   }
-  const cancelTimer = Number.isFinite(timeoutMs)
-    ? clock.setTimer(timeoutMs, () =>
-        abort(
-          new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError'),
-        ),
-      )
-    : undefined;
-  const onAbort = () => abort(abortReason(signal as AbortSignal));
+  const timeout = pausableTimer(clock, timeoutMs, () =>
+    abort(new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError')),
+  );
+  const onAbort = () => abort(asError(abortReason(signal as AbortSignal)));
   signal?.addEventListener('abort', onAbort, { once: true });
-  return () => {
-    cancelTimer?.();
-    signal?.removeEventListener('abort', onAbort);
+  return {
+    pause: timeout.pause,
+    resume: timeout.resume,
+    disarm() {
+      timeout.cancel();
+      signal?.removeEventListener('abort', onAbort);
+    },
   };
 }
 
-function abortReason(signal: AbortSignal): Error {
-  const reason: unknown = signal.reason;
-  return reason instanceof Error
-    ? reason
-    : new DOMException('This operation was aborted', 'AbortError');
+/** A timer for `ms` of running time (none when `ms` is infinite) that can stand still. */
+function pausableTimer(clock: Clock, ms: number, fire: () => void) {
+  let left = ms;
+  let startedAt = clock.now();
+  let cancel: CancelTimer | undefined;
+  let done = !Number.isFinite(ms);
+  const arm = () => {
+    startedAt = clock.now();
+    cancel = clock.setTimer(left, () => {
+      done = true;
+      fire();
+    });
+  };
+  if (!done) arm();
+  return {
+    pause() {
+      if (done || cancel === undefined) return;
+      cancel();
+      cancel = undefined;
+      left = Math.max(0, left - (clock.now() - startedAt));
+    },
+    resume() {
+      if (!done && cancel === undefined) arm();
+    },
+    cancel() {
+      done = true;
+      cancel?.();
+      cancel = undefined;
+    },
+  };
+}
+
+/** An abort reason undici can carry: an `Error` (a `DOMException` for anything else). */
+function asError(reason: unknown): Error {
+  return reason instanceof Error ? reason : new DOMException(String(reason), 'AbortError');
 }

@@ -54,6 +54,7 @@ export function runControlled(
     send: (signal) => {
       const tap = new ResponseTap({
         url: request.url,
+        method: request.method,
         clock,
         maxBodyBytes: settings.maxBodyBytes,
         timeoutMs: settings.timeoutMs,

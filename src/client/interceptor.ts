@@ -17,8 +17,6 @@ export type RatewiseInterceptor = Dispatcher.DispatcherComposeInterceptor & {
 export interface RatewiseDispatchOptions extends Dispatcher.DispatchOptions {
   /** Scope context for context resolvers (`request(url, { ratewise: { context } })`). */
   ratewise?: RequestControl;
-  /** The caller's cancellation, as undici's `request` passes it down. */
-  signal?: unknown;
 }
 
 const OWNER = 'ratewiseInterceptor';
@@ -27,17 +25,21 @@ const OWNER = 'ratewiseInterceptor';
  * ratewise as an undici interceptor, for code that uses undici's own
  * `request`, `stream` or `fetch`: admission per scope, classification, retries
  * with Retry-After, per-scope retry budget and breaker, events — everything
- * `createClient` does except following redirects (compose undici's
- * `interceptors.redirect()` after it so each hop is admitted on its own).
- * Only requests whose body can be sent again (none, a string or bytes) are
- * retried. Build the agent with `connect: timedConnect()` to have DNS,
- * connect and TLS timed in the events.
+ * `createClient` does except following redirects (undici's `fetch` follows
+ * them itself, hop by hop through the interceptor; with `request`, compose
+ * undici's `interceptors.redirect()` after it so each hop is admitted on its
+ * own). Cancelling — an `AbortSignal` given to `request` or `fetch` — works
+ * at every stage: waiting for admission, between retries, and while the body
+ * streams. Only requests whose body can be sent again (none, a string or
+ * bytes) are retried. Build the agent with `connect: timedConnect()` to have
+ * DNS, connect and TLS timed in the events.
  *
  * ```ts
  * const agent = new Agent({ connections: 32, connect: timedConnect() }).compose(
  *   ratewiseInterceptor({ maxConcurrency: 32 }),
  * );
  * const { statusCode, body } = await request(url, { dispatcher: agent });
+ * const response = await fetch(url, { dispatcher: agent }); // undici's fetch
  * ```
  */
 export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseInterceptor {
@@ -49,20 +51,28 @@ export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseIn
   const once = { ...settings, retry: { ...settings.retry, maxAttempts: 1 } };
   const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
     const request = opts as RatewiseDispatchOptions;
+    // The handler gets its controller first: aborting it cancels the attempt loop wherever it is.
+    const controller = new ForwardController();
+    handler.onRequestStart?.(controller, {});
+    if (controller.aborted) {
+      handler.onResponseError?.(controller, controller.reason as Error);
+      return true;
+    }
     const url = new URL(request.path, request.origin);
     const context = request.ratewise?.context;
-    const signal = request.signal instanceof AbortSignal ? request.signal : undefined;
     const attempts = runControlled(replayable(request.body) ? settings : once, {
       url: url.href,
       method: request.method,
       scopes: settings.resolve(context ? { url, context } : { url }),
-      ...(signal ? { signal } : {}),
+      signal: controller.signal,
       dispatch: (tap) => dispatch(opts, tap),
     });
     attempts.then(
       (outcome) =>
-        outcome.result ? forward(outcome.result, handler) : fail(handler, outcome.error),
-      (error: unknown) => fail(handler, error),
+        outcome.result
+          ? forward(outcome.result, controller, handler)
+          : fail(controller, handler, outcome.error),
+      (error: unknown) => fail(controller, handler, error),
     );
     return true;
   };
@@ -76,11 +86,14 @@ function replayable(body: unknown): boolean {
 }
 
 /** Hands the final attempt's response to the caller's handler, body streaming with backpressure. */
-function forward(tap: ResponseTap, handler: Dispatcher.DispatchHandler): void {
-  const controller = new ForwardController(tap);
-  handler.onRequestStart?.(controller, {});
+function forward(
+  tap: ResponseTap,
+  controller: ForwardController,
+  handler: Dispatcher.DispatchHandler,
+): void {
+  controller.attach(tap);
   if (controller.aborted) {
-    handler.onResponseError?.(controller, controller.reason as Error);
+    fail(controller, handler, controller.reason);
     return;
   }
   handler.onResponseStart?.(controller, tap.status, tap.headers, tap.statusText);
@@ -94,23 +107,33 @@ function forward(tap: ResponseTap, handler: Dispatcher.DispatchHandler): void {
   });
 }
 
-function fail(handler: Dispatcher.DispatchHandler, error: unknown): void {
+function fail(
+  controller: ForwardController,
+  handler: Dispatcher.DispatchHandler,
+  error: unknown,
+): void {
   const failure = error instanceof Error ? error : new Error(String(error));
-  handler.onResponseError?.(new ForwardController(undefined), failure);
+  handler.onResponseError?.(controller, failure);
 }
 
-/** The controller the caller's handler sees: pausing and aborting reach the attempt. */
+/**
+ * The controller the caller's handler sees from the start: aborting it
+ * cancels the attempt loop (waiting for admission, backing off, or the
+ * attempt in flight); once the response is attached, pausing and resuming
+ * reach its download.
+ */
 class ForwardController implements Dispatcher.DispatchController {
-  readonly #tap: ResponseTap | undefined;
+  readonly #cancel = new AbortController();
+  #tap: ResponseTap | undefined;
   #paused = false;
-  #reason: Error | null = null;
 
-  constructor(tap: ResponseTap | undefined) {
-    this.#tap = tap;
+  /** Aborted with the handler's reason when it aborts. */
+  get signal(): AbortSignal {
+    return this.#cancel.signal;
   }
 
   get aborted(): boolean {
-    return this.#reason !== null;
+    return this.#cancel.signal.aborted;
   }
 
   get paused(): boolean {
@@ -118,12 +141,18 @@ class ForwardController implements Dispatcher.DispatchController {
   }
 
   get reason(): Error | null {
-    return this.#reason;
+    return this.aborted ? (this.#cancel.signal.reason as Error) : null;
+  }
+
+  /** Connects the final attempt's response: pausing, resuming and aborting now reach it. */
+  attach(tap: ResponseTap): void {
+    this.#tap = tap;
+    if (this.aborted) tap.abort(this.reason as Error);
   }
 
   abort(reason: Error): void {
-    if (this.#reason !== null) return;
-    this.#reason = reason;
+    if (this.aborted) return;
+    this.#cancel.abort(reason);
     this.#tap?.abort(reason);
   }
 

@@ -33,9 +33,12 @@ export interface ControlledOptions extends ControlOptions {
   /** Randomness for backoff and breaker jitter. @default systemRandom */
   random?: Random;
   /**
-   * Longest one attempt may take, from sending to the last body byte; it then
-   * fails as a `timeout` (and may be retried). For a deadline over all attempts,
-   * pass `signal: AbortSignal.timeout(ms)`.
+   * Longest one attempt may take, from sending the request to receiving the
+   * last body byte; it then fails as a `timeout` (and may be retried). Not
+   * counted: the wait for admission and for a retry, and the time the download
+   * is paused because you have not read the body yet (past 64 KiB it waits for
+   * you), so a slow reader is never taken for a slow server. For a deadline
+   * over everything, pass `signal: AbortSignal.timeout(ms)`.
    * @default 120000
    */
   timeoutMs?: number;
@@ -97,6 +100,9 @@ export const CONTROLLED_KEYS = [
   'maxBodyBytes',
 ] as const;
 
+/** `maxConcurrency`'s default, as the controller applies it: most requests in flight per scope. */
+export const DEFAULT_MAX_CONCURRENCY = 32;
+
 /** Validates {@link ControlledOptions} (after the caller rejected unknown keys) and builds the registry. */
 export function readControlledOptions(
   owner: string,
@@ -107,10 +113,15 @@ export function readControlledOptions(
     if (options[key] !== undefined) Object.assign(control, { [key]: options[key] });
   }
   const setup = controlSetup(control);
-  const clock = options.clock ?? systemClock;
-  const random = options.random ?? systemRandom;
   requireFunction(owner, 'scope', options.scope, 'a scope resolver such as byHost');
   requireFunction(owner, 'events', options.events, 'an event sink function');
+  requireMethods(owner, 'clock', options.clock, ['now', 'wallNow', 'setTimer', 'sleep'], 'a Clock');
+  requireMethods(owner, 'random', options.random, ['next'], 'a Random such as seededRandom(1)');
+  requireMethods(owner, 'store', options.store, ['load', 'save'], 'a StateStore');
+  requireMethods(owner, 'retry', options.retry, [], 'an object of retry options');
+  requireMethods(owner, 'classify', options.classify, [], 'an object of classify options');
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? systemRandom;
   const classify = options.classify ?? {};
   if ('now' in classify)
     throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
@@ -168,7 +179,7 @@ export function readClientOptions(options: ClientOptions): ClientSettings {
   }
   rejectUnknownOptions(owner, options, CLIENT_KEYS);
   const settings = readControlledOptions(owner, options);
-  const max = options.maxConcurrency ?? 32;
+  const max = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
   const ms = (name: keyof ClientOptions, fallback: number) =>
     numberOption(owner, name, options[name], fallback, { min: 1, infinite: true });
   const dispatcher = options.dispatcher;
@@ -206,6 +217,25 @@ export function readClientOptions(options: ClientOptions): ClientSettings {
 
 function requireFunction(owner: string, name: string, value: unknown, expected: string): void {
   if (value !== undefined && typeof value !== 'function') {
+    throw InvalidOptionError.invalid(owner, name, value, expected);
+  }
+}
+
+/** Checks that an optional object option is an object with these methods. */
+function requireMethods(
+  owner: string,
+  name: string,
+  value: unknown,
+  methods: readonly string[],
+  expected: string,
+): void {
+  if (value === undefined) return;
+  const object = value as Record<string, unknown> | null;
+  if (
+    typeof object !== 'object' ||
+    object === null ||
+    methods.some((method) => typeof object[method] !== 'function')
+  ) {
     throw InvalidOptionError.invalid(owner, name, value, expected);
   }
 }

@@ -82,12 +82,19 @@ function httpUrl(input: string | URL): URL {
   } catch (error) {
     throw new TypeError(`invalid URL: ${String(input)}`, { cause: error });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+  if (!isHttpUrl(url)) {
     throw new TypeError(
       `unsupported URL scheme ${url.protocol} in ${url.href} (http and https only)`,
     );
   }
   return url;
+}
+
+/** Whether `input` is an absolute http(s) URL, the only kind ratewise sends. */
+export function isHttpUrl(input: string | URL): boolean {
+  if (typeof input === 'string' && !URL.canParse(input)) return false;
+  const { protocol } = typeof input === 'string' ? new URL(input) : input;
+  return protocol === 'http:' || protocol === 'https:';
 }
 
 /** Headers as undici's flat `[name, value, …]` list. */

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { PhaseTimings } from '../timings.js';
-import { type AttemptGuards, guardAttempt } from './attempt-guards.js';
+import { type AttemptGuard, type AttemptGuards, guardAttempt } from './attempt-guards.js';
 import { ResponseTooLargeError } from './client-errors.js';
 import {
   type ConnectionTimings,
@@ -12,6 +12,8 @@ import { type BodySink, TapBody, type TapEnd } from './tap-body.js';
 
 /** What one attempt needs to know. */
 export interface TapSettings extends AttemptGuards {
+  /** The request method: a `HEAD` response has no body, whatever its `Content-Length` says. */
+  method: string;
   /** Larger bodies fail with {@link ResponseTooLargeError}. */
   maxBodyBytes: number;
   /** Whether a response with this status has its body prefix read before it is classified. */
@@ -19,14 +21,15 @@ export interface TapSettings extends AttemptGuards {
 }
 
 /** Body prefix read for classification (block pages, rate-limit pages). */
-export const SNIFF_BYTES = 8192;
+const SNIFF_BYTES = 8192;
 /** A discarded body longer than this closes its connection instead of being drained. */
 const DRAIN_BYTES = 262_144;
 
 /**
  * The undici dispatch handler of one attempt. It measures the phases
  * (handshakes through {@link expectSocket}, first byte, last byte, bytes),
- * enforces the size cap and the attempt timeout, reads a bounded body prefix
+ * enforces the size cap (not on responses that have no body: to a HEAD, a
+ * 204 or a 304) and the attempt timeout (paused with the download), reads a bounded body prefix
  * for the classifier, and holds the body — paused, with backpressure — until
  * a consumer takes it ({@link consume}) or throws it away ({@link discard}).
  * `head` resolves once status and headers (and the sniffed prefix) are in.
@@ -55,8 +58,8 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   readonly #body = new TapBody();
   #end: TapEnd | undefined;
   #onEnd: ((end: TapEnd) => void)[] = [];
-  /** Set once the guards are armed; until then there is nothing to disarm. */
-  #disarm: () => void = () => {};
+  /** Set once the guards are armed; until then there is nothing to pause or disarm. */
+  #guard: AttemptGuard = { pause() {}, resume() {}, disarm() {} };
 
   constructor(settings: TapSettings) {
     this.#settings = settings;
@@ -66,12 +69,26 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
       this.#rejectHead = reject;
     });
     this.head.catch(() => {}); // the caller gets the rejection; never unhandled here
-    this.#disarm = guardAttempt(settings, (reason) => this.abort(reason));
+    this.#guard = guardAttempt(settings, (reason) => this.abort(reason));
   }
 
   /** Whether the exchange is over (body complete, failed or cancelled). */
   get finished(): boolean {
     return this.#end !== undefined;
+  }
+
+  /**
+   * Whether this response has no body by HTTP's rules: the answer to a HEAD,
+   * an informational response, a 204 or a 304 (their `Content-Length`
+   * describes the resource, not bytes to come). Known once `head` resolved.
+   */
+  get bodiless(): boolean {
+    return (
+      this.#settings.method === 'HEAD' ||
+      this.status < 200 ||
+      this.status === 204 ||
+      this.status === 304
+    );
   }
 
   /** The sniffed body prefix as text, when this status is sniffed. */
@@ -113,7 +130,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     this.statusText = statusMessage ?? '';
     this.headers = headers;
     const declared = Number(headers['content-length']);
-    if (declared > this.#settings.maxBodyBytes) {
+    if (!this.bodiless && declared > this.#settings.maxBodyBytes) {
       this.abort(
         new ResponseTooLargeError(this.#settings.url, this.#settings.maxBodyBytes, declared),
       );
@@ -131,7 +148,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     }
     const flowing = this.#body.push(chunk);
     if (!this.#headDone && this.#body.bufferedBytes >= SNIFF_BYTES) this.#releaseHead();
-    if (!flowing) controller.pause();
+    if (!flowing) this.#pause(controller);
   }
 
   onResponseEnd(): void {
@@ -166,9 +183,11 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     if (this.#body.take(sink) && !this.#end) this.resume();
   }
 
-  /** Resumes a paused download. */
+  /** Resumes a paused download (and the attempt's timeout with it). */
   resume(): void {
-    if (this.#controller?.paused) this.#controller.resume();
+    if (!this.#controller?.paused) return;
+    this.#guard.resume();
+    this.#controller.resume();
   }
 
   /**
@@ -198,6 +217,12 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     else this.#onEnd.push(listener);
   }
 
+  /** Pauses the download for the reader; the timeout stands still meanwhile. */
+  #pause(controller: Dispatcher.DispatchController): void {
+    controller.pause();
+    this.#guard.pause();
+  }
+
   #releaseHead(): void {
     if (this.#headDone) return;
     this.#headDone = true;
@@ -210,7 +235,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #finish(end: TapEnd): void {
     if (this.#end) return;
     this.#end = end;
-    this.#disarm();
+    this.#guard.disarm();
     this.#body.end(end);
     const listeners = this.#onEnd;
     this.#onEnd = [];

@@ -1,5 +1,6 @@
 import type { Backoff } from '../backoff/backoff.js';
 import { fullJitter } from '../backoff/full-jitter.js';
+import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { REACTIONS, type Signal } from '../signal.js';
 
@@ -38,20 +39,30 @@ const KNOWN = ['maxAttempts', 'backoff', 'maxRetryAfterMs', 'retryUnsafe'] as co
 /** {@link RetryOptions} validated, defaults applied. */
 export type RetryPolicy = Required<RetryOptions>;
 
-/** Validates retry options and applies the defaults. */
+/** Validates retry options and applies the defaults; errors name the option, value and expectation. */
 export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
+  if (typeof options !== 'object' || options === null) {
+    throw InvalidOptionError.invalid('retry', 'options', options, 'an object');
+  }
   rejectUnknownOptions('retry', options, KNOWN);
+  const { backoff, retryUnsafe } = options;
+  if (backoff !== undefined && typeof backoff?.delayMs !== 'function') {
+    throw InvalidOptionError.invalid('retry', 'backoff', backoff, 'a Backoff such as fullJitter()');
+  }
+  if (retryUnsafe !== undefined && typeof retryUnsafe !== 'boolean') {
+    throw InvalidOptionError.invalid('retry', 'retryUnsafe', retryUnsafe, 'a boolean');
+  }
   return {
     maxAttempts: numberOption('retry', 'maxAttempts', options.maxAttempts, 6, {
       min: 1,
       integer: true,
     }),
-    backoff: options.backoff ?? fullJitter({ baseMs: 500, capMs: 30_000 }),
+    backoff: backoff ?? fullJitter({ baseMs: 500, capMs: 30_000 }),
     maxRetryAfterMs: numberOption('retry', 'maxRetryAfterMs', options.maxRetryAfterMs, 120_000, {
       min: 0,
       infinite: true,
     }),
-    retryUnsafe: options.retryUnsafe ?? false,
+    retryUnsafe: retryUnsafe ?? false,
   };
 }
 

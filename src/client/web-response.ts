@@ -8,12 +8,14 @@ const HIGH_WATER_BYTES = 65_536;
 
 /**
  * Turns an attempt's head into a standard `Response` whose body streams from
- * the tap with backpressure; cancelling the body aborts the download. `url`
+ * the tap with backpressure; cancelling the body aborts the download. The
+ * answer to a HEAD, and a null-body status (204, 304…), has a `null` body. `url`
  * becomes `response.url`, and `redirected` is set when redirects were followed.
  */
 export function toWebResponse(tap: ResponseTap, url: string, redirected: boolean): Response {
   const init = { status: tap.status, statusText: tap.statusText, headers: toHeaders(tap.headers) };
-  const bodyless = NULL_BODY.has(tap.status) || (tap.finished && tap.timings().bytes === 0);
+  const bodyless =
+    tap.bodiless || NULL_BODY.has(tap.status) || (tap.finished && tap.timings().bytes === 0);
   let response: Response;
   try {
     response = new Response(bodyless ? null : bodyStream(tap), init);

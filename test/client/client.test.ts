@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
 import { ratewiseInfo, ratewiseTimings } from '../../src/client/response-info.js';
 import type { ControlEvent } from '../../src/events/event.js';
-import { startServer, type TestServer } from './helpers.js';
+import { startServer, type TestServer, waitFor } from './helpers.js';
 
 let server: TestServer | undefined;
 let client: RatewiseClient | undefined;
@@ -87,8 +87,10 @@ describe('createClient: fetch', () => {
     client = createClient();
     const response = await client.fetch(server.url);
     const controller = client.registry.get(scopeOf(server.url));
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(controller?.inflight).toBe(1); // paused behind backpressure: nobody reads
+    const info = ratewiseInfo(response);
+    await waitFor(() => (info?.timings().bytes ?? 0) >= 65_536); // the download pauses: nobody reads
+    expect(info?.timings().bytes).toBeLessThan(big.length);
+    expect(controller?.inflight).toBe(1);
     expect((await response.arrayBuffer()).byteLength).toBe(big.length);
     await ratewiseInfo(response)?.settled;
     expect(controller?.inflight).toBe(0);

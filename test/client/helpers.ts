@@ -60,3 +60,12 @@ export function fastClock(factor: number): Clock {
   };
   return clock;
 }
+
+/** Resolves once `condition()` holds, checking every few ms; rejects after `timeoutMs`. */
+export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  while (!condition()) {
+    if (performance.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}

@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
-import { Agent, request } from 'undici';
+import { Agent, request, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { timedConnect } from '../../src/client/connection-timings.js';
 import { ratewiseInterceptor } from '../../src/client/interceptor.js';
 import type { ControlEvent } from '../../src/events/event.js';
-import { fastClock, startServer, type TestServer } from './helpers.js';
+import { fastClock, startServer, type TestServer, waitFor } from './helpers.js';
 
 let server: TestServer | undefined;
 let agent: Agent | undefined;
@@ -68,5 +68,41 @@ describe('ratewiseInterceptor', () => {
     setTimeout(() => controller.abort(), 20);
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(interceptor.registry.get(`host:${new URL(server.url).host}`)?.inflight).toBe(0);
+  });
+
+  it("works under undici's fetch: retried 429, body streamed", async () => {
+    server = await startServer((_req, res, index) => {
+      res.writeHead(index === 0 ? 429 : 200, { 'retry-after': '1' });
+      res.end(index === 0 ? 'slow down' : 'hello');
+    });
+    agent = new Agent();
+    const dispatcher = agent.compose(ratewiseInterceptor({ clock: fastClock(20) }));
+    const response = await undiciFetch(server.url, { dispatcher });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toBe('hello');
+    expect(server.seen).toHaveLength(2);
+  });
+
+  it("undici's fetch: an abort while waiting for admission rejects at once and sends nothing", async () => {
+    server = await startServer((req, res) => {
+      if (req.url !== '/hang') res.end('ok');
+    });
+    agent = new Agent();
+    const interceptor = ratewiseInterceptor({ maxConcurrency: 1, initialConcurrency: 1 });
+    const dispatcher = agent.compose(interceptor);
+    const scope = () => interceptor.registry.get(`host:${new URL(server?.url ?? '').host}`);
+    const first = new AbortController();
+    const hung = undiciFetch(`${server.url}/hang`, { dispatcher, signal: first.signal });
+    await waitFor(() => server?.seen.length === 1);
+    const second = new AbortController();
+    const queued = undiciFetch(`${server.url}/queued`, { dispatcher, signal: second.signal });
+    await waitFor(() => scope()?.queued === 1);
+    second.abort();
+    await expect(queued).rejects.toMatchObject({ name: 'AbortError' });
+    expect(scope()?.queued).toBe(0);
+    first.abort();
+    await expect(hung).rejects.toMatchObject({ name: 'AbortError' });
+    expect(scope()?.inflight).toBe(0);
+    expect(server.seen.map((seen) => seen.path)).toEqual(['/hang']);
   });
 });

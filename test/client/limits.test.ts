@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
 import { ResponseTooLargeError } from '../../src/client/client-errors.js';
+import type { ClientOptions } from '../../src/client/options.js';
 import { ratewiseInfo } from '../../src/client/response-info.js';
 import type { ControlEvent } from '../../src/events/event.js';
-import { startServer, type TestServer } from './helpers.js';
+import { VirtualClock } from '../../src/virtual-clock.js';
+import { fastClock, startServer, type TestServer, waitFor } from './helpers.js';
 
 let server: TestServer | undefined;
 let client: RatewiseClient | undefined;
@@ -21,6 +23,27 @@ describe('limits, timeouts and cancellation', () => {
   it('refuses a body whose Content-Length exceeds maxBodyBytes at once', async () => {
     server = await startServer((_req, res) => res.end(Buffer.alloc(2000)));
     client = createClient({ maxBodyBytes: 1000 });
+    await expect(client.fetch(server.url)).rejects.toThrow(ResponseTooLargeError);
+    expect(inflight(client, server)).toBe(0);
+  });
+
+  it('does not cap responses without a body (HEAD, 204, 304) by their Content-Length', async () => {
+    server = await startServer((req, res) => {
+      const status = req.url === '/304' ? 304 : req.url === '/204' ? 204 : 200;
+      res.writeHead(status, { 'content-length': '2000', etag: '"v1"' });
+      res.end(req.method === 'HEAD' || status !== 200 ? undefined : Buffer.alloc(2000));
+    });
+    client = createClient({ maxBodyBytes: 1000 });
+    const head = await client.fetch(server.url, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-length')).toBe('2000');
+    expect(head.body).toBeNull();
+    const notModified = await client.fetch(`${server.url}/304`, {
+      headers: { 'if-none-match': '"v1"' },
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body).toBeNull();
+    expect((await client.fetch(`${server.url}/204`)).body).toBeNull();
     await expect(client.fetch(server.url)).rejects.toThrow(ResponseTooLargeError);
     expect(inflight(client, server)).toBe(0);
   });
@@ -52,12 +75,28 @@ describe('limits, timeouts and cancellation', () => {
     ]);
   });
 
+  it('does not count the time a slow reader leaves the download paused', async () => {
+    const big = Buffer.alloc(1024 * 1024, 97);
+    server = await startServer((_req, res) => res.end(big));
+    const clock = new VirtualClock();
+    const events: ControlEvent[] = [];
+    client = createClient({ clock, timeoutMs: 1000, events: (e) => events.push(e) });
+    const response = await client.fetch(server.url);
+    const info = ratewiseInfo(response);
+    await waitFor(() => (info?.timings().bytes ?? 0) >= 65_536); // paused: nobody reads yet
+    await clock.advance(60_000); // the reader takes a minute to come back
+    expect((await response.arrayBuffer()).byteLength).toBe(big.length);
+    await info?.settled;
+    expect(events.filter((e) => e.type === 'sample').map((e) => e.signal)).toEqual(['ok']);
+  });
+
   it('rejects with the abort reason when the caller aborts, frees the slot and does not retry', async () => {
     server = await startServer(() => {});
     client = createClient();
     const controller = new AbortController();
     const pending = client.fetch(server.url, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 30);
+    await waitFor(() => server?.seen.length === 1);
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
     expect(inflight(client, server)).toBe(0);
     expect(server.seen).toHaveLength(1);
@@ -78,7 +117,6 @@ describe('limits, timeouts and cancellation', () => {
 describe('failures without a response', () => {
   it('reject with a FetchFailedError (a TypeError) carrying attempts, signal and cause', async () => {
     const { FetchFailedError } = await import('../../src/client/client-errors.js');
-    const { fastClock } = await import('./helpers.js');
     client = createClient({ clock: fastClock(50), retry: { maxAttempts: 2 }, breaker: false });
     const error = await client.fetch('http://127.0.0.1:1/').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FetchFailedError);
@@ -94,34 +132,39 @@ describe('failures without a response', () => {
   });
 
   it('admitSignal ends the wait for admission but not a request in flight', async () => {
-    server = await startServer((_req, res) => setTimeout(() => res.end('done'), 60));
+    const held: { end(body: string): void }[] = [];
+    server = await startServer((_req, res) => held.push(res));
     client = createClient({ maxConcurrency: 1, initialConcurrency: 1 });
     const stop = new AbortController();
     const init = { ratewise: { admitSignal: stop.signal } };
     const sent = client.fetch(server.url, init);
     const queued = client.fetch(server.url, init);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const scope = () => client?.registry.get(`host:${new URL(server?.url ?? '').host}`);
+    await waitFor(() => held.length === 1 && scope()?.queued === 1);
     stop.abort(new Error('deadline'));
     await expect(queued).rejects.toThrow('deadline');
+    held[0]?.end('done');
     expect(await (await sent).text()).toBe('done');
     expect(server.seen).toHaveLength(1);
   });
 });
 
 describe('no timer outlives its request', () => {
-  it('leaves no armed timer after successes, aborts (also already-aborted signals) and timeouts', async () => {
+  it('leaves no armed timer after a success, aborts (also an already-aborted signal) and a timeout', async () => {
     const { systemClock } = await import('../../src/clock.js');
-    let armed = 0;
+    const live = new Set<number>();
+    let ids = 0;
     const clock = {
-      ...systemClock,
+      ...fastClock(50),
       setTimer(ms: number, callback: () => void) {
-        armed++;
-        const cancel = systemClock.setTimer(ms, () => {
-          armed--;
+        const id = ++ids;
+        live.add(id);
+        const cancel = systemClock.setTimer(ms / 50, () => {
+          live.delete(id);
           callback();
         });
         return () => {
-          if (armed > 0) armed--;
+          live.delete(id);
           cancel();
         };
       },
@@ -129,15 +172,31 @@ describe('no timer outlives its request', () => {
     server = await startServer((req, res) => {
       if (req.url !== '/hang') res.end('ok');
     });
-    client = createClient({ clock, timeoutMs: 60_000, retry: { maxAttempts: 1 } });
+    const options: ClientOptions = {
+      clock,
+      retry: { maxAttempts: 1 },
+      breaker: false,
+      latencyGuard: false,
+    };
+    client = createClient({ ...options, timeoutMs: 60_000 });
     await (await client.fetch(server.url)).text();
+    expect(live.size).toBe(0);
     await expect(client.fetch(server.url, { signal: AbortSignal.abort() })).rejects.toMatchObject({
       name: 'AbortError',
     });
     const controller = new AbortController();
     const hung = client.fetch(`${server.url}/hang`, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
+    await waitFor(() => live.size > 0 && server?.seen.length === 2); // the attempt's timeout is armed
+    controller.abort();
     await expect(hung).rejects.toMatchObject({ name: 'AbortError' });
-    expect(armed).toBe(0);
+    expect(live.size).toBe(0);
+    const timing = createClient({ ...options, timeoutMs: 1000 });
+    try {
+      const error = await timing.fetch(`${server.url}/hang`).catch((e: unknown) => e);
+      expect(error).toMatchObject({ signal: { kind: 'timeout' } });
+      expect(live.size).toBe(0);
+    } finally {
+      await timing.close();
+    }
   });
 });

@@ -14,6 +14,13 @@ describe('client options are validated at construction', () => {
     [{ scope: 'host' }, /`scope` must be a scope resolver/],
     [{ retry: { maxAttempts: 0 } }, /`maxAttempts` must be an integer >= 1/],
     [{ classify: { blockMarkers: 'captcha' } }, /`blockMarkers` must be an array of RegExp/],
+    [{ retry: null }, /createClient: option `retry` must be an object of retry options, got null/],
+    [{ classify: 5 }, /option `classify` must be an object of classify options, got 5 \(number\)/],
+    [{ retry: { retryUnsafe: 'no' } }, /option `retryUnsafe` must be a boolean, got "no"/],
+    [{ retry: { backoff: 500 } }, /option `backoff` must be a Backoff such as fullJitter\(\)/],
+    [{ clock: Date }, /option `clock` must be a Clock, got a value of type function/],
+    [{ random: Math.random }, /option `random` must be a Random/],
+    [{ store: new Map() }, /option `store` must be a StateStore/],
     [
       { dispatcher: new Agent(), connections: 64 },
       /`connections` must be left unset when `dispatcher` is given/,

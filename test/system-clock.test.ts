@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../src/clock.js';
 
 describe('systemClock.setTimer', () => {
   it('never fires before now() has advanced by the delay (setTimeout alone often does)', async () => {
