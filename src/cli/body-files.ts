@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 
 /** The file a URL's body is saved to in `dir`: a hash of the URL, so any URL makes a safe name. */
-export function bodyPath(dir: string, url: string): string {
+function bodyPath(dir: string, url: string): string {
   return join(dir, `${createHash('sha256').update(url).digest('hex').slice(0, 32)}.body`);
 }
 

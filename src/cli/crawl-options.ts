@@ -1,4 +1,4 @@
-import type { ClientOptions } from '../client/options.js';
+import { type ClientOptions, DEFAULT_MAX_CONCURRENCY } from '../client/options.js';
 import { type Clock, systemClock } from '../clock.js';
 import { byDomain, byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
@@ -10,7 +10,7 @@ import type { CrawlProgress } from './crawl-progress.js';
 export interface CrawlOptions {
   /** The URLs, one per item; blank items and `#` comments are skipped. */
   urls: AsyncIterable<string> | Iterable<string>;
-  /** How many items `urls` has, when known (for the progress). */
+  /** How many URLs `urls` has (blank items and comments not counted), when known: for the progress. */
   total?: number;
   /** Results file: one JSON line per finished URL. */
   out?: string;
@@ -30,13 +30,20 @@ export interface CrawlOptions {
   durationS?: number;
   /** Aborting it stops admitting, as `durationS` does; the crawl then reports `interrupted`. */
   stop?: AbortSignal;
-  /** Aborting it also cancels the requests in flight (their URLs are not written). */
+  /**
+   * Aborting it stops admitting and cancels the requests in flight too (their
+   * URLs are not written); the crawl reports `interrupted`.
+   */
   abort?: AbortSignal;
   /** Called every `progressIntervalMs` and once at the end. */
   onProgress?: (progress: CrawlProgress) => void;
   /** @default 1000 */
   progressIntervalMs?: number;
-  /** Further client options: retries, timeouts, `clock`… (`retryBudget` defaults to a reserve of `maxConcurrency`, at most 100). */
+  /**
+   * Further client options: retries, timeouts, `clock`… (`retryBudget`
+   * defaults to a reserve of `maxConcurrency`, at most 100). `maxConcurrency`,
+   * `rate`, `scope` and `events` are runCrawl's own options and rejected here.
+   */
   client?: Omit<ClientOptions, 'maxConcurrency' | 'rate' | 'scope' | 'events'>;
 }
 
@@ -50,6 +57,17 @@ export interface CrawlSettings {
   clock: Clock;
   /** Requests started and not finished, all scopes together: bounds memory on any input. */
   window: number;
+  /** Requests started and not finished per scope, so one slow scope cannot fill the window. */
+  scopeWindow: number;
+  /** URLs set aside while their scope's window is full, before the input waits. */
+  backlog: number;
+  /**
+   * The client's retry allowance unless `client.retryBudget` says otherwise:
+   * a reserve covering one full burst, so when every request in flight is
+   * throttled at once (the first overshoot) each may still be retried,
+   * instead of the URLs past the default reserve of 10 being given up.
+   */
+  retryBudget: { reserve: number };
 }
 
 const OWNER = 'runCrawl';
@@ -70,12 +88,60 @@ const KNOWN = [
   'progressIntervalMs',
   'client',
 ] as const;
-/** Requests kept going per unit of `maxConcurrency`: enough to keep every slot busy. */
-const WINDOW_FACTOR = 4;
+/** The client options that runCrawl sets itself. */
+const OWN_CLIENT_KEYS = ['maxConcurrency', 'rate', 'scope', 'events'] as const;
+/** Requests kept going per scope, per unit of `maxConcurrency`: every slot busy, as many ready. */
+const SCOPE_WINDOW_FACTOR = 2;
+/** Requests kept going in all, per unit of `maxConcurrency`: four slow scopes to fill it. */
+const WINDOW_FACTOR = 8;
+/** URLs held aside for busy scopes: about 1 MB of text, enough to reach the other hosts. */
+const BACKLOG_URLS = 10_000;
 
 /** Validates {@link CrawlOptions}; errors name the option, the value and what was expected. */
 export function readCrawlOptions(options: CrawlOptions): CrawlSettings {
+  if (typeof options !== 'object' || options === null) {
+    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
+  }
   rejectUnknownOptions(OWNER, options, KNOWN);
+  checkKinds(options);
+  const maxConcurrency = numberOption(
+    OWNER,
+    'maxConcurrency',
+    options.maxConcurrency,
+    DEFAULT_MAX_CONCURRENCY,
+    { min: 1, integer: true },
+  );
+  const scope = choiceOption(OWNER, 'scope', options.scope, 'host', ['host', 'domain']);
+  const durationS = numberOption(OWNER, 'durationS', options.durationS, Infinity, {
+    min: 0,
+    infinite: true,
+  });
+  numberOption(OWNER, 'total', options.total, 0, { min: 0, integer: true });
+  return {
+    maxConcurrency,
+    rate:
+      options.rate === undefined
+        ? undefined
+        : numberOption(OWNER, 'rate', options.rate, 0, { above: 0 }),
+    resolver: scope === 'domain' ? byDomain : byHost,
+    durationMs: durationS * 1000,
+    progressIntervalMs: numberOption(
+      OWNER,
+      'progressIntervalMs',
+      options.progressIntervalMs,
+      1000,
+      { min: 1 },
+    ),
+    clock: options.client?.clock ?? systemClock,
+    window: WINDOW_FACTOR * maxConcurrency,
+    scopeWindow: SCOPE_WINDOW_FACTOR * maxConcurrency,
+    backlog: BACKLOG_URLS,
+    retryBudget: { reserve: Math.min(100, Math.max(10, maxConcurrency)) },
+  };
+}
+
+/** Checks the options that are not numbers or choices. */
+function checkKinds(options: CrawlOptions): void {
   const urls = options.urls as unknown;
   if (
     typeof urls !== 'object' ||
@@ -84,34 +150,36 @@ export function readCrawlOptions(options: CrawlOptions): CrawlSettings {
   ) {
     throw InvalidOptionError.invalid(OWNER, 'urls', urls, 'an iterable of URL strings');
   }
-  const maxConcurrency = numberOption(OWNER, 'maxConcurrency', options.maxConcurrency, 32, {
-    min: 1,
-    integer: true,
-  });
-  const rate =
-    options.rate === undefined
-      ? undefined
-      : numberOption(OWNER, 'rate', options.rate, 0, { min: Number.MIN_VALUE });
-  const scope = choiceOption(OWNER, 'scope', options.scope, 'host', ['host', 'domain']);
-  const durationS = numberOption(OWNER, 'durationS', options.durationS, Infinity, {
-    min: 0,
-    infinite: true,
-  });
-  return {
-    maxConcurrency,
-    rate,
-    resolver: scope === 'domain' ? byDomain : byHost,
-    durationMs: durationS * 1000,
-    progressIntervalMs: numberOption(
-      OWNER,
-      'progressIntervalMs',
-      options.progressIntervalMs,
-      1000,
-      {
-        min: 1,
-      },
-    ),
-    clock: options.client?.clock ?? systemClock,
-    window: WINDOW_FACTOR * maxConcurrency,
-  };
+  expect('out', options.out, 'string', 'a file path');
+  expect('saveBodies', options.saveBodies, 'string', 'a directory path');
+  expect('resume', options.resume, 'boolean', 'a boolean');
+  expect('events', options.events, 'function', 'an event sink function');
+  expect('onProgress', options.onProgress, 'function', 'a function');
+  for (const name of ['stop', 'abort'] as const) {
+    const signal = options[name];
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      throw InvalidOptionError.invalid(OWNER, name, signal, 'an AbortSignal');
+    }
+  }
+  const client = options.client as Record<string, unknown> | undefined;
+  if (client === undefined) return;
+  if (typeof client !== 'object' || client === null) {
+    throw InvalidOptionError.invalid(OWNER, 'client', client, 'an object of client options');
+  }
+  for (const key of OWN_CLIENT_KEYS) {
+    if (client[key] !== undefined) {
+      throw InvalidOptionError.invalid(
+        OWNER,
+        `client.${key}`,
+        client[key],
+        `left unset (runCrawl sets it: pass \`${key}\` to runCrawl itself)`,
+      );
+    }
+  }
+}
+
+function expect(name: string, value: unknown, type: string, expected: string): void {
+  if (value !== undefined && typeof value !== type) {
+    throw InvalidOptionError.invalid(OWNER, name, value, expected);
+  }
 }

@@ -1,3 +1,4 @@
+import type { CancelTimer, Clock } from '../clock.js';
 import type { ScopeRegistry } from '../controller/registry.js';
 import type { CrawlTally } from './crawl-tally.js';
 
@@ -18,7 +19,10 @@ export interface CrawlProgress {
   elapsedS: number;
   /** URLs finished (written), this run. */
   done: number;
-  /** URLs in the input, when known. */
+  /**
+   * URLs in the input (blank lines and comments not counted), when known:
+   * `done + skipped` reaches it when the crawl has been through them all.
+   */
   total?: number;
   /** URLs skipped by `--resume`. */
   skipped: number;
@@ -88,4 +92,17 @@ export class ProgressMeter {
     }
     return best;
   }
+}
+
+/** Calls `tick` every `intervalMs` of `clock` time until cancelled. */
+export function every(clock: Clock, intervalMs: number, tick: () => void): CancelTimer {
+  let cancel: CancelTimer = () => {};
+  const arm = () => {
+    cancel = clock.setTimer(intervalMs, () => {
+      tick();
+      arm();
+    });
+  };
+  arm();
+  return () => cancel();
 }

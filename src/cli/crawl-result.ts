@@ -1,3 +1,4 @@
+import { classify } from '../classify.js';
 import { ratewiseInfo } from '../client/response-info.js';
 import type { SignalKind } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
@@ -16,7 +17,7 @@ export interface CrawlResult {
   timings: PhaseTimings | null;
   /** Body bytes received. */
   bytes: number;
-  /** Why the URL failed, when it did without a response; else `null`. */
+  /** Why the URL failed — without a response, or while its body downloaded; else `null`. */
   error: string | null;
   /** Where the body was saved (with `--save-bodies`). */
   file?: string;
@@ -36,6 +37,17 @@ export function responseResult(url: string, response: Response, file?: string): 
     error: null,
     ...(file === undefined ? {} : { file }),
   };
+}
+
+/**
+ * The result of a URL whose response came but whose body failed (reset,
+ * timeout, too large, or the file could not be written): status, attempts and
+ * timings so far, the signal the controller was given, and the error.
+ */
+export function bodyFailureResult(url: string, response: Response, error: unknown): CrawlResult {
+  const result = responseResult(url, response);
+  const kind = classify(error)?.kind ?? result.signal;
+  return { ...result, signal: kind, error: error instanceof Error ? error.message : String(error) };
 }
 
 /** The result of a URL that failed without a response. */
@@ -67,7 +79,12 @@ export function malformedResult(line: string): CrawlResult {
   };
 }
 
-/** Whether a result counts as a success: a 2xx response. */
-export function isOk(result: CrawlResult): boolean {
-  return result.status !== null && result.status >= 200 && result.status < 300;
+/**
+ * Whether a URL was given up: it failed without a response or while its body
+ * downloaded, was malformed, or ended on a status that is neither 2xx nor 3xx.
+ */
+export function isFailure(result: CrawlResult): boolean {
+  return (
+    result.error !== null || result.status === null || result.status < 200 || result.status >= 400
+  );
 }

@@ -1,5 +1,5 @@
 import type { ControlEvent, EventSink } from '../events/event.js';
-import { type CrawlResult, isOk } from './crawl-result.js';
+import { type CrawlResult, isFailure } from './crawl-result.js';
 
 /** What a crawl did, as `--json` prints it. */
 export interface CrawlSummary {
@@ -9,7 +9,7 @@ export interface CrawlSummary {
   ok: number;
   /** 429 responses. */
   throttled: number;
-  /** URLs given up: no response after the retries, a final status that is not 2xx/3xx, or malformed. */
+  /** URLs given up: no response after the retries, a failed body, a final status that is not 2xx/3xx, or malformed. */
   failed: number;
   /** Wall time of the crawl, s. */
   elapsedS: number;
@@ -32,7 +32,6 @@ export class CrawlTally {
   throttled = 0;
   readonly byStatus: Record<string, number> = {};
   urls = 0;
-  okUrls = 0;
   failed = 0;
   skipped = 0;
   malformed = 0;
@@ -51,9 +50,7 @@ export class CrawlTally {
   record(result: CrawlResult): void {
     this.urls++;
     if (result.signal === null && result.attempts === 0) this.malformed++;
-    const redirect = result.status !== null && result.status >= 300 && result.status < 400;
-    if (isOk(result)) this.okUrls++;
-    else if (!redirect) this.failed++;
+    if (isFailure(result)) this.failed++;
   }
 
   /** The summary after `elapsedS` seconds. */

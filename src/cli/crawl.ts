@@ -2,11 +2,13 @@ import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type Command, Option } from 'commander';
+import { DEFAULT_MAX_CONCURRENCY } from '../client/options.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
 import type { CrawlSummary } from './crawl-tally.js';
-import { countLines, readLines } from './line-reader.js';
+import { countUrls, readLines } from './line-reader.js';
 import { numberArg, positiveArg } from './parsers.js';
 import { progressDisplay } from './progress-display.js';
+import { cutTornLine } from './results-file.js';
 import { runCrawl } from './run-crawl.js';
 import { UsageError } from './usage-error.js';
 
@@ -23,8 +25,8 @@ export interface CrawlCommandOptions {
   json?: boolean;
 }
 
-/** Exit code after Ctrl-C (128 + SIGINT). */
-const INTERRUPTED_EXIT = 130;
+/** Exit codes after an interruption: 128 + the signal's number, as a shell reports it. */
+const INTERRUPTED_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /** Registers `ratewise crawl <file|->`. */
 export function registerCrawl(program: Command): Command {
@@ -33,9 +35,10 @@ export function registerCrawl(program: Command): Command {
     .description('fetch URLs (one per line) politely and fast, under per-scope rate control')
     .addHelpText(
       'after',
-      '\nCtrl-C stops admitting, lets the requests in flight finish (a second Ctrl-C cancels them),\n' +
-        'flushes the files and exits 130; --duration ends the same way but exits 0. A URL is written\n' +
-        'to --out once finished, so --resume after any interruption neither loses nor repeats one.',
+      '\nCtrl-C (SIGINT) stops admitting, lets the requests in flight finish (a second one cancels\n' +
+        'them), flushes the files and exits 130; SIGTERM does the same and exits 143; --duration\n' +
+        'ends the same way but exits 0. A URL is written to --out once finished, so --resume after\n' +
+        'any interruption neither loses nor repeats one. <file> may be a named pipe (<(cmd)).',
     )
     .argument(
       '<file>',
@@ -51,7 +54,7 @@ export function registerCrawl(program: Command): Command {
       '--max-concurrency <n>',
       'most requests in flight per scope',
       numberArg({ min: 1, integer: true }),
-      32,
+      DEFAULT_MAX_CONCURRENCY,
     )
     .option(
       '--rate <r>',
@@ -75,22 +78,35 @@ export function registerCrawl(program: Command): Command {
     });
 }
 
-/** Runs `ratewise crawl`; resolves with the exit code. Usage problems throw {@link UsageError}. */
+/**
+ * Runs `ratewise crawl`; resolves with the exit code: 0, or 130 / 143 after
+ * SIGINT / SIGTERM. Usage problems throw {@link UsageError}.
+ */
 export async function crawlCommand(file: string, options: CrawlCommandOptions): Promise<number> {
   if (options.resume && options.out === undefined) throw new UsageError('--resume needs --out');
-  const input = await openInput(file);
-  const total = file === '-' ? undefined : await countLines(file);
-  const log = options.log === undefined ? undefined : openLog(options.log, options.resume ?? false);
+  const { stream: input, regular } = await openInput(file);
+  // A pipe can be read only once: its URLs are not counted ahead.
+  const total = regular ? await countUrls(file) : undefined;
+  const log =
+    options.log === undefined ? undefined : await openLog(options.log, options.resume ?? false);
   const stop = new AbortController();
   const abort = new AbortController();
-  const onSignal = () => (stop.signal.aborted ? abort.abort() : stop.abort());
+  let signalled: keyof typeof INTERRUPTED_EXIT = 'SIGINT';
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stop.signal.aborted) {
+      abort.abort();
+      return;
+    }
+    if (signal === 'SIGTERM') signalled = signal;
+    stop.abort();
+  };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   const display = progressDisplay(process.stderr);
   let summary: CrawlSummary;
   try {
     summary = await runCrawl({
-      urls: lineTexts(input),
+      urls: readLines(input),
       ...(total === undefined ? {} : { total }),
       ...(options.out === undefined ? {} : { out: options.out }),
       resume: options.resume ?? false,
@@ -113,35 +129,32 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
     await log?.close();
   }
   process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : describe(summary));
-  return summary.stopped === 'interrupted' ? INTERRUPTED_EXIT : 0;
+  return summary.stopped === 'interrupted' ? INTERRUPTED_EXIT[signalled] : 0;
 }
 
-async function openInput(file: string): Promise<Readable> {
-  if (file === '-') return process.stdin;
+/** The input stream; `regular` for a file that can be read twice (counted, then crawled). */
+async function openInput(file: string): Promise<{ stream: Readable; regular: boolean }> {
+  if (file === '-') return { stream: process.stdin, regular: false };
+  let regular: boolean;
   try {
-    if (!(await stat(file)).isFile()) throw new UsageError(`cannot read ${file}: not a file`);
+    const info = await stat(file);
+    regular = info.isFile();
+    if (!regular && !info.isFIFO()) throw new UsageError(`cannot read ${file}: not a file`);
     await access(file, constants.R_OK);
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    throw UsageError.file('read', file, error);
   }
-  return createReadStream(file);
+  return { stream: createReadStream(file), regular };
 }
 
-function openLog(path: string, resume: boolean): BufferedSink {
+/** The events log: appended to on `--resume`, after cutting a line the interruption tore. */
+async function openLog(path: string, resume: boolean): Promise<BufferedSink> {
   try {
+    if (resume) await cutTornLine(path);
     return jsonlSink(path, { mode: resume ? 'append' : 'truncate' });
   } catch (error) {
-    throw new UsageError(
-      `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
+    throw UsageError.file('write', path, error);
   }
-}
-
-async function* lineTexts(input: Readable): AsyncGenerator<string> {
-  for await (const line of readLines(input)) yield line.text;
 }
 
 function describe(s: CrawlSummary): string {

@@ -22,5 +22,3 @@ registerDiagnose(program);
 registerBench(program);
 
 process.exitCode = await runProgram(program, process.argv.slice(2));
-// Everything is closed by now; an open handle somewhere must not keep a finished CLI alive.
-setTimeout(() => process.exit(), 2000).unref();

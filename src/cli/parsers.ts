@@ -2,8 +2,12 @@ import { InvalidArgumentError } from 'commander';
 
 /** Rules for a numeric command-line value. */
 export interface NumberArg {
-  /** Smallest value allowed (inclusive). @default 0 */
+  /** Smallest value allowed (inclusive); ignored when `above` is set. @default 0 */
   min?: number;
+  /** A bound the value must be strictly greater than (`above: 0` for "> 0"). */
+  above?: number;
+  /** Largest value allowed (inclusive). @default none */
+  max?: number;
   /** Whether only whole numbers are allowed. @default false */
   integer?: boolean;
 }
@@ -12,28 +16,30 @@ export interface NumberArg {
  * A commander argument parser for a number; a bad value is a usage error
  * that names what was expected (`--rate: expected a number > 0`).
  */
-export function numberArg({ min = 0, integer = false }: NumberArg = {}): (text: string) => number {
+export function numberArg({
+  min = 0,
+  above,
+  max,
+  integer = false,
+}: NumberArg = {}): (text: string) => number {
+  const bounds = [above === undefined ? `>= ${min}` : `> ${above}`];
+  if (max !== undefined) bounds.push(`<= ${max}`);
+  const expected = `expected ${integer ? 'an integer' : 'a number'} ${bounds.join(' and ')}.`;
   return (text) => {
     const value = Number(text);
     const ok =
       text.trim() !== '' &&
       Number.isFinite(value) &&
-      value >= min &&
+      (above === undefined ? value >= min : value > above) &&
+      (max === undefined || value <= max) &&
       (!integer || Number.isInteger(value));
-    if (!ok)
-      throw new InvalidArgumentError(`expected ${integer ? 'an integer' : 'a number'} >= ${min}.`);
+    if (!ok) throw new InvalidArgumentError(expected);
     return value;
   };
 }
 
 /** A commander argument parser for a number strictly greater than 0. */
-export function positiveArg(text: string): number {
-  const value = Number(text);
-  if (text.trim() === '' || !Number.isFinite(value) || value <= 0) {
-    throw new InvalidArgumentError('expected a number > 0.');
-  }
-  return value;
-}
+export const positiveArg = numberArg({ above: 0 });
 
 /** A commander collector for a repeatable option (`--param a=1 --param b=2`). */
 export function collect(value: string, previous: readonly string[] = []): string[] {

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { Agent } from 'undici';
 import { createClient } from '../client/client.js';
 import { timedConnect } from '../client/connection-timings.js';
+import { isHttpUrl } from '../client/request-input.js';
 import { ratewiseTimings } from '../client/response-info.js';
 import {
   diagnosePhases,
@@ -58,8 +59,7 @@ export function registerProbe(program: Command): Command {
 
 /** Runs `ratewise probe`; resolves with the exit code (1 when no request got a response). */
 export async function probeCommand(url: string, options: ProbeOptions): Promise<number> {
-  if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
-    throw new UsageError(`not an http(s) URL: ${url}`);
+  if (!isHttpUrl(url)) throw new UsageError(`not an http(s) URL: ${url}`);
   const agent = new Agent({ connections: 1, connect: timedConnect() });
   const client = createClient({
     dispatcher: agent,
@@ -72,6 +72,7 @@ export async function probeCommand(url: string, options: ProbeOptions): Promise<
     for (let i = 0; i < options.n; i++)
       samples.push(await probeOnce(client.fetch, url, options.keepAlive ?? false));
   } finally {
+    await client.close();
     await agent.close();
   }
   const diagnosis = diagnosePhases(samples.flatMap((s) => (s.timings ? [s.timings] : [])));
@@ -119,17 +120,7 @@ function table(url: string, samples: readonly ProbeSample[], diagnosis: PhaseDia
     ];
   });
   const m = diagnosis.medians;
-  const waitAndBody = `wait ${ms(m.waitMs)}, body ${ms(m.bodyMs)}`;
-  rows.push([
-    'median',
-    '',
-    ms(m.dnsMs),
-    ms(m.connectMs),
-    ms(m.tlsMs),
-    '',
-    ms(m.totalMs),
-    waitAndBody,
-  ]);
+  rows.push(['median', '', ms(m.dnsMs), ms(m.connectMs), ms(m.tlsMs), '', ms(m.totalMs), '']);
   const widths = COLUMNS.map((c, i) =>
     Math.max(c.length, ...rows.map((r) => (r.length > 3 ? (r[i] ?? '').length : 0))),
   );
@@ -143,6 +134,7 @@ function table(url: string, samples: readonly ProbeSample[], diagnosis: PhaseDia
     `probe ${url}: ${samples.length} requests`,
     line(COLUMNS),
     ...rows.map(line),
+    `median server wait ${ms(m.waitMs)} (first byte after the handshakes), body ${ms(m.bodyMs)}`,
     `verdict: ${VERDICT_TEXT[diagnosis.verdict]} — ${diagnosis.explanation}`,
     '',
   ].join('\n');

@@ -12,8 +12,9 @@ export interface ProgressDisplay {
 }
 
 /**
- * A live bar on a terminal (done/total when known, ok/s, the busiest scope's
- * limit and rate, 429s), plain periodic lines anywhere else (a log, a pipe).
+ * A live bar on a terminal (URLs done or skipped by `--resume`, out of the
+ * total when known; ok/s, the busiest scope's limit and rate, 429s), plain
+ * periodic lines anywhere else (a log, a pipe).
  */
 export function progressDisplay(stream: Writable & { isTTY?: boolean }): ProgressDisplay {
   return stream.isTTY ? terminalBar(stream) : plainLines(stream);
@@ -34,9 +35,9 @@ function terminalBar(stream: Writable): ProgressDisplay {
           { format, stream, hideCursor: true, clearOnComplete: false, fps: 4, barsize: 24 },
           Presets.shades_classic,
         );
-        bar.start(progress.total ?? 0, progress.done, payload);
+        bar.start(progress.total ?? 0, through(progress), payload);
       }
-      bar.update(progress.done, payload);
+      bar.update(through(progress), payload);
     },
     stop: () => bar?.stop(),
   };
@@ -47,13 +48,20 @@ function plainLines(stream: Writable): ProgressDisplay {
     intervalMs: 2000,
     update(progress) {
       const done =
-        progress.total === undefined ? `${progress.done}` : `${progress.done}/${progress.total}`;
+        progress.total === undefined
+          ? `${through(progress)}`
+          : `${through(progress)}/${progress.total}`;
       stream.write(
         `ratewise crawl: ${progress.elapsedS.toFixed(1)}s done ${done} | ${status(progress)}\n`,
       );
     },
     stop() {},
   };
+}
+
+/** URLs the crawl is through: finished this run, or skipped as done by an earlier one. */
+function through(progress: CrawlProgress): number {
+  return progress.done + progress.skipped;
 }
 
 function status(progress: CrawlProgress): string {

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { mkdir, open, stat, truncate } from 'node:fs/promises';
+import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { readLines } from './line-reader.js';
 import { UsageError } from './usage-error.js';
@@ -33,9 +33,7 @@ export class ResultsFile {
       await mkdir(dirname(path), { recursive: true });
       return { file: new ResultsFile(await open(path, resume ? 'a' : 'w')), completed };
     } catch (error) {
-      throw new UsageError(
-        `cannot write ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-      );
+      throw UsageError.file('write', path, error);
     }
   }
 
@@ -47,44 +45,47 @@ export class ResultsFile {
     return written.then(() => {});
   }
 
-  /** Waits for the writes, flushes to disk and closes. */
+  /** Waits for the writes, flushes to disk and closes (also when the flush fails). */
   async close(): Promise<void> {
-    await this.#tail;
-    await this.#handle.sync();
-    await this.#handle.close();
+    try {
+      await this.#tail;
+      await this.#handle.sync();
+    } finally {
+      await this.#handle.close();
+    }
   }
 }
 
-/** The `url` of every complete line of an existing results file (none if there is no file). */
+/**
+ * The `url` of every complete line of an existing results file (none if there
+ * is no file), after cutting off a torn last line. A file that cannot be read
+ * or cut is a {@link UsageError} (`cannot resume from out.jsonl: EACCES`).
+ */
 async function readCompleted(path: string): Promise<Set<string>> {
   const completed = new Set<string>();
-  const size = await fileSize(path);
-  if (size === undefined) return completed;
-  await cutTornLine(path, size);
-  for await (const line of readLines(createReadStream(path))) {
-    const url = urlOf(line.text);
-    if (url !== undefined) completed.add(url);
+  try {
+    if (!(await cutTornLine(path))) return completed;
+    for await (const line of readLines(createReadStream(path))) {
+      const url = urlOf(line);
+      if (url !== undefined) completed.add(url);
+    }
+  } catch (error) {
+    throw UsageError.file('resume from', path, error);
   }
   return completed;
 }
 
-async function fileSize(path: string): Promise<number | undefined> {
-  try {
-    const info = await stat(path);
-    if (!info.isFile()) throw new UsageError(`${path} is not a file`);
-    return info.size;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(
-      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
-    );
-  }
-}
-
-/** Truncates the file after its last newline, dropping a line whose write was cut short. */
-async function cutTornLine(path: string, size: number): Promise<void> {
-  const handle = await open(path, 'r');
+/**
+ * Truncates an append-only file of lines after its last newline, dropping a
+ * line whose write was cut short (by a crash or a kill), so that what is
+ * appended next starts on a line of its own. Resolves with `false` when there
+ * is no file. Throws a {@link UsageError} for a path that is not a file, and
+ * the file system's error when it cannot be read or truncated.
+ */
+export async function cutTornLine(path: string): Promise<boolean> {
+  const size = await fileSize(path);
+  if (size === undefined) return false;
+  const handle = await open(path, 'r+');
   try {
     let end = size;
     while (end > 0) {
@@ -98,9 +99,21 @@ async function cutTornLine(path: string, size: number): Promise<void> {
       }
       end = start;
     }
-    if (end < size) await truncate(path, end);
+    if (end < size) await handle.truncate(end);
   } finally {
     await handle.close();
+  }
+  return true;
+}
+
+async function fileSize(path: string): Promise<number | undefined> {
+  try {
+    const info = await stat(path);
+    if (!info.isFile()) throw new UsageError(`${path} is not a file`);
+    return info.size;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
   }
 }
 

@@ -1,17 +1,20 @@
 import { setMaxListeners } from 'node:events';
 import { createClient, type RatewiseClient } from '../client/client.js';
-import type { CancelTimer } from '../clock.js';
+import { isHttpUrl } from '../client/request-input.js';
 import { fanout } from '../events/fanout.js';
 import { drainBody, saveBody } from './body-files.js';
 import { type CrawlOptions, type CrawlSettings, readCrawlOptions } from './crawl-options.js';
-import { ProgressMeter } from './crawl-progress.js';
+import { every, ProgressMeter } from './crawl-progress.js';
 import {
+  bodyFailureResult,
   type CrawlResult,
   failureResult,
   malformedResult,
   responseResult,
 } from './crawl-result.js';
 import { type CrawlSummary, CrawlTally } from './crawl-tally.js';
+import { CrawlWindow } from './crawl-window.js';
+import { inputUrl } from './line-reader.js';
 import { ResultsFile } from './results-file.js';
 
 /** Why admission stopped; requests still waiting reject with it and are not written. */
@@ -33,12 +36,15 @@ interface Crawl {
 
 /**
  * Fetches every URL of `options.urls` politely and fast: one rate-controlled
- * client (per-scope limits, pacing, breaker, retries), at most 4 ×
- * `maxConcurrency` requests started at a time so any input length runs in
- * bounded memory, each URL's result appended to `out` as soon as it is done.
+ * client (per-scope limits, pacing, breaker, retries), each URL's result
+ * appended to `out` as soon as it is done. Any input length runs in bounded
+ * memory — at most 8 × `maxConcurrency` requests going, 2 × `maxConcurrency`
+ * per scope, and 10 000 URLs set aside for busy scopes — and a slow scope
+ * never holds up the others: the input moves on past URLs whose scope is full.
  * When the deadline passes or `stop` aborts, requests still waiting for
  * admission are dropped (not written: `--resume` fetches them later) and those
- * in flight finish. Resolves with the summary once every file is flushed.
+ * in flight finish; `abort` cancels those too. Resolves with the summary once
+ * every file is flushed.
  *
  * ```ts
  * const summary = await runCrawl({ urls: ['https://example.com/a'], out: 'results.jsonl' });
@@ -47,19 +53,23 @@ interface Crawl {
 export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   const settings = readCrawlOptions(options);
   const { clock } = settings;
-  const opened = options.out
-    ? await ResultsFile.open(options.out, options.resume ?? false)
-    : undefined;
   const tally = new CrawlTally();
   const sinks = options.events ? [tally.sink, options.events] : [tally.sink];
   const client = createClient({
-    retryBudget: crawlRetryBudget(settings.maxConcurrency),
+    retryBudget: settings.retryBudget,
     ...options.client,
     maxConcurrency: settings.maxConcurrency,
     ...(settings.rate === undefined ? {} : { rate: settings.rate }),
     scope: settings.resolver,
     events: fanout(sinks),
   });
+  let opened: Awaited<ReturnType<typeof ResultsFile.open>> | undefined;
+  try {
+    opened = options.out ? await ResultsFile.open(options.out, options.resume ?? false) : undefined;
+  } catch (error) {
+    await client.close();
+    throw error;
+  }
   const crawl: Crawl = {
     settings,
     options,
@@ -83,14 +93,17 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
     ? clock.setTimer(settings.durationMs, () => halt('duration'))
     : undefined;
   const onStop = () => halt('interrupted');
-  const onAbort = () => crawl.cancel.abort(options.abort?.reason);
+  const onAbort = () => {
+    halt('interrupted');
+    crawl.cancel.abort(options.abort?.reason);
+  };
   options.stop?.addEventListener('abort', onStop, { once: true });
   options.abort?.addEventListener('abort', onAbort, { once: true });
   if (options.stop?.aborted) onStop();
   if (options.abort?.aborted) onAbort();
   const meter = new ProgressMeter(tally, client.registry, options.total);
   const report = () => options.onProgress?.(meter.snapshot(clock.now() - started));
-  const cancelProgress = repeat(settings, report);
+  const cancelProgress = every(clock, settings.progressIntervalMs, report);
   try {
     await feed(crawl);
   } finally {
@@ -105,10 +118,18 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   return tally.summary((clock.now() - started) / 1000, stopped);
 }
 
-/** Reads the URLs and keeps up to `window` of them going until the input ends or admission stops. */
+/** Reads the URLs and keeps them going through the window until the input ends or admission stops. */
 async function feed(crawl: Crawl): Promise<void> {
   const { tally, completed, stop, settings } = crawl;
-  const pending = new Set<Promise<void>>();
+  const window = new CrawlWindow(
+    settings,
+    stop.signal,
+    (url) => scopeKey(settings, url),
+    async (url) => {
+      const result = await fetchOne(crawl, url);
+      if (result) await record(crawl, result);
+    },
+  );
   const iterator = iterate(crawl.options.urls);
   const stopped = new Promise<undefined>((resolve) =>
     stop.signal.addEventListener('abort', () => resolve(undefined), { once: true }),
@@ -117,8 +138,8 @@ async function feed(crawl: Crawl): Promise<void> {
     while (!stop.signal.aborted) {
       const next = await Promise.race([iterator.next(), stopped]);
       if (next === undefined || next.done) break;
-      const url = next.value.trim();
-      if (url === '' || url.startsWith('#')) continue;
+      const url = inputUrl(next.value);
+      if (url === undefined) continue;
       if (completed.has(url)) {
         tally.skipped++;
         continue;
@@ -127,37 +148,37 @@ async function feed(crawl: Crawl): Promise<void> {
         await record(crawl, malformedResult(url));
         continue;
       }
-      while (pending.size >= settings.window) await Promise.race(pending);
-      if (stop.signal.aborted) break;
-      const task: Promise<void> = fetchOne(crawl, url)
-        .then((result) => (result ? record(crawl, result) : undefined))
-        .finally(() => pending.delete(task));
-      pending.add(task);
+      window.add(url);
+      while (window.full && !stop.signal.aborted) await Promise.race([window.next(), stopped]);
     }
   } finally {
     // Not awaited: after a stop the input may still be waiting for a line that never comes (stdin).
     Promise.resolve(iterator.return?.(undefined)).catch(() => {});
-    await Promise.allSettled(pending);
+    await window.finish(); // rethrows a failed write
   }
-  await Promise.all(pending); // rethrows a failed write
 }
 
 /** Fetches one URL to the end; `undefined` when it was dropped by the stop or cancelled. */
 async function fetchOne(crawl: Crawl, url: string): Promise<CrawlResult | undefined> {
   const { client, options, stop, cancel } = crawl;
+  let response: Response;
   try {
-    const response = await client.fetch(url, {
+    response = await client.fetch(url, {
       signal: cancel.signal,
       ratewise: { admitSignal: stop.signal },
     });
+  } catch (error) {
+    if (error instanceof Stopped || cancel.signal.aborted) return undefined;
+    return failureResult(url, error);
+  }
+  try {
     if (options.saveBodies === undefined) {
       await drainBody(response);
       return responseResult(url, response);
     }
     return responseResult(url, response, await saveBody(response, options.saveBodies, url));
   } catch (error) {
-    if (error instanceof Stopped || cancel.signal.aborted) return undefined;
-    return failureResult(url, error);
+    return cancel.signal.aborted ? undefined : bodyFailureResult(url, response, error);
   }
 }
 
@@ -170,33 +191,8 @@ function iterate(urls: CrawlOptions['urls']): AsyncIterator<string> | Iterator<s
   return Symbol.asyncIterator in urls ? urls[Symbol.asyncIterator]() : urls[Symbol.iterator]();
 }
 
-function isHttpUrl(text: string): boolean {
-  try {
-    const { protocol } = new URL(text);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * A retry allowance whose reserve covers one full burst: when every request
- * in flight is throttled at once (the first overshoot), each may still be
- * retried, instead of the URLs past the default reserve of 10 being given up.
- */
-function crawlRetryBudget(maxConcurrency: number) {
-  return { reserve: Math.min(100, Math.max(10, maxConcurrency)) };
-}
-
-/** Calls `tick` every `progressIntervalMs` until cancelled. */
-function repeat(settings: CrawlSettings, tick: () => void): CancelTimer {
-  let cancel: CancelTimer = () => {};
-  const arm = () => {
-    cancel = settings.clock.setTimer(settings.progressIntervalMs, () => {
-      tick();
-      arm();
-    });
-  };
-  arm();
-  return () => cancel();
+/** The scope (or scopes) a URL is admitted by, as one key for the window. */
+function scopeKey(settings: CrawlSettings, url: string): string {
+  const scopes = settings.resolver({ url: new URL(url) });
+  return typeof scopes === 'string' ? scopes : scopes.join(' ');
 }

@@ -25,7 +25,12 @@ export function registerServeMock(program: Command): Command {
     .option('--model <name>', 'a model from --list, or several joined with + (fixed-window+ramp)')
     .option('--rate <r>', 'the model parameter rate: req/s, or steps like 30,10@10000')
     .option('--latency <ms>', 'the model parameter latencyMs')
-    .option('--port <port>', 'port to listen on (0: any free one)', numberArg({ integer: true }), 0)
+    .option(
+      '--port <port>',
+      'port to listen on (0: any free one)',
+      numberArg({ integer: true, max: 65_535 }),
+      0,
+    )
     .option('--param <key=value>', 'any model parameter (repeatable)', collect, [])
     .option('--seed <n>', 'seed of the model randomness', numberArg({ integer: true }), 0)
     .option('--json', 'print {"url","port","model"} as one JSON line once listening')

@@ -9,6 +9,17 @@ export class UsageError extends RatewiseError {
   constructor(message: string) {
     super('ERR_RATEWISE_USAGE', message);
   }
+
+  /**
+   * `cannot <verb> <path>: <code>` (`cannot read urls.txt: ENOENT`): a file
+   * named on the command line that cannot be used. A `UsageError` passes
+   * through unchanged.
+   */
+  static file(verb: string, path: string, error: unknown): UsageError {
+    if (error instanceof UsageError) return error;
+    const code = (error as NodeJS.ErrnoException | null)?.code;
+    return new UsageError(`cannot ${verb} ${path}: ${code ?? oneLine(error)}`);
+  }
 }
 
 /** Exit code of a usage error (bad option or argument, unreadable file). */

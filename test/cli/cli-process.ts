@@ -6,28 +6,60 @@ const ROOT = join(import.meta.dirname, '..', '..');
 /** The built CLI entry, as `npm ci` (prepare → build) leaves it. */
 export const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 
+/** Longest a build may take; a lock older than this was left by a build that was killed. */
+const BUILD_TIMEOUT_MS = 120_000;
+
 /**
  * Builds dist/ when a source file is newer than the built CLI (a local run
- * after edits); test files running in parallel wait for one build.
+ * after edits); test files running in parallel wait for one build. Throws —
+ * with the compiler's output — when the build fails, when a stale
+ * `.build-lock` is in the way, or when the build another file waited for
+ * wrote nothing.
  */
 export function ensureBuilt(): void {
-  const built = mtime(CLI);
-  if (built !== undefined && newestSource(join(ROOT, 'src')) <= built) return;
+  if (isFresh()) return;
   const lock = join(ROOT, '.build-lock');
   try {
     mkdirSync(lock);
   } catch {
-    const deadline = Date.now() + 120_000;
-    while (existsSync(lock) && Date.now() < deadline) Atomics.wait(PAUSE, 0, 0, 100);
+    waitForOtherBuild(lock);
     return;
   }
   try {
-    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, stdio: 'ignore' });
-  } catch {
-    // Type errors elsewhere still emit; the spawned tests show whether the CLI works.
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      encoding: 'utf8',
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(
+      `the CLI tests need dist/, and the build failed:\n${stdout ?? ''}${stderr ?? ''}`,
+    );
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
+}
+
+function waitForOtherBuild(lock: string): void {
+  const startedAt = mtime(lock) ?? Date.now();
+  while (existsSync(lock)) {
+    const age = Date.now() - startedAt;
+    if (age > BUILD_TIMEOUT_MS) {
+      throw new Error(
+        `${lock} is ${Math.round(age / 1000)} s old, left by a killed build: remove it`,
+      );
+    }
+    Atomics.wait(PAUSE, 0, 0, 100);
+  }
+  if ((mtime(CLI) ?? 0) < startedAt) {
+    throw new Error('the build another test file ran did not write dist/: see its error');
+  }
+}
+
+function isFresh(): boolean {
+  const built = mtime(CLI);
+  return built !== undefined && newestSource(join(ROOT, 'src')) <= built;
 }
 
 const PAUSE = new Int32Array(new SharedArrayBuffer(4));

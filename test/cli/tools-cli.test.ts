@@ -43,6 +43,10 @@ describe('ratewise probe', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/^ *# +status +dns +connect +tls +ttfb +total +bytes$/m);
       expect(run.stdout.match(/^ *\d +200 /gm)).toHaveLength(4);
+      expect(run.stdout).toMatch(/^ *median +(\S+ ms +){3}\S+ ms *$/m); // dns, connect, tls, total
+      expect(run.stdout).toMatch(
+        /^median server wait \S+ ms \(first byte after the handshakes\), body \S+ ms$/m,
+      );
       expect(run.stdout).toMatch(/^verdict: healthy — /m);
     } finally {
       await server.close();
