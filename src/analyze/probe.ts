@@ -31,8 +31,3 @@ export function httpHost(text: string): string | undefined {
     return undefined;
   }
 }
-
-/** Whether `text` is an absolute http(s) URL with a host. */
-export function isHttpUrl(text: string): boolean {
-  return httpHost(text) !== undefined;
-}

@@ -10,8 +10,9 @@ import {
 import { loadBaseline, saveBaseline } from '../analyze/baseline-store.js';
 import { formatCaptures, formatChecks } from '../analyze/format-baselines.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
-import { isHttpUrl, type Probe } from '../analyze/probe.js';
+import type { Probe } from '../analyze/probe.js';
 import { readLogLines } from '../analyze/read-log.js';
+import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
 import { numberArg } from './parsers.js';

@@ -1,5 +1,6 @@
-import { type ClientOptions, DEFAULT_MAX_CONCURRENCY } from '../client/options.js';
+import type { ClientOptions } from '../client/options.js';
 import { type Clock, systemClock } from '../clock.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import { byDomain, byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';

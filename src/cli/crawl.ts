@@ -2,7 +2,7 @@ import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type Command, Option } from 'commander';
-import { DEFAULT_MAX_CONCURRENCY } from '../client/options.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
 import type { CrawlSummary } from './crawl-tally.js';
 import { countUrls, readLines } from './line-reader.js';

@@ -6,8 +6,8 @@ import {
 } from '../analyze/concurrency-ramp.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
 import { judgeKnee, type KneeVerdict, type RampStep } from '../analyze/knee.js';
-import { isHttpUrl } from '../analyze/probe.js';
 import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
+import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CommandIo, processIo, rangeArg, reportFailure } from './analyze.js';
 import { numberArg } from './parsers.js';

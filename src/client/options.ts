@@ -2,7 +2,12 @@ import type { Dispatcher } from 'undici';
 import { readClassifyOptions } from '../classify/options.js';
 import type { ClassifyOptions } from '../classify.js';
 import { type Clock, systemClock } from '../clock.js';
-import { CONTROL_OPTION_KEYS, type ControlOptions, controlSetup } from '../controller/defaults.js';
+import {
+  CONTROL_OPTION_KEYS,
+  type ControlOptions,
+  controlSetup,
+  DEFAULT_MAX_CONCURRENCY,
+} from '../controller/defaults.js';
 import { ScopeRegistry } from '../controller/registry.js';
 import { byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
@@ -101,7 +106,6 @@ export const CONTROLLED_KEYS = [
 ] as const;
 
 /** `maxConcurrency`'s default, as the controller applies it: most requests in flight per scope. */
-export const DEFAULT_MAX_CONCURRENCY = 32;
 
 /** Validates {@link ControlledOptions} (after the caller rejected unknown keys) and builds the registry. */
 export function readControlledOptions(

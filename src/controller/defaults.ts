@@ -37,6 +37,9 @@ export interface ControlOptions {
   latencyGuard?: LatencyGuardOptions | false;
 }
 
+/** The default ceiling of requests in flight per scope. */
+export const DEFAULT_MAX_CONCURRENCY = 32;
+
 /** Every {@link ControlOptions} key. */
 export const CONTROL_OPTION_KEYS = [
   'maxConcurrency',
@@ -58,10 +61,16 @@ export const CONTROL_OPTION_KEYS = [
  */
 export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   rejectUnknownOptions('control', options, CONTROL_OPTION_KEYS);
-  const max = numberOption('control', 'maxConcurrency', options.maxConcurrency, 32, {
-    min: 1,
-    integer: true,
-  });
+  const max = numberOption(
+    'control',
+    'maxConcurrency',
+    options.maxConcurrency,
+    DEFAULT_MAX_CONCURRENCY,
+    {
+      min: 1,
+      integer: true,
+    },
+  );
   const initial = numberOption(
     'control',
     'initialConcurrency',
@@ -74,7 +83,7 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
     },
   );
   const documentedRate = numberOption('control', 'rate', options.rate, Infinity, {
-    min: Number.MIN_VALUE,
+    above: 0,
     infinite: true,
   });
   const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
