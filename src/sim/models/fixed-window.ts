@@ -1,29 +1,15 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
-import { LIMIT_OPTION_NAMES, type LimitOptions, readLimitOptions } from './limit-options.js';
+import type { Latency } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { type RateInput, RateSchedule } from './rate-schedule.js';
+import type { RateSchedule } from './rate-schedule.js';
 import { textReply } from './reply.js';
 import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
 import { ScopedState } from './scoped-state.js';
+import { readWindowOptions, type WindowOptions } from './window-options.js';
 
 /** Options of {@link FixedWindowModel}. Latency defaults to 350 ms (reference 000). */
-export interface FixedWindowOptions extends LimitOptions, LatencyOptions {
-  /**
-   * Hidden capacity in requests/s, constant or on a schedule. A window admits
-   * `floor(rate × windowMs / 1000)` requests, at the rate in force when it began.
-   * @default 30
-   */
-  rate?: RateInput;
-  /**
-   * Window length, ms.
-   * @default 1000
-   */
-  windowMs?: number;
-}
+export type FixedWindowOptions = WindowOptions;
 
 const OWNER = 'FixedWindowModel';
-const KNOWN = ['rate', 'windowMs', ...LIMIT_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
 
 interface Window {
   start: number | undefined;
@@ -46,14 +32,12 @@ export class FixedWindowModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: FixedWindowOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#rate = RateSchedule.from(OWNER, 'rate', options.rate, 30);
-    this.#windowMs = numberOption(OWNER, 'windowMs', options.windowMs, 1000, { min: 1 });
-    this.#rate.requireOnePerWindow(OWNER, this.#windowMs);
-    const limits = readLimitOptions(OWNER, options);
-    this.#retryAfter = limits.retryAfter;
-    this.#windows = new ScopedState(limits.scope, () => ({ start: undefined, admitted: 0 }));
-    this.#latency = readLatency(OWNER, options, 350);
+    const settings = readWindowOptions(OWNER, options);
+    this.#rate = settings.rate;
+    this.#windowMs = settings.windowMs;
+    this.#retryAfter = settings.retryAfter;
+    this.#windows = new ScopedState(settings.scope, () => ({ start: undefined, admitted: 0 }));
+    this.#latency = settings.latency;
   }
 
   arrive(request: ModelRequest): ModelReply {

@@ -1,30 +1,16 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
-import { LIMIT_OPTION_NAMES, type LimitOptions, readLimitOptions } from './limit-options.js';
+import type { Latency } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { type RateInput, RateSchedule } from './rate-schedule.js';
+import type { RateSchedule } from './rate-schedule.js';
 import { textReply } from './reply.js';
 import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
 import { ScopedState } from './scoped-state.js';
 import { TimeLog } from './time-log.js';
+import { readWindowOptions, type WindowOptions } from './window-options.js';
 
 /** Options of {@link SlidingLogModel}. Latency defaults to 350 ms. */
-export interface SlidingLogOptions extends LimitOptions, LatencyOptions {
-  /**
-   * Capacity in requests/s, constant or on a schedule: any `windowMs` span
-   * admits at most `floor(rate × windowMs / 1000)` requests.
-   * @default 30
-   */
-  rate?: RateInput;
-  /**
-   * Length of the sliding window, ms.
-   * @default 1000
-   */
-  windowMs?: number;
-}
+export type SlidingLogOptions = WindowOptions;
 
 const OWNER = 'SlidingLogModel';
-const KNOWN = ['rate', 'windowMs', ...LIMIT_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
 
 /**
  * A sliding-window log limiter: it remembers the arrival time of every served
@@ -41,14 +27,12 @@ export class SlidingLogModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: SlidingLogOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#rate = RateSchedule.from(OWNER, 'rate', options.rate, 30);
-    this.#windowMs = numberOption(OWNER, 'windowMs', options.windowMs, 1000, { min: 1 });
-    this.#rate.requireOnePerWindow(OWNER, this.#windowMs);
-    const limits = readLimitOptions(OWNER, options);
-    this.#retryAfter = limits.retryAfter;
-    this.#logs = new ScopedState(limits.scope, () => new TimeLog());
-    this.#latency = readLatency(OWNER, options, 350);
+    const settings = readWindowOptions(OWNER, options);
+    this.#rate = settings.rate;
+    this.#windowMs = settings.windowMs;
+    this.#retryAfter = settings.retryAfter;
+    this.#logs = new ScopedState(settings.scope, () => new TimeLog());
+    this.#latency = settings.latency;
   }
 
   arrive(request: ModelRequest): ModelReply {
