@@ -45,8 +45,13 @@ export interface AdaptiveRateOptions {
   /**
    * Time from a cut back to the ceiling (the plateau), ms, while the ceiling is
    * new or has just moved: it is probed again this soon. Each probe that finds
-   * the same ceiling again (within 5 %) doubles the plateau.
-   * @default 10000
+   * the same ceiling again (within 5 %) doubles the plateau. Against a fixed
+   * window each probe costs about one Retry-After pause, so this sets how much
+   * of a fresh ceiling's first minutes goes to checking it: measured on a
+   * 30 req/s window, 25 s keeps a 25 s crawl to one learning pause where 10 s
+   * added a probe, and finds a capacity that came back as fast overall (fewer
+   * failed probes while it is down).
+   * @default 25000
    */
   minProbeIntervalMs?: number;
   /**
@@ -110,7 +115,7 @@ export const adaptiveRateSettings = sharedSettings(
       overloadRatio: n('overloadRatio', 0.7, RATIO),
       overloadHoldMs: n('overloadHoldMs', 5000, { min: 0 }),
       windowMs: n('windowMs', 2000, { min: 100 }),
-      minProbeIntervalMs: n('minProbeIntervalMs', 10_000, { min: 0 }),
+      minProbeIntervalMs: n('minProbeIntervalMs', 25_000, { min: 0 }),
       maxProbeIntervalMs: n('maxProbeIntervalMs', 60_000, { min: 0 }),
       probeDoublingMs: n('probeDoublingMs', 5000, { min: 1 }),
       minPauseMs: n('minPauseMs', 500, { min: 0 }),

@@ -37,6 +37,12 @@ const CLIMB_GAIN = 1.5;
  */
 const FIRST_ALARM_RATIO = 0.25;
 const ALARM_RATIO = 0.5;
+/**
+ * A latency alarm's cut is held this long before probing up again: long enough
+ * for the latency guard to judge it, and shorter than a throttling plateau —
+ * soft throttling is not a window that costs a pause per probe.
+ */
+const ALARM_PLATEAU_MS = 10_000;
 /** The first ceiling is recounted over the requests sent in this span before the first refusal. */
 const RECOUNT_SPAN_MS = 1000;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
@@ -156,7 +162,7 @@ export class AdaptiveRate implements RatePolicy {
   /**
    * A soft-throttling alarm (latency inflating with no error): `slow-down` cuts
    * to {@link FIRST_ALARM_RATIO} of what the server is serving (later cuts of the
-   * same alarm: {@link ALARM_RATIO}) and holds there for the shortest probe interval; `futile` restores what was learned before the
+   * same alarm: {@link ALARM_RATIO}) and holds there for {@link ALARM_PLATEAU_MS}; `futile` restores what was learned before the
    * alarm (slowing down did not help); `cleared` keeps the lower rate as the
    * ceiling to probe up from.
    */
@@ -176,7 +182,7 @@ export class AdaptiveRate implements RatePolicy {
     if (base === Infinity) return; // nothing measured yet to cut from
     if (first) this.#beforeAlarm = copyLearned(this.#learned);
     const target = Math.max(this.#s.minRate, base * (first ? FIRST_ALARM_RATIO : ALARM_RATIO));
-    this.#learn(target, this.#newCurve(target, target, this.#s.minProbeIntervalMs), 0);
+    this.#learn(target, this.#newCurve(target, target, ALARM_PLATEAU_MS), 0);
   }
 
   /** Plain state, for a shared store or a restart. */
@@ -268,7 +274,7 @@ export class AdaptiveRate implements RatePolicy {
     this.#beforeAlarm = undefined; // a refusal outranks a latency alarm: never undo this cut
     this.#lastDecreaseAt = sample.at;
     const current = this.#learnedRate();
-    const measured = this.#meter.ceilingAt(sample.at, current);
+    const measured = this.#meter.ceilingAt(sample, current);
     if (current === Infinity && measured !== undefined) {
       const waitMs = Math.max(
         sample.signal.retryAfterMs ?? 0,

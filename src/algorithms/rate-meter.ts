@@ -181,33 +181,44 @@ export class RateMeter {
   }
 
   /**
-   * The ceiling a throttling event at `at` reveals, given the `current` learned
+   * The ceiling a throttling `sample` reveals, given the `current` learned
    * rate (`Infinity` when unpaced), and whether it was measured calmly:
    * unpaced, what was accepted; after a calm spell, what was {@link sent};
    * soon after a pause, what was {@link grantedAfterPause}, cutting the
    * failed rate by at most half. Undefined when nothing is known yet.
    */
-  ceilingAt(at: number, current: number): { ceiling: number; calm: boolean } | undefined {
+  ceilingAt(sample: Sample, current: number): { ceiling: number; calm: boolean } | undefined {
+    const { at } = sample;
     const accepted = this.accepted(at);
     const calm = accepted !== undefined && this.calm(at);
     let ceiling: number;
     if (accepted === undefined) ceiling = current;
     else if (current === Infinity) ceiling = accepted;
     else if (calm) ceiling = Math.min(this.sent(at, accepted), current);
-    else ceiling = Math.min(current, Math.max(this.grantedAfterPause(at), current * DEEPEST_CUT));
+    else
+      ceiling = Math.min(
+        current,
+        Math.max(this.grantedAfterPause(sample, current), current * DEEPEST_CUT),
+      );
     return ceiling === Infinity ? undefined : { ceiling, calm };
   }
 
   /**
    * Throttled again soon after a pause: the server made us wait P ms, then took
-   * the N requests the pacer offered in the `a` ms before it refused again, so
-   * it grants about N per max(a, P) — exact for windows and logs as long as the
-   * pause, an upper bound otherwise.
+   * the N requests the pacer offered (at `rate`) in the `a` ms between the end
+   * of the pause and the refused request's sending, so it grants about N per
+   * max(a, P) — exact for windows and logs as long as the pause, an upper bound
+   * otherwise. Counting to the refused request's send time rather than to its
+   * refusal leaves out the request itself and whatever went while it was
+   * answered.
    */
-  grantedAfterPause(at: number): number {
+  grantedAfterPause(sample: Sample, rate: number): number {
     const pause = this.#pause;
     if (pause === undefined) return Infinity;
-    return (pause.offered * 1000) / Math.max(pause.to - pause.from, at - pause.to, 1);
+    const refusedSentAt = Math.max(sample.sentAt, pause.to);
+    const offeredSince = (Math.max(0, sample.at - refusedSentAt) * rate) / 1000;
+    const granted = Math.max(0, pause.offered - offeredSince);
+    return (granted * 1000) / Math.max(pause.to - pause.from, refusedSentAt - pause.to, 1);
   }
 
   /** Plain state. */

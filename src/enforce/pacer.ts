@@ -104,24 +104,29 @@ export class Pacer {
     return waiting;
   }
 
-  #available(): boolean {
+  /**
+   * Whether a token can be handed out now. `late` is for the wake-up timer:
+   * timers fire a little late, and a caller who waited through that lateness
+   * keeps it as credit (up to one token), so timer jitter does not slow the
+   * pace below its rate.
+   */
+  #available(late = false): boolean {
     if (this.#rate === Infinity && this.#pausedUntil === 0) return true;
     if (this.#pausedUntil !== 0) {
       if (this.#clock.now() < this.#pausedUntil) return false;
-      this.#pausedUntil = 0; // the pause is over
+      this.#pausedUntil = 0; // the pause is over: its silence earns no credit
+      this.#refill(this.#burst);
+      return this.#tokens >= WHOLE;
     }
     if (this.#rate === Infinity) return true;
-    this.#refill();
+    this.#refill(late ? this.#burst + 1 : this.#burst);
     return this.#tokens >= WHOLE;
   }
 
-  #refill(): void {
+  #refill(cap = this.#burst): void {
     const now = this.#clock.now();
     if (this.#rate !== Infinity) {
-      this.#tokens = Math.min(
-        this.#burst,
-        this.#tokens + ((now - this.#stamp) * this.#rate) / 1000,
-      );
+      this.#tokens = Math.min(cap, this.#tokens + ((now - this.#stamp) * this.#rate) / 1000);
     } else {
       this.#tokens = this.#burst;
     }
@@ -154,7 +159,7 @@ export class Pacer {
   #release(): void {
     this.#cancelTimer = undefined;
     const queue = this.#queue;
-    while (queue !== undefined && queue.size > 0 && this.#available()) {
+    while (queue !== undefined && queue.size > 0 && this.#available(true)) {
       if (!queue.wakeOne()) break;
       this.#tokens -= 1;
     }

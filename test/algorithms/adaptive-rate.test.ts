@@ -74,16 +74,29 @@ describe('AdaptiveRate', () => {
     expect(rate.rate).toBeGreaterThan(first * 0.4);
   });
 
+  it('measures what the server granted after a pause up to the refused request, not its answer', () => {
+    const rate = learned30();
+    const paced = rate.rate;
+    // The pause ends at 4359; the request sent 800 ms later is refused, and the
+    // refusal takes 100 ms: the server granted 800 ms of the pace per 1 s pause.
+    burst(rate, 4359 + 800, 4359 + 900, 1);
+    // (The curve climbs a little meanwhile, hence the tolerance; counting to the
+    // refusal's arrival would read 0.9.)
+    expect(rate.ceiling).toBeGreaterThan(paced * 0.78);
+    expect(rate.ceiling).toBeLessThan(paced * 0.82);
+  });
+
   it('returns to the ceiling along a plateau, then probes above it only slowly', () => {
     const rate = learned30();
     const ceiling = rate.ceiling ?? 0;
     // The curve's clock runs from the end of the pause (4359); outcomes land 350 ms after sending.
-    follow(rate, 4360, 4360 + 9650); // the last lands at the end of the shortest plateau
+    const plateauEnd = 4360 + 25_000 - 350; // the default shortest plateau is 25 s
+    follow(rate, 4360, plateauEnd); // the last lands at the end of the plateau
     expect(rate.rate).toBeGreaterThan(ceiling * 0.999);
     expect(rate.rate).toBeLessThan(ceiling * 1.001);
-    follow(rate, 14_010, 16_010);
+    follow(rate, plateauEnd, plateauEnd + 2000);
     expect(rate.rate).toBeLessThan(ceiling * 1.07); // two seconds past the plateau: +6.4 %
-    follow(rate, 16_010, 19_010);
+    follow(rate, plateauEnd + 2000, plateauEnd + 5000);
     expect(rate.rate).toBeGreaterThan(ceiling * 1.5); // five: the old ceiling is evidently stale
   });
 

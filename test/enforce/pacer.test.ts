@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/clock.js';
 import { Pacer } from '../../src/enforce/pacer.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
 
@@ -15,6 +16,24 @@ describe('Pacer', () => {
     const clock = new VirtualClock();
     const pacer = new Pacer({ rate: 10, clock });
     expect(await takeTimes(pacer, clock, 5)).toEqual([0, 100, 200, 300, 400]);
+  });
+
+  it('keeps its rate when every wake-up fires late: the lateness is credit, not lost', async () => {
+    const clock = new VirtualClock();
+    // A real timer fires up to a millisecond late; this one is always 2 ms late.
+    const lateClock: Clock = {
+      now: () => clock.now(),
+      wallNow: () => clock.wallNow(),
+      setTimer: (ms, callback) => clock.setTimer(ms + 2, callback),
+      sleep: (ms, signal) => clock.sleep(ms + 2, signal),
+    };
+    const pacer = new Pacer({ rate: 40, clock: lateClock });
+    const times = await takeTimes(pacer, clock, 41);
+    // 40 intervals of 25 ms: 1000 ms at the exact rate (1080 if each lateness were lost).
+    expect(times.at(-1)).toBeLessThan(1003);
+    for (let i = 1; i < times.length; i++) {
+      expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('allows a burst after an idle spell, then paces', async () => {

@@ -36,6 +36,20 @@ describe('ratewise control quality in simulation (40 workers of demand)', () => 
     expect(most(results.map((r) => r.rejectedShare))).toBeLessThanOrEqual(0.01);
   });
 
+  it('reference 000 server, a 25 s run from a cold start: >= 90 % of its 750 in ok', async () => {
+    // The crawl criterion (issue: client and CLI), learning phase included.
+    const oks = await Promise.all(
+      SEEDS.map(async (seed) => {
+        const { log } = await simulate(scenario('reference-000'), ratewise, {
+          seed,
+          durationMs: 25_000,
+        });
+        return log.status.filter((status) => status >= 200 && status < 300).length;
+      }),
+    );
+    expect(worst(oks)).toBeGreaterThanOrEqual(675);
+  });
+
   it.each(['sliding-window', 'token-bucket'])(
     '%s server: >= 90 % of capacity, <= 2 % rejected',
     async (name) => {
@@ -47,8 +61,7 @@ describe('ratewise control quality in simulation (40 workers of demand)', () => 
 
   it('capacity moving 30 -> 10 -> 40 req/s: follows it with <= 2 % rejected', async () => {
     const results = await runs('changing-capacity', ratewise);
-    // Target 90 %; measured 87-92 % across seeds (see BENCHMARKS.md): the floor asserted is what holds.
-    expect(worst(results.map((r) => r.capacityShare ?? 0))).toBeGreaterThanOrEqual(0.86);
+    expect(worst(results.map((r) => r.capacityShare ?? 0))).toBeGreaterThanOrEqual(0.9);
     expect(most(results.map((r) => r.rejectedShare))).toBeLessThanOrEqual(0.02);
   });
 
