@@ -50,7 +50,9 @@ export interface AdaptiveRateOptions {
    * of a fresh ceiling's first minutes goes to checking it: measured on a
    * 30 req/s window, 25 s keeps a 25 s crawl to one learning pause where 10 s
    * added a probe, and finds a capacity that came back as fast overall (fewer
-   * failed probes while it is down).
+   * failed probes while it is down). A cut that brought no pause (a timeout,
+   * a 503 without Retry-After) costs nothing to probe again and gets at most
+   * 10 s.
    * @default 25000
    */
   minProbeIntervalMs?: number;

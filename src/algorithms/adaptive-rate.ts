@@ -298,7 +298,7 @@ export class AdaptiveRate implements RatePolicy {
             this.#s.maxProbeIntervalMs,
             (this.#learned?.curve.plateauMs ?? 0) * PLATEAU_GROWTH,
           )
-        : this.#s.minProbeIntervalMs;
+        : this.#shortestPlateau(sample);
     let ratio = speed === 'cut-hard' ? this.#s.overloadRatio : this.#s.backoffRatio;
     if (!confirmed) ratio *= this.#s.backoffRatio; // a new ceiling gets a wider margin
     const start = Math.max(this.#s.minRate, ceiling * ratio);
@@ -308,6 +308,18 @@ export class AdaptiveRate implements RatePolicy {
       learned.peak = ceiling;
       learned.peakAt = sample.at;
     }
+  }
+
+  /**
+   * The plateau after a cut that did not confirm the ceiling: `minProbeIntervalMs`
+   * when the server asked for a pause (each failed probe will cost another), and
+   * no more than {@link ALARM_PLATEAU_MS} when it did not (a timeout, a bare 503).
+   */
+  #shortestPlateau(sample: Sample): number {
+    const { minProbeIntervalMs } = this.#s;
+    return sample.signal.retryAfterMs === undefined
+      ? Math.min(minProbeIntervalMs, ALARM_PLATEAU_MS)
+      : minProbeIntervalMs;
   }
 
   /** Sets what was learned, keeping the peak. */
