@@ -35,6 +35,18 @@ const candidates = {
       semaphore.release();
     };
   },
+  // What any admission that records its send time costs at least: the semaphore plus one
+  // read of the monotonic clock (the controller reads it once per admission).
+  'bare Semaphore + one systemClock.now()': () => {
+    const semaphore = new Semaphore(32);
+    let sink = 0;
+    return async () => {
+      await semaphore.acquire();
+      sink += systemClock.now();
+      semaphore.release();
+      return sink;
+    };
+  },
   'ScopeController (admit + release)': () => {
     const scope = controller();
     return async () => {
