@@ -1,5 +1,5 @@
 import type { CancelTimer, Clock } from '../clock.js';
-import { abortReason } from '../errors.js';
+import { type CancelSource, onCancel, reasonOf } from './cancellation.js';
 
 /** What ends an attempt early besides the server. */
 export interface AttemptGuards {
@@ -12,7 +12,7 @@ export interface AttemptGuards {
    */
   timeoutMs: number;
   /** The caller's cancellation. */
-  signal?: AbortSignal;
+  signal?: CancelSource;
 }
 
 /** The armed guards of one attempt. */
@@ -36,20 +36,19 @@ export interface AttemptGuard {
 export function guardAttempt(guards: AttemptGuards, abort: (reason: Error) => void): AttemptGuard {
   const { clock, timeoutMs, signal, url } = guards;
   if (signal?.aborted) {
-    abort(asError(abortReason(signal)));
+    abort(asError(reasonOf(signal)));
     return { pause() {}, resume() {}, disarm() {} };
   }
   const timeout = pausableTimer(clock, timeoutMs, () =>
     abort(new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError')),
   );
-  const onAbort = () => abort(asError(abortReason(signal as AbortSignal)));
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const unwatch = signal && onCancel(signal, () => abort(asError(reasonOf(signal))));
   return {
     pause: timeout.pause,
     resume: timeout.resume,
     disarm() {
       timeout.cancel();
-      signal?.removeEventListener('abort', onAbort);
+      unwatch?.();
     },
   };
 }

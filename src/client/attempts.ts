@@ -2,10 +2,12 @@ import { classify } from '../classify.js';
 import type { Clock } from '../clock.js';
 import type { Permit } from '../controller/permit.js';
 import type { ScopeRegistry } from '../controller/registry.js';
+import type { WaitOptions } from '../enforce/wait-queue.js';
 import { RetryAfterTooLongError } from '../errors.js';
 import type { Random } from '../random.js';
 import type { Signal } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
+import { Cancellation, type CancelSource, signalOf } from './cancellation.js';
 import { isRateSignal, isRetryable, type RetryPolicy } from './retry-policy.js';
 
 /** Shared machinery for running requests under control. */
@@ -28,8 +30,8 @@ export interface AttemptSpec<T> {
   method: string;
   /** The scopes that must admit every attempt. */
   scopes: string | readonly string[];
-  /** Sends one attempt. */
-  send(signal: AbortSignal | undefined): Promise<T>;
+  /** Sends one attempt; `signal` is the caller's cancellation. */
+  send(signal: CancelSource | undefined): Promise<T>;
   /** Classifies a result that arrived. */
   classify(result: T): Signal;
   /** Per-phase timings of a result, for the event log. */
@@ -46,8 +48,11 @@ export interface AttemptSpec<T> {
    * resolves, so a retry sees the controller's reaction.
    */
   hold?(result: T, report: (finished: HeldOutcome) => void): void;
-  /** The caller's cancellation. */
-  signal?: AbortSignal;
+  /**
+   * The caller's cancellation. A {@link Cancellation} makes its `AbortSignal`
+   * only if the loop has to wait (for admission or a backoff).
+   */
+  signal?: CancelSource;
   /**
    * Stops waiting — for admission or a retry's backoff — without cancelling
    * an attempt in flight: a crawl's deadline ends the queue, not the requests
@@ -84,27 +89,24 @@ export interface AttemptOutcome<T> {
  * A caller's abort rejects with the abort reason; a Retry-After longer than
  * the policy allows rejects with {@link RetryAfterTooLongError}.
  */
-export async function runAttempts<T>(
+export function runAttempts<T>(
   context: AttemptContext,
   spec: AttemptSpec<T>,
 ): Promise<AttemptOutcome<T>> {
-  const waiting = waitSignal(spec);
-  try {
-    return await attemptLoop(context, spec, waiting.signal);
-  } finally {
-    waiting.dispose();
-  }
+  const { options, dispose } = waitOptions(spec);
+  const attempts = attemptLoop(context, spec, options);
+  return dispose ? attempts.finally(dispose) : attempts;
 }
 
 async function attemptLoop<T>(
   context: AttemptContext,
   spec: AttemptSpec<T>,
-  waiting: AbortSignal | undefined,
+  waiting: WaitOptions | undefined,
 ): Promise<AttemptOutcome<T>> {
   const { registry, retry } = context;
   let previousDelay: number | undefined;
   for (let attempt = 1; ; attempt++) {
-    const permit = await registry.admit(spec.scopes, waiting ? { signal: waiting } : undefined);
+    const permit = await registry.admit(spec.scopes, waiting);
     const outcome = await attemptOnce(spec, attempt);
     if (outcome.signal === undefined) {
       permit.release();
@@ -126,28 +128,40 @@ async function attemptLoop<T>(
       retry.backoff.delayMs(attempt - 1, context.random, previousDelay),
       retryAfterMs,
     );
-    await context.clock.sleep(previousDelay, waiting);
+    await context.clock.sleep(previousDelay, waiting?.signal);
   }
 }
+
+/** Options of a wait: none, and nothing to dispose, when nothing can end it. */
+interface Waiting {
+  options?: WaitOptions;
+  dispose?(): void;
+}
+
+const NOTHING_WAITS: Waiting = {};
 
 /**
  * What ends a wait: the caller's signal, the admission signal, or either.
  * Linked by hand rather than with `AbortSignal.any`, whose listeners stay on
  * long-lived source signals (a crawl's) until they abort.
  */
-function waitSignal<T>(spec: AttemptSpec<T>): { signal?: AbortSignal; dispose(): void } {
-  const { signal, admitSignal } = spec;
+function waitOptions<T>(spec: AttemptSpec<T>): Waiting {
+  const { admitSignal } = spec;
+  if (spec.signal instanceof Cancellation && !admitSignal) {
+    return { options: spec.signal.waitOptions }; // its signal is made only if a wait parks
+  }
+  const signal = spec.signal && signalOf(spec.signal);
   const one = signal ?? admitSignal;
-  if (!signal || !admitSignal || one?.aborted)
-    return { ...(one ? { signal: one } : {}), dispose() {} };
-  if (admitSignal.aborted) return { signal: admitSignal, dispose() {} };
+  if (!one) return NOTHING_WAITS;
+  if (!signal || !admitSignal || one.aborted) return { options: { signal: one } };
+  if (admitSignal.aborted) return { options: { signal: admitSignal } };
   const either = new AbortController();
   const onSignal = () => either.abort(signal.reason);
   const onAdmit = () => either.abort(admitSignal.reason);
   signal.addEventListener('abort', onSignal, { once: true });
   admitSignal.addEventListener('abort', onAdmit, { once: true });
   return {
-    signal: either.signal,
+    options: { signal: either.signal },
     dispose() {
       signal.removeEventListener('abort', onSignal);
       admitSignal.removeEventListener('abort', onAdmit);

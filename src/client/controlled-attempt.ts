@@ -1,6 +1,7 @@
 import { classify } from '../classify.js';
 import type { Signal } from '../signal.js';
 import { type AttemptOutcome, type AttemptSpec, runAttempts } from './attempts.js';
+import type { CancelSource } from './cancellation.js';
 import type { ControlledSettings } from './options.js';
 import { ResponseTap } from './response-tap.js';
 import type { TapEnd } from './tap-body.js';
@@ -17,7 +18,7 @@ export interface ControlledRequest {
   /** The scopes that must admit every attempt. */
   scopes: string | readonly string[];
   /** The caller's cancellation. */
-  signal?: AbortSignal;
+  signal?: CancelSource;
   /** Ends waiting for admission, not an attempt in flight. */
   admitSignal?: AbortSignal;
   /** Sends one attempt through undici with `tap` as its handler. */

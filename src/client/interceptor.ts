@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
 import { InvalidOptionError } from '../errors.js';
 import { rejectUnknownOptions } from '../options.js';
+import { Cancellation } from './cancellation.js';
 import { runControlled } from './controlled-attempt.js';
 import { CONTROLLED_KEYS, type ControlledOptions, readControlledOptions } from './options.js';
 import type { RequestControl } from './request-input.js';
@@ -64,7 +65,7 @@ export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseIn
       url: url.href,
       method: request.method,
       scopes: settings.resolve(context ? { url, context } : { url }),
-      signal: controller.signal,
+      signal: controller.cancellation,
       dispatch: (tap) => dispatch(opts, tap),
     });
     attempts.then(
@@ -123,17 +124,13 @@ function fail(
  * reach its download.
  */
 class ForwardController implements Dispatcher.DispatchController {
-  readonly #cancel = new AbortController();
+  /** Aborted with the handler's reason when it aborts. */
+  readonly cancellation = new Cancellation();
   #tap: ResponseTap | undefined;
   #paused = false;
 
-  /** Aborted with the handler's reason when it aborts. */
-  get signal(): AbortSignal {
-    return this.#cancel.signal;
-  }
-
   get aborted(): boolean {
-    return this.#cancel.signal.aborted;
+    return this.cancellation.aborted;
   }
 
   get paused(): boolean {
@@ -141,18 +138,19 @@ class ForwardController implements Dispatcher.DispatchController {
   }
 
   get reason(): Error | null {
-    return this.aborted ? (this.#cancel.signal.reason as Error) : null;
+    return this.cancellation.reason ?? null;
   }
 
   /** Connects the final attempt's response: pausing, resuming and aborting now reach it. */
   attach(tap: ResponseTap): void {
     this.#tap = tap;
-    if (this.aborted) tap.abort(this.reason as Error);
+    const { reason } = this.cancellation;
+    if (reason) tap.abort(reason);
   }
 
   abort(reason: Error): void {
     if (this.aborted) return;
-    this.#cancel.abort(reason);
+    this.cancellation.abort(reason);
     this.#tap?.abort(reason);
   }
 
