@@ -1,6 +1,7 @@
 import { readFailure } from './classify/error.js';
 import {
   type ClassifyOptions,
+  type ClassifySettings,
   type ResponseLike,
   readClassifyOptions,
 } from './classify/options.js';
@@ -47,7 +48,16 @@ export type { ClassifyOptions, ResponseLike, SniffedResponse } from './classify/
 export function classify(outcome: ResponseLike, options?: ClassifyOptions): Signal;
 export function classify(outcome: unknown, options?: ClassifyOptions): Signal | undefined;
 export function classify(outcome: unknown, options: ClassifyOptions = {}): Signal | undefined {
-  const settings = readClassifyOptions(options);
+  return classifyWith(outcome, readClassifyOptions(options));
+}
+
+/**
+ * {@link classify} with options already checked by `readClassifyOptions`,
+ * for callers that classify every response with the same options.
+ */
+export function classifyWith(outcome: ResponseLike, settings: ClassifySettings): Signal;
+export function classifyWith(outcome: unknown, settings: ClassifySettings): Signal | undefined;
+export function classifyWith(outcome: unknown, settings: ClassifySettings): Signal | undefined {
   try {
     if (isResponseLike(outcome)) return classifyResponse(outcome, settings);
     const reading = readFailure(outcome);

@@ -1,7 +1,7 @@
-import { type HeadersInput, headerIndex, headerValue } from '../headers/header-value.js';
+import { freshHeaderIndex, type HeadersInput, headerValue } from '../headers/header-value.js';
 import type { RateLimitQuota } from '../headers/quota.js';
-import { parseRateLimit } from '../headers/rate-limit.js';
-import { parseRetryAfter } from '../headers/retry-after.js';
+import { rateLimitQuota } from '../headers/rate-limit.js';
+import { retryAfterDelay } from '../headers/retry-after.js';
 import type { Signal, SignalKind } from '../signal.js';
 import { findMarker, MAX_SNIFF_CHARS, MITIGATION_HEADERS, THROTTLE_MARKERS } from './markers.js';
 import type { ClassifySettings } from './options.js';
@@ -63,23 +63,24 @@ function gather(response: unknown, settings: ClassifySettings): Facts {
   const raw = readProperty(response, 'headers') as HeadersInput;
   // Index the headers once: a dozen names are looked up per response.
   const lookup = attempt(
-    () => (typeof raw === 'object' && raw !== null ? headerIndex(raw) : undefined),
+    () => (typeof raw === 'object' && raw !== null ? freshHeaderIndex(raw) : undefined),
     undefined,
   );
   const indexed = (lookup ?? raw) as HeadersInput;
   const header = (name: string): string | undefined =>
     attempt(() => headerValue(indexed, name), undefined);
-  const now = settings.now === undefined ? {} : { now: settings.now };
+  const { now } = settings;
+  const retryAfter = header('retry-after');
   return {
     status: readStatus(response) as number,
     headers: raw,
     header,
     body: readString(response, 'body')?.slice(0, MAX_SNIFF_CHARS),
-    retryAfterMs: attempt(
-      () => parseRetryAfter(header('retry-after'), { ...now, date: header('date') }),
-      undefined,
-    ),
-    quota: attempt(() => parseRateLimit(indexed, now), undefined),
+    retryAfterMs:
+      retryAfter === undefined
+        ? undefined
+        : attempt(() => retryAfterDelay(retryAfter, now, header('date')), undefined),
+    quota: attempt(() => rateLimitQuota(indexed, now), undefined),
   };
 }
 

@@ -1,4 +1,4 @@
-import { classify } from '../classify.js';
+import { classify, classifyWith } from '../classify.js';
 import type { Signal } from '../signal.js';
 import { type AttemptOutcome, type AttemptSpec, runAttempts } from './attempts.js';
 import type { CancelSource } from './cancellation.js';
@@ -40,7 +40,7 @@ export function runControlled(
   const sniffAll = settings.classify.isBlocked !== undefined;
   // Your isBlocked test is shown the headers as a real `Headers`; the built-in rules index undici's object.
   const classifyTap = (tap: ResponseTap): Signal =>
-    classify(
+    classifyWith(
       {
         status: tap.status,
         headers: sniffAll ? toHeaders(tap.headers) : tap.headers,

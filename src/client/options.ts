@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { readClassifyOptions } from '../classify/options.js';
+import { type ClassifySettings, readClassifyOptions } from '../classify/options.js';
 import type { ClassifyOptions } from '../classify.js';
 import { type Clock, systemClock } from '../clock.js';
 import {
@@ -84,7 +84,8 @@ export interface ControlledSettings {
   registry: ScopeRegistry;
   resolve: ScopeResolver;
   retry: RetryPolicy;
-  classify: Omit<ClassifyOptions, 'now'>;
+  /** Checked once; each response adds its own `now`. */
+  classify: ClassifySettings;
   clock: Clock;
   random: Random;
   timeoutMs: number;
@@ -126,10 +127,10 @@ export function readControlledOptions(
   requireMethods(owner, 'classify', options.classify, [], 'an object of classify options');
   const clock = options.clock ?? systemClock;
   const random = options.random ?? systemRandom;
-  const classify = options.classify ?? {};
-  if ('now' in classify)
+  const classifyOptions = options.classify ?? {};
+  if ('now' in classifyOptions)
     throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
-  readClassifyOptions(classify);
+  const classify = readClassifyOptions(classifyOptions);
   const registry = new ScopeRegistry({
     setup,
     clock,

@@ -20,12 +20,7 @@ export function headerValue(
 ): string | undefined {
   if (headers === null || typeof headers !== 'object') return undefined;
   const wanted = name.toLowerCase();
-  if (
-    typeof (headers as Headers).get === 'function' &&
-    typeof (headers as Headers).has === 'function'
-  ) {
-    return (headers as Headers).get(wanted) ?? undefined;
-  }
+  if (isHeadersView(headers)) return (headers as Headers).get(wanted) ?? undefined;
   return (headerIndex(headers) as Map<string, string>).get(wanted);
 }
 
@@ -35,21 +30,34 @@ export function headerValue(
  * per object). Parsers that look up many names take this once per response.
  */
 export function headerIndex(headers: HeadersInput): Headers | Map<string, string> {
-  if (
-    typeof (headers as Headers).get === 'function' &&
-    typeof (headers as Headers).has === 'function'
-  ) {
-    return headers as Headers;
-  }
+  if (isHeadersView(headers)) return headers as Headers;
   let index = indexes.get(headers);
   if (index === undefined) {
-    index =
-      Symbol.iterator in headers
-        ? indexPairs(headers as Iterable<readonly [string, string]>)
-        : indexRecord(headers as Readonly<Record<string, unknown>>);
+    index = buildIndex(headers);
     indexes.set(headers, index);
   }
   return index;
+}
+
+/**
+ * {@link headerIndex} without remembering the index for the next call: for a
+ * caller that takes the index once per response and keeps it (remembering
+ * costs more than building it).
+ */
+export function freshHeaderIndex(headers: HeadersInput): Headers | Map<string, string> {
+  return isHeadersView(headers) ? (headers as Headers) : buildIndex(headers);
+}
+
+function isHeadersView(headers: HeadersInput): boolean {
+  return (
+    typeof (headers as Headers).get === 'function' && typeof (headers as Headers).has === 'function'
+  );
+}
+
+function buildIndex(headers: HeadersInput): Map<string, string> {
+  return Symbol.iterator in headers
+    ? indexPairs(headers as Iterable<readonly [string, string]>)
+    : indexRecord(headers as Readonly<Record<string, unknown>>);
 }
 
 const indexes = new WeakMap<object, Map<string, string>>();

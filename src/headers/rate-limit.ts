@@ -92,14 +92,27 @@ export function parseRateLimit(
   headers: HeadersInput | null | undefined,
   options: RateLimitOptions = {},
 ): RateLimitQuota | undefined {
-  const read = (name: string): string | undefined => headerValue(headers, name);
-  const reference = referenceMs(read, options);
+  checkOptions(options);
+  return rateLimitQuota(headers, options.now, options.date);
+}
+
+/**
+ * {@link parseRateLimit} with its options already checked, for callers that
+ * read every response.
+ */
+export function rateLimitQuota(
+  headers: HeadersInput | null | undefined,
+  now: number | undefined,
+  date?: string | null,
+): RateLimitQuota | undefined {
   if (!mentionsRateLimit(headers)) return undefined; // most responses: one pass over the names
+  const read = (name: string): string | undefined => headerValue(headers, name);
   let known: { value: number | undefined } | undefined;
   const context: Context = {
     read,
+    // The reference instant for epoch resets: the `Date` header, else `now` (parsed only when needed).
     referenceMs: () => {
-      known ??= { value: reference() };
+      known ??= { value: parseHttpDate(date ?? read('date'), now) ?? now };
       return known.value;
     },
   };
@@ -123,18 +136,13 @@ function mentionsRateLimit(headers: HeadersInput | null | undefined): boolean {
   return false;
 }
 
-/**
- * Validates the options and returns how to find the reference instant for
- * epoch resets: the `Date` header, else `now` (parsed only when a reset needs it).
- */
-function referenceMs(read: Context['read'], options: RateLimitOptions): () => number | undefined {
+function checkOptions(options: RateLimitOptions): void {
   rejectUnknownOptions(OWNER, options, KNOWN_OPTIONS);
   const { date, now } = options;
   if (date !== undefined && date !== null && typeof date !== 'string') {
     throw InvalidOptionError.invalid(OWNER, 'date', date, 'a string (the Date header)');
   }
   if (now !== undefined) numberOption(OWNER, 'now', now, 0);
-  return () => parseHttpDate(date ?? read('date'), now) ?? now;
 }
 
 function ietfQuota(context: Context): RateLimitQuota | undefined {

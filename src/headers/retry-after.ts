@@ -53,7 +53,19 @@ export function parseRetryAfter(
   options: RetryAfterOptions = {},
 ): number | undefined {
   const { now, date, maxMs } = readOptions(options);
-  if (typeof value !== 'string') return undefined;
+  return typeof value === 'string' ? retryAfterDelay(value, now, date, maxMs) : undefined;
+}
+
+/**
+ * {@link parseRetryAfter} with its options already checked, for callers that
+ * read every response: `now` and `date` as there, `maxMs` defaulting to 24 hours.
+ */
+export function retryAfterDelay(
+  value: string,
+  now: number | undefined,
+  date: string | undefined,
+  maxMs = DAY_MS,
+): number | undefined {
   const delta = DELTA_SECONDS.exec(value);
   if (delta) return clamp(Number(delta[1]) * 1000, maxMs);
   const serverDate = parseHttpDate(date, now);
