@@ -148,7 +148,7 @@ const NOTHING_WAITS: Waiting = {};
 function waitOptions<T>(spec: AttemptSpec<T>): Waiting {
   const { admitSignal } = spec;
   if (spec.signal instanceof Cancellation && !admitSignal) {
-    return { options: spec.signal.waitOptions }; // its signal is made only if a wait parks
+    return { options: spec.signal }; // its signal is made only if a wait parks
   }
   const signal = spec.signal && signalOf(spec.signal);
   const one = signal ?? admitSignal;

@@ -10,18 +10,10 @@ import { abortReason } from '../errors.js';
  * controller undici hands its caller; the attempt loop and the response tap
  * accept it wherever they accept an `AbortSignal`.
  */
-export class Cancellation {
+export class Cancellation implements WaitOptions {
   #reason: Error | undefined;
   #controller: AbortController | undefined;
   #listeners: ((reason: Error) => void)[] | undefined;
-
-  /**
-   * Wait options for admission whose signal is made on first read: a scope
-   * with a free slot admits at once without reading it.
-   */
-  readonly waitOptions: WaitOptions = Object.defineProperty({}, 'signal', {
-    get: () => this.signal,
-  });
 
   /** Whether the request was cancelled. */
   get aborted(): boolean {
@@ -33,7 +25,11 @@ export class Cancellation {
     return this.#reason;
   }
 
-  /** A signal that aborts with this cancellation (made on first use). */
+  /**
+   * A signal that aborts with this cancellation, made on first use. A
+   * `Cancellation` is itself the options of an admission wait: a scope with
+   * a free slot admits at once without reading the signal.
+   */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {
       this.#controller = new AbortController();

@@ -24,8 +24,8 @@ describe('Cancellation', () => {
 
     const late = new Cancellation();
     late.abort(new Error('late'));
-    expect(late.waitOptions.signal?.aborted).toBe(true);
-    expect(late.waitOptions.signal?.reason).toEqual(new Error('late'));
+    expect(late.signal?.aborted).toBe(true);
+    expect(late.signal?.reason).toEqual(new Error('late'));
   });
 
   it('reads a standard AbortSignal the same way', () => {
