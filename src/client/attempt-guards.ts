@@ -25,6 +25,9 @@ export interface AttemptGuard {
   disarm(): void;
 }
 
+/** A guard with nothing armed. */
+export const NO_GUARD: AttemptGuard = { pause() {}, resume() {}, disarm() {} };
+
 /**
  * Arms an attempt's timeout (failing it with a `TimeoutError`, which the
  * classifier reads as a `timeout` signal) and the caller's abort signal (with
@@ -37,7 +40,7 @@ export function guardAttempt(guards: AttemptGuards, abort: (reason: Error) => vo
   const { clock, timeoutMs, signal, url } = guards;
   if (signal?.aborted) {
     abort(asError(reasonOf(signal)));
-    return { pause() {}, resume() {}, disarm() {} };
+    return NO_GUARD;
   }
   const timeout = pausableTimer(clock, timeoutMs, () =>
     abort(new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError')),
@@ -56,7 +59,7 @@ export function guardAttempt(guards: AttemptGuards, abort: (reason: Error) => vo
 /** A timer for `ms` of running time (none when `ms` is infinite) that can stand still. */
 function pausableTimer(clock: Clock, ms: number, fire: () => void) {
   let left = ms;
-  let startedAt = clock.now();
+  let startedAt = 0; // set when armed
   let cancel: CancelTimer | undefined;
   let done = !Number.isFinite(ms);
   const arm = () => {

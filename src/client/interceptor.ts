@@ -59,7 +59,7 @@ export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseIn
       handler.onResponseError?.(controller, controller.reason as Error);
       return true;
     }
-    const url = new URL(request.path, request.origin);
+    const url = dispatchUrl(request.origin, request.path);
     const context = request.ratewise?.context;
     const attempts = runControlled(replayable(request.body) ? settings : once, {
       url: url.href,
@@ -78,6 +78,16 @@ export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseIn
     return true;
   };
   return Object.assign(interceptor, { registry: settings.registry });
+}
+
+/**
+ * The URL a dispatch goes to. undici's `request` and `fetch` pass a string
+ * origin and a path from `/`: joined, they parse once instead of twice.
+ */
+function dispatchUrl(origin: string | URL | undefined, path: string): URL {
+  const joinable =
+    typeof origin === 'string' && !origin.endsWith('/') && path[0] === '/' && path[1] !== '/';
+  return joinable ? new URL(origin + path) : new URL(path, origin);
 }
 
 function replayable(body: unknown): boolean {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { PhaseTimings } from '../timings.js';
-import { type AttemptGuard, type AttemptGuards, guardAttempt } from './attempt-guards.js';
+import { type AttemptGuard, type AttemptGuards, guardAttempt, NO_GUARD } from './attempt-guards.js';
 import { ResponseTooLargeError } from './client-errors.js';
 import {
   type ConnectionTimings,
@@ -59,7 +59,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #end: TapEnd | undefined;
   #onEnd: ((end: TapEnd) => void)[] = [];
   /** Set once the guards are armed; until then there is nothing to pause or disarm. */
-  #guard: AttemptGuard = { pause() {}, resume() {}, disarm() {} };
+  #guard: AttemptGuard = NO_GUARD;
 
   constructor(settings: TapSettings) {
     this.#settings = settings;
@@ -98,7 +98,11 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
 
   /** Phase timings so far; final once the exchange is over. */
   timings(): PhaseTimings {
-    const now = this.#settings.clock.now();
+    // Read the clock only for a mark not made yet (a finished exchange has both).
+    const now =
+      this.#firstByteAt === undefined || this.#lastByteAt === undefined
+        ? this.#settings.clock.now()
+        : 0;
     const at = (mark: number | undefined) => (mark ?? now) - this.#startedAt;
     return {
       dnsMs: this.#connection?.dnsMs ?? 0,
