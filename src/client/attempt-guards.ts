@@ -15,76 +15,76 @@ export interface AttemptGuards {
   signal?: CancelSource;
 }
 
-/** The armed guards of one attempt. */
-export interface AttemptGuard {
-  /** Stops the timeout's clock: the download is paused until the reader wants more. */
-  pause(): void;
-  /** Starts the timeout's clock again with the time that was left. */
-  resume(): void;
-  /** Disarms the timeout and the abort listener. */
-  disarm(): void;
-}
-
-/** A guard with nothing armed. */
-export const NO_GUARD: AttemptGuard = { pause() {}, resume() {}, disarm() {} };
-
 /**
- * Arms an attempt's timeout (failing it with a `TimeoutError`, which the
- * classifier reads as a `timeout` signal) and the caller's abort signal (with
- * its reason). The timeout counts only the time the attempt is waiting for
- * the server: while the download is paused because nobody reads the body, its
- * clock stands still, so a slow reader is never reported as a slow server.
- * A signal that already aborted calls `abort` at once and arms nothing.
+ * The guards of one attempt: its timeout (failing it with a `TimeoutError`,
+ * which the classifier reads as a `timeout` signal) and the caller's
+ * cancellation (failing it with its reason). The timeout counts only the time
+ * the attempt is waiting for the server: while the download is paused because
+ * nobody reads the body, its clock stands still, so a slow reader is never
+ * reported as a slow server. A cancellation that already happened calls
+ * `abort` at once and arms nothing. (A class rather than closures: one is
+ * made for every attempt.)
  */
-export function guardAttempt(guards: AttemptGuards, abort: (reason: Error) => void): AttemptGuard {
-  const { clock, timeoutMs, signal, url } = guards;
-  if (signal?.aborted) {
-    abort(asError(reasonOf(signal)));
-    return NO_GUARD;
-  }
-  const timeout = pausableTimer(clock, timeoutMs, () =>
-    abort(new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError')),
-  );
-  const unwatch = signal && onCancel(signal, () => abort(asError(reasonOf(signal))));
-  return {
-    pause: timeout.pause,
-    resume: timeout.resume,
-    disarm() {
-      timeout.cancel();
-      unwatch?.();
-    },
-  };
-}
+export class AttemptGuard {
+  readonly #guards: AttemptGuards;
+  readonly #abort: (reason: Error) => void;
+  /** Running time left before the timeout fires. */
+  #left: number;
+  #armedAt = 0;
+  #cancelTimer: CancelTimer | undefined;
+  /** Fired, disarmed, or never armed (no timeout). */
+  #done: boolean;
+  #unwatch: (() => void) | undefined;
 
-/** A timer for `ms` of running time (none when `ms` is infinite) that can stand still. */
-function pausableTimer(clock: Clock, ms: number, fire: () => void) {
-  let left = ms;
-  let startedAt = 0; // set when armed
-  let cancel: CancelTimer | undefined;
-  let done = !Number.isFinite(ms);
-  const arm = () => {
-    startedAt = clock.now();
-    cancel = clock.setTimer(left, () => {
-      done = true;
-      fire();
-    });
-  };
-  if (!done) arm();
-  return {
-    pause() {
-      if (done || cancel === undefined) return;
-      cancel();
-      cancel = undefined;
-      left = Math.max(0, left - (clock.now() - startedAt));
-    },
-    resume() {
-      if (!done && cancel === undefined) arm();
-    },
-    cancel() {
-      done = true;
-      cancel?.();
-      cancel = undefined;
-    },
+  constructor(guards: AttemptGuards, abort: (reason: Error) => void) {
+    this.#guards = guards;
+    this.#abort = abort;
+    this.#left = guards.timeoutMs;
+    const { signal } = guards;
+    if (signal?.aborted) {
+      this.#done = true;
+      abort(asError(reasonOf(signal)));
+      return;
+    }
+    this.#done = !Number.isFinite(guards.timeoutMs);
+    if (!this.#done) this.#arm();
+    if (signal) this.#unwatch = onCancel(signal, () => abort(asError(reasonOf(signal))));
+  }
+
+  /** Stops the timeout's clock: the download is paused until the reader wants more. */
+  pause(): void {
+    if (this.#done || this.#cancelTimer === undefined) return;
+    this.#cancelTimer();
+    this.#cancelTimer = undefined;
+    this.#left = Math.max(0, this.#left - (this.#guards.clock.now() - this.#armedAt));
+  }
+
+  /** Starts the timeout's clock again with the time that was left. */
+  resume(): void {
+    if (!this.#done && this.#cancelTimer === undefined) this.#arm();
+  }
+
+  /** Disarms the timeout and the cancellation listener. */
+  disarm(): void {
+    this.#done = true;
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+  }
+
+  #arm(): void {
+    const { clock } = this.#guards;
+    this.#armedAt = clock.now();
+    this.#cancelTimer = clock.setTimer(this.#left, this.#fire);
+  }
+
+  readonly #fire = (): void => {
+    this.#done = true;
+    const { url, timeoutMs } = this.#guards;
+    this.#abort(
+      new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError'),
+    );
   };
 }
 

@@ -1,9 +1,15 @@
 import { classify, classifyWith } from '../classify.js';
 import type { Signal } from '../signal.js';
-import { type AttemptOutcome, type AttemptSpec, runAttempts } from './attempts.js';
+import type { PhaseTimings } from '../timings.js';
+import {
+  type AttemptOutcome,
+  type AttemptSpec,
+  type HeldOutcome,
+  runAttempts,
+} from './attempts.js';
 import type { CancelSource } from './cancellation.js';
 import type { ControlledSettings } from './options.js';
-import { ResponseTap } from './response-tap.js';
+import { ResponseTap, type TapSettings } from './response-tap.js';
 import type { TapEnd } from './tap-body.js';
 import { toHeaders } from './web-response.js';
 
@@ -36,47 +42,69 @@ export function runControlled(
   settings: ControlledSettings,
   request: ControlledRequest,
 ): Promise<AttemptOutcome<ResponseTap>> {
-  const { clock } = settings;
-  const sniffAll = settings.classify.isBlocked !== undefined;
-  // Your isBlocked test is shown the headers as a real `Headers`; the built-in rules index undici's object.
-  const classifyTap = (tap: ResponseTap): Signal =>
-    classifyWith(
-      {
-        status: tap.status,
-        headers: sniffAll ? toHeaders(tap.headers) : tap.headers,
-        body: tap.prefix,
-      },
-      { ...settings.classify, now: clock.wallNow() },
-    );
+  const sniff = settings.classify.isBlocked === undefined ? sniffListed : sniffAll;
   const spec: AttemptSpec<ResponseTap> = {
     url: request.url,
     method: request.method,
     scopes: request.scopes,
     send: (signal) => {
-      const tap = new ResponseTap({
+      const tapSettings: TapSettings = {
         url: request.url,
         method: request.method,
-        clock,
+        clock: settings.clock,
         maxBodyBytes: settings.maxBodyBytes,
         timeoutMs: settings.timeoutMs,
-        sniff: (status) => sniffAll || SNIFFED.has(status),
-        ...(signal ? { signal } : {}),
-      });
+        sniff,
+      };
+      if (signal) tapSettings.signal = signal;
+      const tap = new ResponseTap(tapSettings);
       request.dispatch(tap);
       return tap.head;
     },
-    classify: classifyTap,
-    timings: (tap) => tap.timings(),
-    discard: (tap) => tap.discard(),
-    hold: (tap, report) =>
-      tap.onEnd((end) => {
-        const failure = failureSignal(end);
-        report({ timings: tap.timings(), ...(failure ? { signal: failure } : {}) });
-      }),
-    ...(request.signal ? { signal: request.signal } : {}),
-    ...(request.admitSignal ? { admitSignal: request.admitSignal } : {}),
+    classify: (tap) => classifyTap(settings, tap),
+    timings: tapTimings,
+    discard: discardTap,
+    hold: holdTap,
   };
+  if (request.signal) spec.signal = request.signal;
+  if (request.admitSignal) spec.admitSignal = request.admitSignal;
   return runAttempts(settings, spec);
+}
+
+function sniffListed(status: number): boolean {
+  return SNIFFED.has(status);
+}
+
+function sniffAll(): boolean {
+  return true;
+}
+
+function classifyTap(settings: ControlledSettings, tap: ResponseTap): Signal {
+  const { classify: options, clock } = settings;
+  // Your isBlocked test is shown the headers as a real `Headers`; the built-in rules index undici's object.
+  const headers = options.isBlocked === undefined ? tap.headers : toHeaders(tap.headers);
+  return classifyWith(
+    { status: tap.status, headers, body: tap.prefix },
+    { ...options, now: clock.wallNow() },
+  );
+}
+
+function tapTimings(tap: ResponseTap): PhaseTimings {
+  return tap.timings();
+}
+
+function discardTap(tap: ResponseTap): Promise<void> {
+  return tap.discard();
+}
+
+/** Reports when the body is finished with, a failure mid-download replacing the head's signal. */
+function holdTap(tap: ResponseTap, report: (finished: HeldOutcome) => void): void {
+  tap.onEnd((end) => {
+    const failure = failureSignal(end);
+    const finished: HeldOutcome = { timings: tap.timings() };
+    if (failure) finished.signal = failure;
+    report(finished);
+  });
 }
 
 /** What a body that failed mid-download says about the server (nothing, for our own aborts). */

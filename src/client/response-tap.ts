@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import type { PhaseTimings } from '../timings.js';
-import { type AttemptGuard, type AttemptGuards, guardAttempt, NO_GUARD } from './attempt-guards.js';
+import { AttemptGuard, type AttemptGuards } from './attempt-guards.js';
 import { ResponseTooLargeError } from './client-errors.js';
 import {
   type ConnectionTimings,
@@ -59,7 +59,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #end: TapEnd | undefined;
   #onEnd: ((end: TapEnd) => void)[] = [];
   /** Set once the guards are armed; until then there is nothing to pause or disarm. */
-  #guard: AttemptGuard = NO_GUARD;
+  #guard: AttemptGuard | undefined;
 
   constructor(settings: TapSettings) {
     this.#settings = settings;
@@ -69,7 +69,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
       this.#rejectHead = reject;
     });
     this.head.catch(() => {}); // the caller gets the rejection; never unhandled here
-    this.#guard = guardAttempt(settings, (reason) => this.abort(reason));
+    this.#guard = new AttemptGuard(settings, (reason) => this.abort(reason));
   }
 
   /** Whether the exchange is over (body complete, failed or cancelled). */
@@ -190,7 +190,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   /** Resumes a paused download (and the attempt's timeout with it). */
   resume(): void {
     if (!this.#controller?.paused) return;
-    this.#guard.resume();
+    this.#guard?.resume();
     this.#controller.resume();
   }
 
@@ -224,7 +224,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   /** Pauses the download for the reader; the timeout stands still meanwhile. */
   #pause(controller: Dispatcher.DispatchController): void {
     controller.pause();
-    this.#guard.pause();
+    this.#guard?.pause();
   }
 
   #releaseHead(): void {
@@ -239,7 +239,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #finish(end: TapEnd): void {
     if (this.#end) return;
     this.#end = end;
-    this.#guard.disarm();
+    this.#guard?.disarm();
     this.#body.end(end);
     const listeners = this.#onEnd;
     this.#onEnd = [];
