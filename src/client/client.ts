@@ -12,7 +12,7 @@ import {
   prepareRequest,
   type RatewiseRequestInit,
 } from './request-input.js';
-import { attachInfo } from './response-info.js';
+import { attachInfo, TapInfo } from './response-info.js';
 import type { ResponseTap } from './response-tap.js';
 import { toWebResponse } from './web-response.js';
 
@@ -99,15 +99,8 @@ async function fetchControlled(
       continue;
     }
     const response = toWebResponse(tap, request.url.href, redirects > 0);
-    attachInfo(response, {
-      url: request.url.href,
-      attempts: outcome.attempts,
-      redirects,
-      signal: outcome.signal,
-      scopes: typeof scopes === 'string' ? [scopes] : scopes,
-      timings: () => tap.timings(),
-      settled: new Promise((resolve) => tap.onEnd(() => resolve())),
-    });
+    const scopeList = typeof scopes === 'string' ? [scopes] : scopes;
+    attachInfo(response, new TapInfo(request.url.href, outcome, redirects, scopeList, tap));
     return response;
   }
 }

@@ -1,5 +1,7 @@
 import type { Signal } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
+import type { AttemptOutcome } from './attempts.js';
+import type { ResponseTap } from './response-tap.js';
 
 /** What ratewise knows about a response it returned. */
 export interface ResponseInfo {
@@ -22,11 +24,44 @@ export interface ResponseInfo {
   readonly settled: Promise<void>;
 }
 
-const infos = new WeakMap<Response, ResponseInfo>();
+/** A returned response's {@link ResponseInfo}, read off its final attempt's tap. */
+export class TapInfo implements ResponseInfo {
+  readonly attempts: number;
+  readonly signal: Signal;
+  readonly #tap: ResponseTap;
+  #settled: Promise<void> | undefined;
+
+  constructor(
+    readonly url: string,
+    outcome: AttemptOutcome<ResponseTap>,
+    readonly redirects: number,
+    readonly scopes: readonly string[],
+    tap: ResponseTap,
+  ) {
+    this.attempts = outcome.attempts;
+    this.signal = outcome.signal;
+    this.#tap = tap;
+  }
+
+  timings(): PhaseTimings {
+    return this.#tap.timings();
+  }
+
+  /** Made when first asked for: most callers never do. */
+  get settled(): Promise<void> {
+    this.#settled ??= new Promise((resolve) => this.#tap.onEnd(() => resolve()));
+    return this.#settled;
+  }
+}
+
+/** Where a response keeps its info: a module-private key (a property costs less than a WeakMap entry). */
+const INFO = Symbol('ratewise.info');
+
+type Described = Response & { [INFO]?: ResponseInfo };
 
 /** Attaches `info` to a response ratewise returns. */
 export function attachInfo(response: Response, info: ResponseInfo): void {
-  infos.set(response, info);
+  (response as Described)[INFO] = info;
 }
 
 /**
@@ -40,10 +75,12 @@ export function attachInfo(response: Response, info: ResponseInfo): void {
  * ```
  */
 export function ratewiseInfo(response: Response): ResponseInfo | undefined {
-  return infos.get(response);
+  return typeof response === 'object' && response !== null
+    ? (response as Described)[INFO]
+    : undefined;
 }
 
 /** Shorthand for `ratewiseInfo(response)?.timings()`. */
 export function ratewiseTimings(response: Response): PhaseTimings | undefined {
-  return infos.get(response)?.timings();
+  return ratewiseInfo(response)?.timings();
 }
