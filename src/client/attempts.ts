@@ -107,7 +107,13 @@ async function attemptLoop<T>(
   let previousDelay: number | undefined;
   for (let attempt = 1; ; attempt++) {
     const permit = await registry.admit(spec.scopes, waiting);
-    const outcome = await attemptOnce(spec, attempt);
+    let outcome: Attempted<T>;
+    try {
+      const result = await spec.send(spec.signal);
+      outcome = { result, signal: spec.classify(result), attempts: attempt };
+    } catch (error) {
+      outcome = { error, signal: failureSignal(spec, error), attempts: attempt };
+    }
     if (outcome.signal === undefined) {
       permit.release();
       throw outcome.error;
@@ -186,14 +192,9 @@ function report<T>(spec: AttemptSpec<T>, permit: Permit, outcome: AttemptOutcome
 
 type Attempted<T> = Omit<AttemptOutcome<T>, 'signal'> & { signal: Signal | undefined };
 
-async function attemptOnce<T>(spec: AttemptSpec<T>, attempts: number): Promise<Attempted<T>> {
-  try {
-    const result = await spec.send(spec.signal);
-    return { result, signal: spec.classify(result), attempts };
-  } catch (error) {
-    const signal = spec.signal?.aborted ? undefined : classify(error);
-    return { error, signal, attempts };
-  }
+/** What an attempt that got no result says about the server: nothing when the caller aborted it. */
+function failureSignal<T>(spec: AttemptSpec<T>, error: unknown): Signal | undefined {
+  return spec.signal?.aborted ? undefined : classify(error);
 }
 
 function shouldRetry<T>(outcome: AttemptOutcome<T>, method: string, retry: RetryPolicy): boolean {
