@@ -1,11 +1,14 @@
-import type { CancelTimer, Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { type CancelSource, onCancel, reasonOf } from './cancellation.js';
+import type { Deadline, Deadlines } from './deadlines.js';
 
 /** What ends an attempt early besides the server. */
 export interface AttemptGuards {
   /** The request URL, for the timeout's message. */
   url: string;
   clock: Clock;
+  /** Where the timeout waits (one timer for all the client's attempts). */
+  deadlines: Deadlines;
   /**
    * Sending to last body byte, ms, not counting time the download spends
    * paused for the reader; `Infinity` for none.
@@ -31,7 +34,7 @@ export class AttemptGuard {
   /** Running time left before the timeout fires. */
   #left: number;
   #armedAt = 0;
-  #cancelTimer: CancelTimer | undefined;
+  #deadline: Deadline | undefined;
   /** Fired, disarmed, or never armed (no timeout). */
   #done: boolean;
   #unwatch: (() => void) | undefined;
@@ -53,30 +56,29 @@ export class AttemptGuard {
 
   /** Stops the timeout's clock: the download is paused until the reader wants more. */
   pause(): void {
-    if (this.#done || this.#cancelTimer === undefined) return;
-    this.#cancelTimer();
-    this.#cancelTimer = undefined;
+    if (this.#done || this.#deadline === undefined) return;
+    this.#deadline.cancel();
+    this.#deadline = undefined;
     this.#left = Math.max(0, this.#left - (this.#guards.clock.now() - this.#armedAt));
   }
 
   /** Starts the timeout's clock again with the time that was left. */
   resume(): void {
-    if (!this.#done && this.#cancelTimer === undefined) this.#arm();
+    if (!this.#done && this.#deadline === undefined) this.#arm();
   }
 
   /** Disarms the timeout and the cancellation listener. */
   disarm(): void {
     this.#done = true;
-    this.#cancelTimer?.();
-    this.#cancelTimer = undefined;
+    this.#deadline?.cancel();
+    this.#deadline = undefined;
     this.#unwatch?.();
     this.#unwatch = undefined;
   }
 
   #arm(): void {
-    const { clock } = this.#guards;
-    this.#armedAt = clock.now();
-    this.#cancelTimer = clock.setTimer(this.#left, this.#fire);
+    this.#armedAt = this.#guards.clock.now();
+    this.#deadline = this.#guards.deadlines.add(this.#left, this.#fire);
   }
 
   readonly #fire = (): void => {

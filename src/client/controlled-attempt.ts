@@ -52,6 +52,7 @@ export function runControlled(
         url: request.url,
         method: request.method,
         clock: settings.clock,
+        deadlines: settings.deadlines,
         maxBodyBytes: settings.maxBodyBytes,
         timeoutMs: settings.timeoutMs,
         sniff,

@@ -15,6 +15,7 @@ import type { EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
 import type { StateStore } from '../store/store.js';
+import { Deadlines } from './deadlines.js';
 import { type RetryOptions, type RetryPolicy, retryPolicy } from './retry-policy.js';
 
 /** Options shared by {@link createClient} and {@link ratewiseInterceptor}. */
@@ -87,6 +88,8 @@ export interface ControlledSettings {
   /** Checked once; each response adds its own `now`. */
   classify: ClassifySettings;
   clock: Clock;
+  /** The attempts' timeouts, on one timer. */
+  deadlines: Deadlines;
   random: Random;
   timeoutMs: number;
   maxBodyBytes: number;
@@ -144,6 +147,7 @@ export function readControlledOptions(
     retry: retryPolicy(options.retry),
     classify,
     clock,
+    deadlines: new Deadlines(clock),
     random,
     timeoutMs: numberOption(owner, 'timeoutMs', options.timeoutMs, 120_000, {
       min: 1,
