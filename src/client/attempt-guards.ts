@@ -33,7 +33,6 @@ export class AttemptGuard {
   readonly #abort: (reason: Error) => void;
   /** Running time left before the timeout fires. */
   #left: number;
-  #armedAt = 0;
   #deadline: Deadline | undefined;
   /** Fired, disarmed, or never armed (no timeout). */
   #done: boolean;
@@ -58,8 +57,8 @@ export class AttemptGuard {
   pause(): void {
     if (this.#done || this.#deadline === undefined) return;
     this.#deadline.cancel();
+    this.#left = Math.max(0, this.#deadline.dueAt - this.#guards.clock.now());
     this.#deadline = undefined;
-    this.#left = Math.max(0, this.#left - (this.#guards.clock.now() - this.#armedAt));
   }
 
   /** Starts the timeout's clock again with the time that was left. */
@@ -77,7 +76,6 @@ export class AttemptGuard {
   }
 
   #arm(): void {
-    this.#armedAt = this.#guards.clock.now();
     this.#deadline = this.#guards.deadlines.add(this.#left, this.#fire);
   }
 

@@ -2,11 +2,12 @@ import type { CancelTimer, Clock } from '../clock.js';
 
 /** One scheduled deadline; `cancel` takes it out (doing nothing once it fired). */
 export interface Deadline {
+  /** When it is due, monotonic ms. */
+  readonly dueAt: number;
   cancel(): void;
 }
 
 interface Entry extends Deadline {
-  dueAt: number;
   fire: () => void;
   prev: Entry | undefined;
   next: Entry | undefined;
