@@ -39,8 +39,9 @@ export class Deadlines {
 
   /** Calls `fire` (which must not throw) once `ms` have passed on the clock, unless cancelled first. */
   add(ms: number, fire: () => void): Deadline {
+    const now = this.#clock.now();
     const entry: Entry = {
-      dueAt: this.#clock.now() + ms,
+      dueAt: now + ms,
       fire,
       prev: undefined,
       next: undefined,
@@ -48,7 +49,7 @@ export class Deadlines {
       cancel: () => this.#remove(entry),
     };
     this.#insert(entry);
-    this.#armForHead();
+    this.#armForHead(now);
     return entry;
   }
 
@@ -76,13 +77,13 @@ export class Deadlines {
     if (this.#head === undefined) this.#disarm();
   }
 
-  /** Makes sure the timer fires no later than the earliest deadline. */
-  #armForHead(): void {
+  /** Makes sure the timer fires no later than the earliest deadline (`now` is the clock's time). */
+  #armForHead(now: number): void {
     const head = this.#head;
     if (head === undefined || head.dueAt >= this.#timerDueAt) return;
     this.#cancelTimer?.();
     this.#timerDueAt = head.dueAt;
-    this.#cancelTimer = this.#clock.setTimer(head.dueAt - this.#clock.now(), () => this.#due());
+    this.#cancelTimer = this.#clock.setTimer(head.dueAt - now, () => this.#due());
   }
 
   #disarm(): void {
@@ -104,7 +105,7 @@ export class Deadlines {
       this.#remove(entry);
       due.push(entry);
     }
-    this.#armForHead();
+    this.#armForHead(now);
     for (const entry of due) entry.fire();
   }
 }
