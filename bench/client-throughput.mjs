@@ -49,6 +49,12 @@ async function main() {
   const unguarded = { ...control, latencyGuard: false };
 
   const rawAgent = new Agent({ connections });
+  // undici's compose() with an interceptor that only passes the request on: the cost of the
+  // interceptor plumbing itself, the realistic ceiling of any interceptor.
+  const passthroughAgent = new Agent({ connections });
+  const passthrough = passthroughAgent.compose(
+    (dispatch) => (opts, handler) => dispatch(opts, handler),
+  );
   const interceptedAgent = new Agent({ connections, connect: timedConnect() });
   const intercepted = interceptedAgent.compose(ratewiseInterceptor(control));
   const unguardedAgent = new Agent({ connections, connect: timedConnect() });
@@ -61,6 +67,7 @@ async function main() {
 
   const contenders = [
     ['undici request (raw)', viaRequest(rawAgent), undefined],
+    ['undici request + do-nothing interceptor', viaRequest(passthrough), 'undici request (raw)'],
     ['undici request + ratewiseInterceptor', viaRequest(intercepted), 'undici request (raw)'],
     [
       'undici request + ratewiseInterceptor, latencyGuard off',
@@ -83,6 +90,7 @@ async function main() {
   }
   await Promise.all([
     rawAgent.close(),
+    passthroughAgent.close(),
     interceptedAgent.close(),
     unguardedAgent.close(),
     fetchAgent.close(),
