@@ -64,7 +64,11 @@ describe('analyze and report on a real client event log', () => {
     expect(analysis.phases.verdict).toBe('tarpit');
     expect(analysis.windows[0].limit).toBeGreaterThan(0);
     expect(analysis.windows[0].inflightMax).toBeGreaterThan(0);
-    expect(analysis.windows[0].phases.waitMs).toBeLessThan(100);
+    // The first second mixes the 40 free requests with held ones, so its median wait can fall
+    // either side; from then on the held requests keep the client over its free rate.
+    const last = analysis.windows[analysis.windows.length - 1];
+    expect(last.phases.waitMs).toBeGreaterThan(100);
+    for (const window of analysis.windows) expect(window.phases.waitMs).toBeGreaterThanOrEqual(0);
 
     const out = join(dir, 'events.html');
     expect(await runReport(log, { out }, captureIo())).toBe(0);
