@@ -81,13 +81,14 @@ export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseIn
 }
 
 /**
- * The URL a dispatch goes to. undici's `request` and `fetch` pass a string
- * origin and a path from `/`: joined, they parse once instead of twice.
+ * The URL a dispatch goes to: its origin and its path joined as text. (Resolving
+ * the path against the origin would read a path that starts with `//` as
+ * protocol-relative, scoping the request under a host it is not sent to.)
  */
 function dispatchUrl(origin: string | URL | undefined, path: string): URL {
-  const joinable =
-    typeof origin === 'string' && !origin.endsWith('/') && path[0] === '/' && path[1] !== '/';
-  return joinable ? new URL(origin + path) : new URL(path, origin);
+  if (origin === undefined || path[0] !== '/') return new URL(path, origin);
+  const base = typeof origin === 'string' ? origin : origin.origin;
+  return new URL((base.endsWith('/') ? base.slice(0, -1) : base) + path);
 }
 
 function replayable(body: unknown): boolean {

@@ -38,6 +38,24 @@ describe('ratewiseInterceptor', () => {
     expect(interceptor.registry.get(`host:${new URL(server.url).host}`)?.inflight).toBe(0);
   });
 
+  it('scopes a path that starts with // under the origin it is sent to, not the host in the path', async () => {
+    server = await startServer((_req, res) => {
+      res.writeHead(200);
+      res.end('ok');
+    });
+    const events: ControlEvent[] = [];
+    agent = new Agent();
+    const dispatcher = agent.compose(ratewiseInterceptor({ events: (e) => events.push(e) }));
+    const { statusCode, body } = await request(`${server.url}//elsewhere.example/x`, {
+      dispatcher,
+    });
+    await body.dump();
+    expect(statusCode).toBe(200);
+    expect(server.seen[0]?.path).toBe('//elsewhere.example/x');
+    const scopes = new Set(events.map((e) => e.scope));
+    expect([...scopes]).toEqual([`host:${new URL(server.url).host}`]);
+  });
+
   it('does not retry a request whose body is a stream (it cannot be sent again)', async () => {
     server = await startServer((req, res) => {
       req.resume();
