@@ -112,7 +112,7 @@ export function rateLimitQuota(
     read,
     // The reference instant for epoch resets: the `Date` header, else `now` (parsed only when needed).
     referenceMs: () => {
-      known ??= { value: parseHttpDate(date ?? read('date'), now) ?? now };
+      known ??= { value: parseHttpDate(date ?? read('date'), now) ?? finite(now) };
       return known.value;
     },
   };
@@ -247,4 +247,9 @@ function build(source: RateLimitSource, fields: QuotaFields): RateLimitQuota | u
   }
   if (usable && fields.name !== undefined) quota.name = fields.name;
   return usable ? quota : undefined;
+}
+
+/** `value` when it is a finite number (a broken clock's NaN is no reference), else undefined. */
+function finite(value: number | undefined): number | undefined {
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
 }

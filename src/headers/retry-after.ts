@@ -70,7 +70,7 @@ export function retryAfterDelay(
   if (delta) return clamp(Number(delta[1]) * 1000, maxMs);
   const serverDate = parseHttpDate(date, now);
   const reference = serverDate ?? now;
-  if (reference === undefined) return undefined;
+  if (reference === undefined || !Number.isFinite(reference)) return undefined;
   const retryAt = parseHttpDate(value, reference);
   return retryAt === undefined ? undefined : clamp(retryAt - reference, maxMs);
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../../src/errors.js';
-import { parseRateLimit } from '../../src/headers/rate-limit.js';
+import { parseRateLimit, rateLimitQuota } from '../../src/headers/rate-limit.js';
 import { imfFixdate } from './http-date-format.js';
 
 const NOW = Date.UTC(2024, 4, 1, 12, 0, 0);
@@ -270,5 +270,16 @@ describe('parseRateLimit: hostile input', () => {
       ),
       { numRuns: 3000 },
     );
+  });
+
+  it('the unchecked form reads a non-finite clock as no clock: an epoch reset is not NaN', () => {
+    const headers = {
+      'x-ratelimit-limit': '10',
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': '1796000000',
+    };
+    const quota = rateLimitQuota(headers, Number.NaN);
+    expect(quota?.remaining).toBe(0);
+    expect(Number.isNaN(quota?.resetMs)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidOptionError } from '../../src/errors.js';
-import { parseRetryAfter } from '../../src/headers/retry-after.js';
+import { parseRetryAfter, retryAfterDelay } from '../../src/headers/retry-after.js';
 import { asctimeDate, imfFixdate, rfc850Date } from './http-date-format.js';
 
 const DAY_MS = 86_400_000;
@@ -150,5 +150,12 @@ describe('parseRetryAfter: options', () => {
     const call = (): unknown => parseRetryAfter('1', bad as never);
     expect(call).toThrow(InvalidOptionError);
     expect(call).toThrow(new RegExp(`parseRetryAfter: .*\`${option}\``));
+  });
+
+  it('the unchecked form reads a non-finite clock as no clock, never answering NaN', () => {
+    const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
+    expect(retryAfterDelay(date, Number.NaN, undefined)).toBeUndefined();
+    expect(retryAfterDelay(date, Number.POSITIVE_INFINITY, undefined)).toBeUndefined();
+    expect(retryAfterDelay('30', Number.NaN, undefined)).toBe(30_000);
   });
 });
