@@ -14,6 +14,7 @@ import { NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { type ProbeCurve, probeRate } from './probe-curve.js';
 import { type QuotaPace, quotaPace } from './quota-pace.js';
 import { DEEPEST_CUT, RateMeter } from './rate-meter.js';
+import { firstCeilingRecount, grantRecount, type Recount, recountedCeiling } from './recount.js';
 import type { AlarmAction, RatePolicy, Sample } from './sample.js';
 
 /** A calm measurement within this fraction of the ceiling (at a rate as near it) confirms it. */
@@ -43,8 +44,6 @@ const ALARM_RATIO = 0.5;
  * soft throttling is not a window that costs a pause per probe.
  */
 const ALARM_PLATEAU_MS = 10_000;
-/** The first ceiling is recounted over the requests sent in this span before the first refusal. */
-const RECOUNT_SPAN_MS = 1000;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
 const OWNER = 'AdaptiveRate state';
@@ -72,8 +71,10 @@ interface Learned {
  *   calm spell, the rate that was really sent (the pacer's average, if the
  *   server accepted it) — or what was accepted; soon after a server pause, what
  *   the server granted between the pause and the new refusal (see
- *   {@link RateMeter.ceilingAt}). The rate drops to `ceiling ×
- *   backoffRatio` (× `backoffRatio` again while the ceiling is unconfirmed)
+ *   {@link RateMeter.ceilingAt}). Both the first ceiling and a grant are
+ *   recounted by send time once the outcomes they need are in. The rate
+ *   drops to `ceiling × backoffRatio` (× `backoffRatio` again while the
+ *   ceiling is unconfirmed)
  *   and climbs back along a {@link ProbeCurve}: flat near the ceiling, then
  *   probing above it. A probe that finds the same ceiling (within 5 %)
  *   confirms it and doubles the plateau, up to `maxProbeIntervalMs`, so
@@ -95,8 +96,10 @@ export class AdaptiveRate implements RatePolicy {
   #lastDecreaseAt = NEVER;
   // Absent until needed: most of a crawl's scopes are never throttled.
   #learned: Learned | undefined;
-  /** The first refusal while unpaced, to recount its ceiling once its window's requests are in. */
-  #recount: { sentAt: number; at: number } | undefined;
+  /** A ceiling to recount by send time once the outcomes it needs are in. */
+  #recount: Recount | undefined;
+  /** Whether the first ceiling was counted (it is, once: later unpaced spells follow an alarm). */
+  #firstCounted = false;
   /** What was learned before the current latency alarm's cuts (null: unpaced); undefined outside one. */
   #beforeAlarm: Learned | null | undefined;
   #quota: QuotaPace | undefined;
@@ -149,7 +152,7 @@ export class AdaptiveRate implements RatePolicy {
     const speed = speedOf(sample);
     if (speed === 'grow' || speed === 'hold') {
       this.#meter.accept(sample);
-      if (this.#recount !== undefined && at >= this.#recount.at) this.#recountFirstCeiling();
+      if (this.#recount !== undefined && at >= this.#recount.at) this.#applyRecount();
       if (learned !== undefined) this.#followHeadroom(learned, at);
     } else this.#cut(sample, speed);
     const retryAfter = signal.retryAfterMs;
@@ -211,6 +214,7 @@ export class AdaptiveRate implements RatePolicy {
     this.#meter.restore(readRateMeter(saved, this.#meter.toJSON(), OWNER));
     this.#lastDecreaseAt = state.lastDecreaseAt;
     this.#learned = undefined;
+    this.#firstCounted = state.ceiling > 0;
     if (state.curveCeiling > 0) {
       const curve = this.#newCurve(state.curveCeiling, state.curveStart, state.plateauMs);
       const learned = this.#learn(state.ceiling, curve, state.elapsedMs);
@@ -249,24 +253,37 @@ export class AdaptiveRate implements RatePolicy {
     learned.elapsedMs = this.#s.probeDoublingMs * Math.cbrt(CLIMB_GAIN - 1);
   }
 
-  /**
-   * The first refusal arrives before the requests the server accepted just
-   * before it (a 429 is quick, a page takes a round trip), so the first ceiling
-   * is an undercount. Once they are in — a pause or two round trips later —
-   * count the accepted requests sent in the second before the refusal; a
-   * higher count replaces the ceiling (the curve keeps its shape).
-   */
-  #recountFirstCeiling(): void {
-    const recount = this.#recount as { sentAt: number; at: number };
+  /** Replaces the ceiling by its recount, once the outcomes it needs are in (the curve keeps its shape). */
+  #applyRecount(): void {
+    const recount = this.#recount as Recount;
     this.#recount = undefined;
-    const counted = this.#meter.acceptedSentBefore(recount.sentAt, RECOUNT_SPAN_MS);
-    this.#meter.forgetSent();
+    const count = this.#meter.acceptedSentIn(recount.from, recount.to);
     const learned = this.#learned;
-    if (learned === undefined || counted === undefined || counted <= learned.ceiling) return;
+    if (learned === undefined || count === undefined) return;
+    const counted = recountedCeiling(recount, count, learned.ceiling);
+    if (counted === undefined) return;
     this.#beforeAlarm = undefined;
     const scale = counted / learned.ceiling;
     learned.ceiling = counted;
     learned.curve = { ...learned.curve, ceiling: counted, start: learned.curve.start * scale };
+  }
+
+  /**
+   * What to recount after a cut: the first ceiling (once), or soon after a
+   * pause, when the refusal asked for another, what the server granted between
+   * the two. Undefined when there is nothing to recount: a recount still
+   * pending then stays due.
+   */
+  #recountAfter(sample: Sample, current: number, calm: boolean): Recount | undefined {
+    if (current === Infinity) {
+      if (this.#firstCounted) return undefined;
+      this.#firstCounted = true;
+      return firstCeilingRecount(sample);
+    }
+    // Only a refusal that asked for a pause reads like a window or a log.
+    const paused = !calm && sample.signal.retryAfterMs !== undefined;
+    const window = paused ? this.#meter.grantWindow(sample) : undefined;
+    return window === undefined ? undefined : grantRecount(sample, window, current);
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
@@ -275,15 +292,8 @@ export class AdaptiveRate implements RatePolicy {
     this.#lastDecreaseAt = sample.at;
     const current = this.#learnedRate();
     const measured = this.#meter.ceilingAt(sample, current);
-    if (current === Infinity && measured !== undefined) {
-      const waitMs = Math.max(
-        sample.signal.retryAfterMs ?? 0,
-        2 * (sample.at - sample.sentAt),
-        RECOUNT_SPAN_MS,
-      );
-      this.#recount = { sentAt: sample.sentAt, at: sample.at + waitMs };
-    }
     if (measured === undefined) return; // unpaced and nothing measured yet: nothing to learn from
+    this.#recount = this.#recountAfter(sample, current, measured.calm) ?? this.#recount;
     // One event lowers the ceiling by at most half: when nothing completes (every
     // request timing out), "accepted" reads near zero, which is no measurement.
     const floor = current === Infinity ? this.#s.minRate : current * DEEPEST_CUT;

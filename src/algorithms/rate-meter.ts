@@ -8,7 +8,7 @@ const MIN_HISTORY = 0.1;
 const USED = 0.9;
 /** One congestion event lowers a rate by at most this factor (here and in the adaptive rate). */
 export const DEEPEST_CUT = 0.5;
-/** While unpaced, the send times of this many recent acceptances are kept to count the first ceiling. */
+/** The send times of this many recent acceptances are kept, to recount ceilings by send time. */
 const SENT_KEPT = 64;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
@@ -18,6 +18,12 @@ interface Pause {
   from: number;
   to: number;
   offered: number;
+  /**
+   * The earliest send after the pause among the accepted outcomes in so far:
+   * when sending really resumed (a timer wakes the pacer a little late).
+   * Infinity until known; not saved (a restored meter counts from the pause's end).
+   */
+  resumedAt: number;
 }
 
 /** Serialisable state of a {@link RateMeter}; numbers only. */
@@ -66,12 +72,12 @@ export class RateMeter {
   /** The latest server pause, once there was one. */
   #pause: Pause | undefined;
   /**
-   * Send times of the latest acceptances (a ring), kept until the first ceiling
-   * is settled: slow start ramps the rate so fast that an average lags what the
-   * server accepted when it first refused; a count by send time does not.
+   * Send times of the latest acceptances (a ring), allocated at the first: a
+   * refusal arrives before the acceptances sent just ahead of it, so ceilings
+   * are recounted by send time once those are in (slow start ramps so fast
+   * that an average lags what the server accepted when it first refused).
    */
   #sent: number[] | undefined;
-  #sentForgotten = false;
   #sentNext = 0;
 
   /** @param windowMs how far back rates are measured. */
@@ -112,6 +118,10 @@ export class RateMeter {
   accept(sample: Sample): void {
     this.#accepted.add(sample.at);
     this.#keepSent(sample.sentAt);
+    const pause = this.#pause;
+    if (pause !== undefined && sample.sentAt >= pause.to && sample.sentAt < pause.resumedAt) {
+      pause.resumedAt = sample.sentAt;
+    }
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
     this.#rttMs = this.#rttMs === 0 ? rtt : this.#rttMs + (rtt - this.#rttMs) * RTT_SMOOTHING;
@@ -120,7 +130,8 @@ export class RateMeter {
   /** Records a server-requested pause of `ms` from `at` (overlapping pauses merge). */
   pause(at: number, ms: number): void {
     const pause = this.#pause;
-    if (pause === undefined || at >= pause.to) this.#pause = { from: at, to: at + ms, offered: 0 };
+    if (pause === undefined || at >= pause.to)
+      this.#pause = { from: at, to: at + ms, offered: 0, resumedAt: Infinity };
     else pause.to = Math.max(pause.to, at + ms);
   }
 
@@ -136,7 +147,6 @@ export class RateMeter {
   }
 
   #keepSent(sentAt: number): void {
-    if (this.#sentForgotten) return;
     this.#sent ??= [];
     const sent = this.#sent;
     if (sent.length < SENT_KEPT) sent.push(sentAt);
@@ -145,22 +155,20 @@ export class RateMeter {
   }
 
   /**
-   * Accepted requests sent in the `spanMs` before `until`, per second, counted
-   * from the kept send times; undefined once they are forgotten or when the
-   * ring does not reach back that far (then it is a lower bound, still useful).
+   * Accepted requests sent in [`from`, `to`], counted from the kept send
+   * times; undefined when none are kept or when the ring may have dropped
+   * some of them (it is full and reaches back no further than `from`).
    */
-  acceptedSentBefore(until: number, spanMs: number): number | undefined {
+  acceptedSentIn(from: number, to: number): number | undefined {
     const sent = this.#sent;
     if (sent === undefined || sent.length === 0) return undefined;
     let count = 0;
-    for (const t of sent) if (t <= until && t > until - spanMs) count++;
-    return (count * 1000) / spanMs;
-  }
-
-  /** Stops keeping send times (the first ceiling is settled). */
-  forgetSent(): void {
-    this.#sent = undefined;
-    this.#sentForgotten = true;
+    let oldest = Infinity;
+    for (const t of sent) {
+      if (t >= from && t <= to) count++;
+      oldest = Math.min(oldest, t);
+    }
+    return sent.length === SENT_KEPT && oldest >= from ? undefined : count;
   }
 
   /**
@@ -205,20 +213,36 @@ export class RateMeter {
 
   /**
    * Throttled again soon after a pause: the server made us wait P ms, then took
-   * the N requests the pacer offered (at `rate`) in the `a` ms between the end
-   * of the pause and the refused request's sending, so it grants about N per
-   * max(a, P) — exact for windows and logs as long as the pause, an upper bound
-   * otherwise. Counting to the refused request's send time rather than to its
-   * refusal leaves out the request itself and whatever went while it was
-   * answered.
+   * the N requests sent in the `a` ms between sending resumed and the refused
+   * request's sending, so it grants about N per max(a, P) — exact for windows
+   * and logs as long as the pause, an upper bound otherwise. Until the
+   * outcomes are in, N is what the pacer offered (at `rate`) over that span;
+   * {@link grantWindow} says which sends to count once they are. Counting from
+   * the first send after the pause (when an accepted outcome has shown it)
+   * leaves out the pacer's late wake-up, and counting to the refused request's
+   * send time rather than its refusal leaves out the request itself and
+   * whatever went while it was answered.
    */
   grantedAfterPause(sample: Sample, rate: number): number {
     const pause = this.#pause;
-    if (pause === undefined) return Infinity;
-    const refusedSentAt = Math.max(sample.sentAt, pause.to);
-    const offeredSince = (Math.max(0, sample.at - refusedSentAt) * rate) / 1000;
-    const granted = Math.max(0, pause.offered - offeredSince);
-    return (granted * 1000) / Math.max(pause.to - pause.from, refusedSentAt - pause.to, 1);
+    const window = this.grantWindow(sample);
+    if (pause === undefined || window === undefined) return Infinity;
+    const notOffered = Math.max(0, sample.at - window.to) + (window.from - pause.to);
+    const granted = Math.max(0, pause.offered - (notOffered * rate) / 1000);
+    return (granted * 1000) / window.spanMs;
+  }
+
+  /**
+   * The sends a refusal soon after the latest pause is judged by: those in
+   * [`from`, `to`] — from when sending resumed to the refused request — granted
+   * per `spanMs`, max(a, P). Undefined when there was no pause.
+   */
+  grantWindow(sample: Sample): { from: number; to: number; spanMs: number } | undefined {
+    const pause = this.#pause;
+    if (pause === undefined) return undefined;
+    const to = Math.max(sample.sentAt, pause.to);
+    const from = pause.resumedAt <= to ? pause.resumedAt : pause.to;
+    return { from, to, spanMs: Math.max(pause.to - pause.from, to - from, 1) };
   }
 
   /** Plain state. */
@@ -247,7 +271,12 @@ export class RateMeter {
     this.#pause =
       state.pauseTo === 0
         ? undefined
-        : { from: state.pauseFrom, to: state.pauseTo, offered: state.offeredSincePause };
+        : {
+            from: state.pauseFrom,
+            to: state.pauseTo,
+            offered: state.offeredSincePause,
+            resumedAt: Infinity,
+          };
     this.#accepted.sum = state.acceptedSum;
     this.#accepted.at = state.acceptedAt;
     if (state.offeredAt === NEVER) return;

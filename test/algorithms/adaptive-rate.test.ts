@@ -86,6 +86,24 @@ describe('AdaptiveRate', () => {
     expect(rate.ceiling).toBeLessThan(paced * 0.82);
   });
 
+  it('recounts what the server granted after a pause by send time once those outcomes are in', () => {
+    const rate = learned30();
+    const paced = rate.rate;
+    // Sending resumes 30 ms after the pause (4359) and runs slower than the pace: 20 requests
+    // 40 ms apart are accepted, then the next is refused with another 1 s pause.
+    for (let k = 0; k < 20; k++) {
+      const sentAt = 4389 + 40 * k;
+      rate.onSample(sample({ sentAt, at: sentAt + 350, inflight: 11 }));
+    }
+    burst(rate, 4389 + 800, 4389 + 801, 1);
+    const estimated = rate.ceiling as number;
+    rate.onSample(sample({ sentAt: 5850, at: 6200, inflight: 11 })); // the outcomes are in
+    expect(paced).toBeGreaterThan(25); // the pacer offered more than it sent
+    expect(estimated).toBeGreaterThan(20.5);
+    // 20 granted per pause (1009 ms: the first burst's refusals arrived over 9 ms).
+    expect(rate.ceiling).toBeCloseTo(20_000 / 1009, 6);
+  });
+
   it('returns to the ceiling along a plateau, then probes above it only slowly', () => {
     const rate = learned30();
     const ceiling = rate.ceiling ?? 0;

@@ -1,0 +1,84 @@
+import { DEEPEST_CUT } from './rate-meter.js';
+import type { Sample } from './sample.js';
+
+/** The first ceiling is recounted over the requests sent in this span before the first refusal. */
+export const FIRST_RECOUNT_SPAN_MS = 1000;
+
+/**
+ * A ceiling to recount by send time: a refusal arrives before the requests
+ * the server accepted just ahead of it (a 429 is quick, a page takes a round
+ * trip), so the ceiling learned at the refusal is an estimate. Once those
+ * outcomes are in — a pause or two round trips later — the accepted requests
+ * sent in [`from`, `to`], per `spanMs`, are the measurement.
+ */
+export interface Recount {
+  from: number;
+  to: number;
+  spanMs: number;
+  /** When the outcomes it counts are in. */
+  at: number;
+  /** Bounds of the recounted ceiling, requests/s. */
+  min: number;
+  max: number;
+  /** Whether the count may only raise the ceiling. */
+  raiseOnly: boolean;
+}
+
+/** When a recount after the refusal `sample` can count: after its pause, and two round trips. */
+function dueAfter(sample: Sample): number {
+  const waitMs = Math.max(
+    sample.signal.retryAfterMs ?? 0,
+    2 * (sample.at - sample.sentAt),
+    FIRST_RECOUNT_SPAN_MS,
+  );
+  return sample.at + waitMs;
+}
+
+/**
+ * The first refusal while unpaced: the accepted requests sent in the second
+ * before it. The ceiling read at the refusal is an undercount (slow start
+ * ramps faster than an average follows), so the count may only raise it.
+ */
+export function firstCeilingRecount(sample: Sample): Recount {
+  const to = sample.sentAt;
+  const spanMs = FIRST_RECOUNT_SPAN_MS;
+  return {
+    from: to - spanMs,
+    to,
+    spanMs,
+    at: dueAfter(sample),
+    min: 0,
+    max: Infinity,
+    raiseOnly: true,
+  };
+}
+
+/**
+ * A refusal soon after a pause that asks for another: the sends the server
+ * granted in `window` (see `RateMeter.grantWindow`), bounded like the cut it
+ * refines: at most the `current` rate that failed, at least `DEEPEST_CUT` of it.
+ */
+export function grantRecount(
+  sample: Sample,
+  window: { from: number; to: number; spanMs: number },
+  current: number,
+): Recount {
+  return {
+    ...window,
+    at: dueAfter(sample),
+    min: current * DEEPEST_CUT,
+    max: current,
+    raiseOnly: false,
+  };
+}
+
+/** The ceiling `count` accepted sends make, or undefined when `ceiling` should stay. */
+export function recountedCeiling(
+  recount: Recount,
+  count: number,
+  ceiling: number,
+): number | undefined {
+  const counted = Math.min(recount.max, Math.max(recount.min, (count * 1000) / recount.spanMs));
+  if (counted === ceiling || (recount.raiseOnly && counted < ceiling)) return undefined;
+  return counted;
+}
