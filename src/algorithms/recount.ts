@@ -2,7 +2,7 @@ import { DEEPEST_CUT } from './rate-meter.js';
 import type { Sample } from './sample.js';
 
 /** The first ceiling is recounted over the requests sent in this span before the first refusal. */
-export const FIRST_RECOUNT_SPAN_MS = 1000;
+const FIRST_RECOUNT_SPAN_MS = 1000;
 
 /**
  * A ceiling to recount by send time: a refusal arrives before the requests
@@ -24,7 +24,10 @@ export interface Recount {
   raiseOnly: boolean;
 }
 
-/** When a recount after the refusal `sample` can count: after its pause, and two round trips. */
+/**
+ * When a recount after the refusal `sample` can count: once its pause, two of
+ * its round trips and at least a second have passed.
+ */
 function dueAfter(sample: Sample): number {
   const waitMs = Math.max(
     sample.signal.retryAfterMs ?? 0,
