@@ -1,4 +1,5 @@
 import { abortReason } from './errors.js';
+import { onAbort } from './util/abort-listener.js';
 
 /** Cancels a scheduled timer; calling it after the timer fired does nothing. */
 export type CancelTimer = () => void;
@@ -27,15 +28,16 @@ export function sleepOn(
 ): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      cancel();
-      reject(abortReason(signal as AbortSignal));
-    };
     const cancel = clock.setTimer(ms, () => {
-      signal?.removeEventListener('abort', onAbort);
+      unlisten?.();
       resolve();
     });
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const unlisten =
+      signal &&
+      onAbort(signal, () => {
+        cancel();
+        reject(abortReason(signal));
+      });
   });
 }
 

@@ -7,8 +7,9 @@ import { RetryAfterTooLongError } from '../errors.js';
 import type { Random } from '../random.js';
 import type { Signal } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
+import { onAbort } from '../util/abort-listener.js';
 import { Cancellation, type CancelSource, signalOf } from './cancellation.js';
-import { isRateSignal, isRetryable, type RetryPolicy } from './retry-policy.js';
+import { attemptCap, isRateSignal, isRetryable, type RetryPolicy } from './retry-policy.js';
 
 /** Shared machinery for running requests under control. */
 export interface AttemptContext {
@@ -79,6 +80,8 @@ export interface AttemptOutcome<T> {
   signal: Signal;
   /** Attempts made, the first included. */
   attempts: number;
+  /** Monotonic ms at which the first attempt was sent. */
+  firstSentAt: number;
 }
 
 /**
@@ -105,14 +108,16 @@ async function attemptLoop<T>(
 ): Promise<AttemptOutcome<T>> {
   const { registry, retry } = context;
   let previousDelay: number | undefined;
+  let firstSentAt = 0;
   for (let attempt = 1; ; attempt++) {
     const permit = await registry.admit(spec.scopes, waiting);
+    if (attempt === 1) firstSentAt = permit.sentAt;
     let outcome: Attempted<T>;
     try {
       const result = await spec.send(spec.signal);
-      outcome = { result, signal: spec.classify(result), attempts: attempt };
+      outcome = { result, signal: spec.classify(result), attempts: attempt, firstSentAt };
     } catch (error) {
-      outcome = { error, signal: failureSignal(spec, error), attempts: attempt };
+      outcome = { error, signal: failureSignal(spec, error), attempts: attempt, firstSentAt };
     }
     if (outcome.signal === undefined) {
       permit.release();
@@ -162,15 +167,13 @@ function waitOptions<T>(spec: AttemptSpec<T>): Waiting {
   if (!signal || !admitSignal || one.aborted) return { options: { signal: one } };
   if (admitSignal.aborted) return { options: { signal: admitSignal } };
   const either = new AbortController();
-  const onSignal = () => either.abort(signal.reason);
-  const onAdmit = () => either.abort(admitSignal.reason);
-  signal.addEventListener('abort', onSignal, { once: true });
-  admitSignal.addEventListener('abort', onAdmit, { once: true });
+  const unlistenSignal = onAbort(signal, () => either.abort(signal.reason));
+  const unlistenAdmit = onAbort(admitSignal, () => either.abort(admitSignal.reason));
   return {
     options: { signal: either.signal },
     dispose() {
-      signal.removeEventListener('abort', onSignal);
-      admitSignal.removeEventListener('abort', onAdmit);
+      unlistenSignal();
+      unlistenAdmit();
     },
   };
 }
@@ -198,7 +201,10 @@ function failureSignal<T>(spec: AttemptSpec<T>, error: unknown): Signal | undefi
 }
 
 function shouldRetry<T>(outcome: AttemptOutcome<T>, method: string, retry: RetryPolicy): boolean {
-  return outcome.attempts < retry.maxAttempts && isRetryable(outcome.signal, method, retry);
+  return (
+    outcome.attempts < attemptCap(outcome.signal, retry).attempts &&
+    isRetryable(outcome.signal, method, retry)
+  );
 }
 
 async function discard<T>(spec: AttemptSpec<T>, outcome: AttemptOutcome<T>): Promise<void> {

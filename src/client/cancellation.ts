@@ -1,5 +1,6 @@
 import type { WaitOptions } from '../enforce/wait-queue.js';
 import { abortReason } from '../errors.js';
+import { onAbort } from '../util/abort-listener.js';
 
 /**
  * One request's cancellation, made to cost nothing while nobody cancels. An
@@ -74,7 +75,5 @@ export function reasonOf(source: CancelSource): unknown {
 
 /** Calls `listener` once when `source` aborts, until the returned function is called. */
 export function onCancel(source: CancelSource, listener: () => void): () => void {
-  if (source instanceof Cancellation) return source.watch(listener);
-  source.addEventListener('abort', listener, { once: true });
-  return () => source.removeEventListener('abort', listener);
+  return source instanceof Cancellation ? source.watch(listener) : onAbort(source, listener);
 }

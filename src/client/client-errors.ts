@@ -25,25 +25,45 @@ export class RedirectError extends RatewiseError {
   }
 }
 
+/** How a request that failed without a response was tried. */
+export interface FailedAttempts {
+  /** Attempts made, the first included. */
+  attempts: number;
+  /** From the first attempt's send to the failure, ms. */
+  elapsedMs: number;
+  /** The retry option that capped the attempts, when they ran out (`maxAttempts`, `refusedAttempts`). */
+  capOption: string | undefined;
+}
+
 /**
  * A request failed without a response after its attempts — refused, reset,
  * timed out. A `TypeError`, as fetch's network failures are; `cause` holds
- * the last attempt's error.
+ * the last attempt's error. The message says how many attempts were made
+ * over how long, and which retry option allows more:
+ * `fetch failed: http://127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1
+ * (refused; 2 attempts in 0.3 s; retry.refusedAttempts sets how many)`.
  */
 export class FetchFailedError extends TypeError {
   /** Stable machine-readable code. */
   readonly code = 'ERR_RATEWISE_FETCH_FAILED';
   /** Attempts made, the first included. */
   readonly attempts: number;
+  /** From the first attempt's send to the failure, ms. */
+  readonly elapsedMs: number;
   /** The last attempt's classified signal. */
   readonly signal: Signal;
 
-  constructor(url: string, attempts: number, signal: Signal, cause: unknown) {
+  constructor(url: string, tried: FailedAttempts, signal: Signal, cause: unknown) {
     const detail = cause instanceof Error && cause.message ? cause.message : signal.reason;
-    const tries = attempts === 1 ? '1 attempt' : `${attempts} attempts`;
-    super(`fetch failed: ${url}: ${detail} (${signal.kind}, after ${tries})`, { cause });
+    const tries = tried.attempts === 1 ? '1 attempt' : `${tried.attempts} attempts`;
+    const seconds = (tried.elapsedMs / 1000).toFixed(1);
+    const hint = tried.capOption ? `; retry.${tried.capOption} sets how many` : '';
+    super(`fetch failed: ${url}: ${detail} (${signal.kind}; ${tries} in ${seconds} s${hint})`, {
+      cause,
+    });
     this.name = 'FetchFailedError';
-    this.attempts = attempts;
+    this.attempts = tried.attempts;
+    this.elapsedMs = tried.elapsedMs;
     this.signal = signal;
   }
 }

@@ -14,6 +14,7 @@ import {
 } from './request-input.js';
 import { attachInfo, TapInfo } from './response-info.js';
 import type { ResponseTap } from './response-tap.js';
+import { attemptCap } from './retry-policy.js';
 import { toWebResponse } from './web-response.js';
 
 /** A fetch-compatible HTTP client whose every request is rate-controlled. */
@@ -92,7 +93,7 @@ async function fetchControlled(
       dispatch: (tap) => dispatcher.dispatch(dispatchOptions(settings, request), tap),
     });
     const tap = outcome.result;
-    if (tap === undefined) throw fetchFailure(request.url.href, outcome);
+    if (tap === undefined) throw fetchFailure(settings, request.url.href, outcome);
     const next = await followOrDiscard(tap, request, redirects, settings.maxRedirects);
     if (next) {
       request = next;
@@ -134,8 +135,18 @@ async function followOrDiscard(
  * loop itself rethrows aborts and ratewise's own refusals, so what is left
  * here is a failure the server caused (refused, reset, timed out).
  */
-function fetchFailure(url: string, outcome: AttemptOutcome<ResponseTap>): FetchFailedError {
-  return new FetchFailedError(url, outcome.attempts, outcome.signal, outcome.error);
+function fetchFailure(
+  settings: ClientSettings,
+  url: string,
+  outcome: AttemptOutcome<ResponseTap>,
+): FetchFailedError {
+  const cap = attemptCap(outcome.signal, settings.retry);
+  const tried = {
+    attempts: outcome.attempts,
+    elapsedMs: settings.clock.now() - outcome.firstSentAt,
+    capOption: outcome.attempts >= cap.attempts ? cap.option : undefined,
+  };
+  return new FetchFailedError(url, tried, outcome.signal, outcome.error);
 }
 
 function contextOf(request: PreparedRequest) {

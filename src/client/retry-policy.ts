@@ -12,6 +12,14 @@ export interface RetryOptions {
    */
   maxAttempts?: number;
   /**
+   * Attempts, the first included, for a request that nothing answers: the
+   * connection is refused, the host unreachable or its name unknown
+   * (`refused`). Retrying a closed port for long rarely helps, so it fails
+   * in well under a second; at most `maxAttempts`.
+   * @default 2
+   */
+  refusedAttempts?: number;
+  /**
    * Delay before retrying a failure that is not a rate signal (server error,
    * reset, refused, timeout). Rate signals (429, 503) are not slept on per
    * request: the scope's controller paces every request, retries included,
@@ -34,7 +42,13 @@ export interface RetryOptions {
   retryUnsafe?: boolean;
 }
 
-const KNOWN = ['maxAttempts', 'backoff', 'maxRetryAfterMs', 'retryUnsafe'] as const;
+const KNOWN = [
+  'maxAttempts',
+  'refusedAttempts',
+  'backoff',
+  'maxRetryAfterMs',
+  'retryUnsafe',
+] as const;
 
 /** {@link RetryOptions} validated, defaults applied. */
 export type RetryPolicy = Required<RetryOptions>;
@@ -52,11 +66,17 @@ export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
   if (retryUnsafe !== undefined && typeof retryUnsafe !== 'boolean') {
     throw InvalidOptionError.invalid('retry', 'retryUnsafe', retryUnsafe, 'a boolean');
   }
+  const maxAttempts = numberOption('retry', 'maxAttempts', options.maxAttempts, 6, {
+    min: 1,
+    integer: true,
+  });
+  const refusedAttempts = numberOption('retry', 'refusedAttempts', options.refusedAttempts, 2, {
+    min: 1,
+    integer: true,
+  });
   return {
-    maxAttempts: numberOption('retry', 'maxAttempts', options.maxAttempts, 6, {
-      min: 1,
-      integer: true,
-    }),
+    maxAttempts,
+    refusedAttempts: Math.min(refusedAttempts, maxAttempts),
     backoff: backoff ?? fullJitter({ baseMs: 500, capMs: 30_000 }),
     maxRetryAfterMs: numberOption('retry', 'maxRetryAfterMs', options.maxRetryAfterMs, 120_000, {
       min: 0,
@@ -73,6 +93,16 @@ export function isRetryable(signal: Signal, method: string, policy: RetryPolicy)
   if (!REACTIONS[signal.kind].retry) return false;
   if (policy.retryUnsafe || IDEMPOTENT.has(method.toUpperCase())) return true;
   return signal.kind === 'refused' || signal.status === 429;
+}
+
+/** The most attempts a request ending on `signal` gets, and the retry option that sets it. */
+export function attemptCap(
+  signal: Signal,
+  policy: RetryPolicy,
+): { attempts: number; option: 'refusedAttempts' | 'maxAttempts' } {
+  return signal.kind === 'refused'
+    ? { attempts: policy.refusedAttempts, option: 'refusedAttempts' }
+    : { attempts: policy.maxAttempts, option: 'maxAttempts' };
 }
 
 /** Whether the scope controller already paces the retry of `signal` (so no per-request sleep). */

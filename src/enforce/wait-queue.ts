@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import { AdmissionTimeoutError, abortReason } from '../errors.js';
 import { numberOption } from '../options.js';
+import { onAbort } from '../util/abort-listener.js';
 
 /** How long a caller is willing to wait for admission. */
 export interface WaitOptions {
@@ -14,8 +15,7 @@ interface Waiter {
   resolve: () => void;
   reject: (reason: unknown) => void;
   cancelTimer: (() => void) | undefined;
-  onAbort: (() => void) | undefined;
-  signal: AbortSignal | undefined;
+  unlisten: (() => void) | undefined;
   live: boolean;
 }
 
@@ -61,8 +61,7 @@ export class WaitQueue {
         resolve,
         reject,
         cancelTimer: undefined,
-        onAbort: undefined,
-        signal,
+        unlisten: undefined,
         live: true,
       };
       const timeoutMs = numberOption(what, 'timeoutMs', options?.timeoutMs, Infinity, {
@@ -74,10 +73,7 @@ export class WaitQueue {
           this.#leave(waiter, new AdmissionTimeoutError(what, timeoutMs)),
         );
       }
-      if (signal) {
-        waiter.onAbort = () => this.#leave(waiter, abortReason(signal));
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
+      if (signal) waiter.unlisten = onAbort(signal, () => this.#leave(waiter, abortReason(signal)));
       this.#items.push(waiter);
       this.#live++;
     });
@@ -125,7 +121,7 @@ export class WaitQueue {
     waiter.live = false;
     this.#live--;
     waiter.cancelTimer?.();
-    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    waiter.unlisten?.();
   }
 
   /** Drops consumed slots once they dominate the array, keeping memory bounded. */

@@ -127,8 +127,36 @@ describe('failures without a response', () => {
       cause: { code: 'ECONNREFUSED' },
     });
     expect(String((error as Error).message)).toMatch(
-      /fetch failed: http:\/\/127\.0\.0\.1:1\/: .*refused, after 2 attempts/,
+      /fetch failed: http:\/\/127\.0\.0\.1:1\/: .*\(refused; 2 attempts in \d+\.\d s; retry\.refusedAttempts sets how many\)/,
     );
+  });
+
+  it('a closed port fails after 2 attempts, in under a second, saying so and naming the option', async () => {
+    const { FetchFailedError } = await import('../../src/client/client-errors.js');
+    const closed = await startServer(() => {});
+    const url = `${closed.url}/x`;
+    await closed.close();
+    const clock = new VirtualClock();
+    client = createClient({ clock });
+    const error = await failureOnVirtualTime(client.fetch(url), clock);
+    expect(error).toBeInstanceOf(FetchFailedError);
+    const failed = error as InstanceType<typeof FetchFailedError>;
+    expect(failed.attempts).toBe(2);
+    expect(failed.elapsedMs).toBeLessThan(1000);
+    expect(failed.message).toMatch(
+      /\(refused; 2 attempts in 0\.\d s; retry\.refusedAttempts sets how many\)$/,
+    );
+  });
+
+  it('refusedAttempts raises the attempts for refused connections, never above maxAttempts', async () => {
+    const clock = new VirtualClock();
+    client = createClient({ clock, breaker: false, retry: { refusedAttempts: 4 } });
+    const four = await failureOnVirtualTime(client.fetch('http://127.0.0.1:1/'), clock);
+    expect(four).toMatchObject({ attempts: 4 });
+    await client.close();
+    client = createClient({ clock, retry: { refusedAttempts: 4, maxAttempts: 3 } });
+    const three = await failureOnVirtualTime(client.fetch('http://127.0.0.1:1/'), clock);
+    expect(three).toMatchObject({ attempts: 3 });
   });
 
   it('admitSignal ends the wait for admission but not a request in flight', async () => {
@@ -200,3 +228,21 @@ describe('no timer outlives its request', () => {
     }
   });
 });
+
+/** The error `fetching` rejects with, running `clock` (its backoffs are virtual sleeps) until then. */
+async function failureOnVirtualTime(
+  fetching: Promise<unknown>,
+  clock: VirtualClock,
+): Promise<unknown> {
+  let outcome: { error: unknown } | undefined;
+  fetching.then(
+    () => {
+      outcome = { error: new Error('expected the fetch to fail') };
+    },
+    (error: unknown) => {
+      outcome = { error };
+    },
+  );
+  while (outcome === undefined) await clock.advance(50);
+  return outcome.error;
+}
