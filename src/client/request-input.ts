@@ -47,6 +47,7 @@ export async function prepareRequest(
 ): Promise<PreparedRequest> {
   const context = init.ratewise?.context;
   const admitSignal = init.ratewise?.admitSignal;
+  if (isForeignRequest(input)) input = nativeRequest(input);
   if (input instanceof Request || (init.body !== undefined && init.body !== null)) {
     const { ratewise: _ignored, ...standard } = init;
     const request = new Request(input, standard);
@@ -73,6 +74,38 @@ export async function prepareRequest(
     context,
     admitSignal,
   };
+}
+
+/**
+ * Whether `input` is a WHATWG `Request` of another realm or copy of undici
+ * (ky under a test runner, undici's own `Request`): `instanceof` fails for it,
+ * and undici's fetch would read it as the string "[object Request]".
+ */
+function isForeignRequest(input: unknown): input is Request {
+  if (typeof input !== 'object' || input === null || input instanceof Request) return false;
+  if (input instanceof URL) return false;
+  const candidate = input as Partial<Record<keyof Request, unknown>>;
+  return (
+    typeof candidate.url === 'string' &&
+    typeof candidate.method === 'string' &&
+    typeof candidate.headers === 'object' &&
+    typeof candidate.arrayBuffer === 'function'
+  );
+}
+
+/** A foreign `Request` rebuilt as this realm's: url, method, headers, body (streamed), signal, redirect. */
+function nativeRequest(foreign: Request): Request {
+  const init: RequestInit & { duplex?: 'half' } = {
+    method: foreign.method,
+    headers: [...foreign.headers],
+    redirect: foreign.redirect,
+  };
+  if (foreign.body !== null && foreign.body !== undefined) {
+    init.body = foreign.body;
+    init.duplex = 'half';
+  }
+  if (foreign.signal instanceof AbortSignal) init.signal = foreign.signal;
+  return new Request(foreign.url, init);
 }
 
 function httpUrl(input: string | URL): URL {
