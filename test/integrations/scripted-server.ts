@@ -49,7 +49,10 @@ function ok(res: ServerResponse): void {
 }
 
 function redirect(res: ServerResponse, hops: number, path: string): void {
-  if (!(hops > 0)) return ok(res);
+  if (!(hops > 0)) {
+    ok(res);
+    return;
+  }
   const rest = path.split('/').slice(3).join('/');
   res.writeHead(302, { location: `/redirect/${hops - 1}/${rest}` });
   res.end();
