@@ -130,6 +130,7 @@ export type {
 export { type FanoutOptions, fanout } from './events/fanout.js';
 export { type BufferedSink, type JsonlSinkOptions, jsonlSink } from './events/jsonl-sink.js';
 export { EventRecorder, type EventRecorderOptions } from './events/recorder.js';
+export type { RunStart } from './events/run-start.js';
 // Server hints
 export { type HeadersInput, headerValue } from './headers/header-value.js';
 export { parseHttpDate } from './headers/http-date.js';

@@ -54,16 +54,29 @@ const MAX_TICKS = 86_400;
  * happens, not when traffic resumes.
  */
 export class AlarmReplay {
-  readonly #raw: ThroughputDecayDetector;
-  readonly #perRequest: ThroughputDecayDetector;
+  readonly #decay: AlarmReplayOptions['decay'];
+  #raw: ThroughputDecayDetector;
+  #perRequest: ThroughputDecayDetector;
   readonly #latency: LatencyMonitor;
   readonly #alarms: AlarmRecord[] = [];
   #lastTick = Number.NEGATIVE_INFINITY;
 
   constructor(options: AlarmReplayOptions = {}) {
+    this.#decay = options.decay;
     this.#raw = new ThroughputDecayDetector({ ...options.decay, normalise: 'none' });
     this.#perRequest = new ThroughputDecayDetector({ ...options.decay, normalise: 'per-inflight' });
     this.#latency = new LatencyMonitor(options.baseline ? { baseline: options.baseline } : {});
+  }
+
+  /**
+   * A new run of the log begins: the throughput detectors start afresh, so
+   * the gap since the last run is not read as a stall and the new run is
+   * not judged against the old one's peak. The latency baseline is kept.
+   */
+  restart(): void {
+    this.#raw = new ThroughputDecayDetector({ ...this.#decay, normalise: 'none' });
+    this.#perRequest = new ThroughputDecayDetector({ ...this.#decay, normalise: 'per-inflight' });
+    this.#lastTick = Number.NEGATIVE_INFINITY;
   }
 
   /** Alarms so far, in order. */

@@ -84,17 +84,25 @@ function summaryLines(a: LogAnalysis): string[] {
     .map(([format, n]) => `${n} ${format}`)
     .join(', ');
   const unsent = lines.unsent > 0 ? `, ${lines.unsent} never sent (attempts 0)` : '';
+  const runStarts = lines.runStarts > 0 ? `, ${lines.runStarts} run start` : '';
   const out = [
-    `Lines: ${lines.total} read (${formats || 'none usable'}), ${lines.blank} blank${unsent}, ${lines.malformed} malformed.`,
+    `Lines: ${lines.total} read (${formats || 'none usable'}${runStarts}), ${lines.blank} blank${unsent}, ${lines.malformed} malformed.`,
     ...a.malformedExamples.map((m) => `  line ${m.line}: ${m.reason}`),
+    ...runLines(a),
   ];
   const over = span
-    ? ` over ${formatNumber(span.durationS, 0)} s, ${formatNumber(totals.rps)} req/s`
+    ? ` over ${formatNumber(a.runs.activeS, 0)} s${a.runs.count > 1 ? ' of runs' : ''}, ${formatNumber(totals.rps)} req/s`
     : '';
   const sampled = totals.exactPercentiles ? '' : ' (from a uniform sample)';
+  const others = Math.max(0, totals.failed - totals.throttled - totals.overloaded);
   out.push(
-    `Requests: ${totals.requests}${over}; p50 ${formatMs(totals.p50)} ms, p95 ${formatMs(totals.p95)} ms, p99 ${formatMs(totals.p99)} ms${sampled}; ${totals.throttled} × 429, ${totals.overloaded} × 503, ${totals.failed} failed.`,
+    `Requests: ${totals.requests}${over}, ${totals.ok} ok; p50 ${formatMs(totals.p50)} ms, p95 ${formatMs(totals.p95)} ms, p99 ${formatMs(totals.p99)} ms${sampled}; ${totals.throttled} × 429, ${totals.overloaded} × 503, ${others} other failures.`,
   );
+  if (totals.throttled + totals.overloaded > 0 && lines.byFormat.event > 0) {
+    out.push(
+      '  Requests are attempts: a refused request that was retried counts once per attempt.',
+    );
+  }
   if (totals.untimed > 0) {
     const hint =
       lines.byFormat.result > 0
@@ -117,6 +125,25 @@ function summaryLines(a: LogAnalysis): string[] {
   const d = a.diagnosis;
   out.push('', `Diagnosis: ${d.verdict}. ${d.summary}`, ...d.findings.map((f) => `  - ${f}`));
   return out;
+}
+
+/** With several runs: how they were laid out, and each one's start, length and requests. */
+function runLines(a: LogAnalysis): string[] {
+  const { runs } = a;
+  if (runs.count < 2) return [];
+  const wall = isWallClock(a.span?.start ?? 0);
+  const shown = runs.list.slice(0, 10).map((run, i) => {
+    const start = wall
+      ? `${utcTimeOfDay(run.start)} UTC`
+      : formatOffset((run.start - (a.span?.start ?? 0)) / 1000);
+    return `  run ${i + 1}: ${start}, ${formatNumber((run.end - run.start) / 1000, 0)} s, ${run.requests} requests${run.id ? ` (${run.id})` : ''}`;
+  });
+  const more = runs.count > shown.length ? [`  … ${runs.count - shown.length} more`] : [];
+  return [
+    `Runs: ${runs.count}, one after the other on the wall clock; rates count the runs' own time, not the gaps between them.`,
+    ...shown,
+    ...more,
+  ];
 }
 
 function alarmLines(alarms: readonly AlarmRecord[], start: number): string[] {

@@ -4,6 +4,7 @@ import type { RampResult } from '../detect/ramp.js';
 import type { AlarmRecord } from './alarm-replay.js';
 import type { Diagnosis } from './diagnosis.js';
 import type { LineFormat } from './records.js';
+import type { RunsSummary } from './runs.js';
 import type { WindowRow } from './window-row.js';
 
 /** How the lines of a log were read. */
@@ -16,6 +17,8 @@ export interface LineCounts {
   malformed: number;
   /** Crawl results for URLs never sent (`attempts: 0`): lines, not requests. */
   unsent: number;
+  /** Run-start lines (one per run a `jsonlSink` wrote). */
+  runStarts: number;
   /** Lines of each format. */
   byFormat: Record<LineFormat, number>;
 }
@@ -34,10 +37,15 @@ export interface LogTotals {
   untimed: number;
   /** Timed requests whose window had already closed (too far out of order). */
   late: number;
-  /** Requests per second over the log's span. */
+  /** Requests per second over the time the runs cover (gaps between runs left out). */
   rps: number;
+  /** Requests answered 2xx/3xx (classified `ok`): with retries, one per URL that succeeded. */
+  ok: number;
+  /** 429s and vendor forms of "too many requests" (retried ones included). */
   throttled: number;
+  /** 503s and other "overloaded" answers. */
   overloaded: number;
+  /** Requests that did not succeed, the two above included. */
   failed: number;
   /** Latency percentiles of the whole log, ms (`null` without latencies). */
   p50: number | null;
@@ -63,6 +71,8 @@ export interface LogAnalysis {
   malformedExamples: MalformedLine[];
   /** `null` when no line carried a time. */
   span: LogSpan | null;
+  /** The runs the log holds and how they were laid on its time axis. */
+  runs: RunsSummary;
   totals: LogTotals;
   /** Window length used, s. */
   windowS: number;

@@ -1,39 +1,24 @@
-import type { LatencyBaseline } from '../detect/baseline-file.js';
 import { detectBimodal } from '../detect/bimodal.js';
 import { percentiles } from '../detect/percentiles.js';
 import { detectRamp, type RampObservation } from '../detect/ramp.js';
-import type { ThroughputDecayOptions } from '../detect/throughput-decay.js';
-import { InvalidOptionError } from '../errors.js';
 import type { ControlEvent } from '../events/event.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
 import { seededRandom } from '../random.js';
 import { AlarmReplay } from './alarm-replay.js';
+import { type LogAnalyzerOptions, readAnalyzerOptions } from './analyzer-options.js';
 import { ControlTotals } from './control-totals.js';
 import { diagnose } from './diagnosis.js';
+import { HostCounts } from './host-counts.js';
 import type { LineCounts, LogAnalysis, LogTotals, MalformedLine } from './log-analysis.js';
 import { parseLogLine, requestOfLine } from './parse-line.js';
 import { PhaseCollector } from './phase-collector.js';
-import { isOverloaded, isThrottled, type RequestRecord } from './records.js';
+import { isOk, isOverloaded, isThrottled, type RequestRecord } from './records.js';
 import { Reservoir } from './reservoir.js';
+import { RunTracker } from './runs.js';
 import { LogTimeAxis } from './time-axis.js';
 import { WindowAggregator } from './windows.js';
 
-/** Options of {@link LogAnalyzer}. */
-export interface LogAnalyzerOptions {
-  /** Window length for rates and percentiles, s (at least {@link MIN_WINDOW_S}). @default 10 */
-  windowS?: number;
-  /** A captured baseline for the latency alarm and ratios; without one the fastest window of 100 latencies is learned. */
-  baseline?: LatencyBaseline;
-  /** Options of the replayed throughput-decay detectors. @default the detector's defaults (τ 30 s, alarm at 35 % below peak, warm-up 50 completions and 60 s) */
-  decay?: Omit<ThroughputDecayOptions, 'normalise'>;
-  /** Latencies (and ramp observations) kept for whole-log statistics; beyond it a uniform sample is used. @default 100000 */
-  sampleSize?: number;
-}
+export { type LogAnalyzerOptions, MIN_WINDOW_S } from './analyzer-options.js';
 
-/** Shortest window {@link LogAnalyzer} accepts, s. */
-export const MIN_WINDOW_S = 0.001;
-const OWNER = 'LogAnalyzer';
-const KNOWN = ['windowS', 'baseline', 'decay', 'sampleSize'] as const;
 const MAX_EXAMPLES = 5;
 /** Windows with fewer latencies are not used for the worst-window latency ratio. */
 const MIN_WINDOW_LATENCIES = 20;
@@ -44,10 +29,11 @@ const MIN_WINDOW_LATENCIES = 20;
  * {@link finish}. Memory does not grow with the number of lines: two open
  * windows, sampled latencies and the first and last phase timings. It grows
  * with the log's extent — a row per window with records in it and one per
- * empty run between them (at most `MAX_WINDOW_ROWS`) — and with one
- * counter per distinct host. Malformed lines
- * are counted, never thrown; so is a line whose time lies more than a year
- * from the first record's (see {@link LogTimeAxis}).
+ * empty run between them (at most `MAX_WINDOW_ROWS`); per-host counters
+ * are bounded ({@link HostCounts}), and so is the list of runs. Runs
+ * appended to one log follow each other on one wall-clock axis (see
+ * {@link LogTimeAxis}). Malformed lines are counted, never thrown; so is a
+ * line whose time lies more than a year from the first record's.
  */
 export class LogAnalyzer {
   readonly #windowS: number;
@@ -58,47 +44,31 @@ export class LogAnalyzer {
   readonly #latencies: Reservoir<number>;
   readonly #rampSample: Reservoir<RampObservation>;
   readonly #phases = new PhaseCollector();
-  readonly #perHost = new Map<string, number>();
+  readonly #perHost = new HostCounts();
+  readonly #runs = new RunTracker();
   readonly #examples: MalformedLine[] = [];
   readonly #lines: LineCounts = {
     total: 0,
     blank: 0,
     malformed: 0,
     unsent: 0,
+    runStarts: 0,
     byFormat: { event: 0, result: 0, plain: 0 },
   };
-  readonly #totals = { requests: 0, untimed: 0, throttled: 0, overloaded: 0, failed: 0 };
+  readonly #totals = { requests: 0, untimed: 0, ok: 0, throttled: 0, overloaded: 0, failed: 0 };
   readonly #axis = new LogTimeAxis();
   #start = Number.POSITIVE_INFINITY;
   #end = Number.NEGATIVE_INFINITY;
   #firstRejection: number | undefined;
 
   constructor(options: LogAnalyzerOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#windowS = numberOption(OWNER, 'windowS', options.windowS, 10, { min: MIN_WINDOW_S });
-    const sampleSize = numberOption(OWNER, 'sampleSize', options.sampleSize, 100_000, {
-      min: 100,
-      integer: true,
-    });
-    if (
-      options.decay !== undefined &&
-      (typeof options.decay !== 'object' || options.decay === null)
-    ) {
-      throw InvalidOptionError.invalid(
-        OWNER,
-        'decay',
-        options.decay,
-        'an object of detector options',
-      );
-    }
+    const settings = readAnalyzerOptions(options);
+    this.#windowS = settings.windowS;
     this.#windows = new WindowAggregator(this.#windowS * 1000);
-    const replay: ConstructorParameters<typeof AlarmReplay>[0] = {};
-    if (options.decay) replay.decay = options.decay;
-    if (options.baseline) replay.baseline = options.baseline;
-    this.#replay = new AlarmReplay(replay);
+    this.#replay = new AlarmReplay(settings.replay);
     this.#capturedBaseline = options.baseline !== undefined;
-    this.#latencies = new Reservoir(sampleSize, seededRandom('latencies'));
-    this.#rampSample = new Reservoir(sampleSize, seededRandom('ramp'));
+    this.#latencies = new Reservoir(settings.sampleSize, seededRandom('latencies'));
+    this.#rampSample = new Reservoir(settings.sampleSize, seededRandom('ramp'));
   }
 
   /**
@@ -116,16 +86,29 @@ export class LogAnalyzer {
       this.#reject(number, parsed.reason);
       return;
     }
+    if (parsed.kind === 'run') {
+      this.#lines.runStarts++;
+      this.#startRun(parsed.run.id);
+      return;
+    }
     const placed = this.#axis.place(parsed);
     if (!placed.ok) {
       this.#reject(number, placed.reason);
       return;
     }
     const { at } = placed;
+    if (placed.newRun) this.#startRun(null);
     this.#lines.byFormat[parsed.kind]++;
     if (parsed.kind === 'event' && at !== undefined) this.#event(parsed.event, at);
     const request = requestOfLine(parsed);
     if (request) this.#request(at === undefined ? request : { ...request, at });
+  }
+
+  /** A run begins (a run-start line, or the events' clock went back): placed and replayed afresh. */
+  #startRun(id: string | null): void {
+    this.#axis.startRun();
+    this.#runs.start(id);
+    this.#replay.restart();
   }
 
   #reject(line: number, reason: string): void {
@@ -146,6 +129,7 @@ export class LogAnalyzer {
   #request(request: RequestRecord): void {
     const totals = this.#totals;
     totals.requests++;
+    if (isOk(request)) totals.ok++;
     const rejected = isThrottled(request) || isOverloaded(request);
     if (isThrottled(request)) totals.throttled++;
     if (isOverloaded(request)) totals.overloaded++;
@@ -157,7 +141,7 @@ export class LogAnalyzer {
       totals.untimed++;
       return;
     }
-    this.#stretch(at);
+    this.#stretch(at, true);
     if (rejected && this.#firstRejection === undefined) this.#firstRejection = at;
     this.#windows.addRequest(at, request);
     const before = this.#replay.alarms.length;
@@ -171,13 +155,13 @@ export class LogAnalyzer {
   #observeRamp(at: number, request: RequestRecord): void {
     if (request.latencyMs === undefined) return;
     const host = request.host ?? '';
-    const index = (this.#perHost.get(host) ?? 0) + 1;
-    this.#perHost.set(host, index);
+    const index = this.#perHost.next(host);
     const currentRate = this.#replay.currentRps;
     this.#rampSample.add({ index, at, latencyMs: request.latencyMs, currentRate });
   }
 
-  #stretch(at: number): void {
+  #stretch(at: number, request = false): void {
+    this.#runs.record(at, request);
     this.#start = Math.min(this.#start, at);
     this.#end = Math.max(this.#end, at);
   }
@@ -192,10 +176,11 @@ export class LogAnalyzer {
     const p = percentiles(latencies);
     const baselineP95 = this.#replay.baselineP95 ?? null;
     const timed = this.#totals.requests - this.#totals.untimed;
+    const runs = this.#runs.summary();
     const totals: LogTotals = {
       ...this.#totals,
       late: this.#windows.late,
-      rps: span && span.durationS > 0 ? timed / span.durationS : 0,
+      rps: runs.activeS > 0 ? timed / runs.activeS : 0,
       p50: p?.p50 ?? null,
       p95: p?.p95 ?? null,
       p99: p?.p99 ?? null,
@@ -228,6 +213,7 @@ export class LogAnalyzer {
       lines: this.#lines,
       malformedExamples: this.#examples,
       span,
+      runs,
       totals,
       windowS: this.#windowS,
       windows,

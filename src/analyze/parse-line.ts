@@ -28,7 +28,8 @@ const TIMING_FIELDS = ['dnsMs', 'connectMs', 'tlsMs', 'ttfbMs', 'totalMs'] as co
 /**
  * Understands one line of a log, whatever its format — detected per line, so
  * a file that mixes formats is read too:
- * - a ratewise control event (`{"t":…,"type":"sample",…}`, `crawl --log`);
+ * - a ratewise control event (`{"t":…,"type":"sample",…}`, `crawl --log`), or
+ *   the run-start line a `jsonlSink` begins each run with (`{"type":"run",…}`);
  * - a crawl result (`{"url":…,"status":…}`, `crawl --out`);
  * - a plain request-log line `ISO8601 url latency_ms`, optionally followed by
  *   an HTTP status; its time is taken as the request's completion.
@@ -55,6 +56,12 @@ function parseJsonLine(text: string): ParsedLine {
     return malformed('invalid JSON');
   }
   if (!isRecord(value)) return malformed('JSON is not an object');
+  if (value.type === 'run' && typeof value.run === 'string') {
+    return {
+      kind: 'run',
+      run: { id: value.run, wall: isDateRange(value.wall) ? value.wall : Number.NaN },
+    };
+  }
   if (typeof value.type === 'string' && 't' in value) return parseEvent(value);
   if (typeof value.url === 'string') return parseResult(value);
   return malformed('JSON object is neither a ratewise event (t, type) nor a crawl result (url)');

@@ -24,10 +24,18 @@ export interface RequestRecord {
   failed: boolean;
 }
 
+/** A run-start line: the run's id and its wall-clock start (epoch ms, `NaN` when absent). */
+export interface RunMark {
+  id: string;
+  wall: number;
+}
+
 /** How a line of a log was understood. */
 export type ParsedLine =
   /** A ratewise control event (`crawl --log`). */
   | { kind: 'event'; event: ControlEvent }
+  /** Where a run begins in a log that several runs append to (a `jsonlSink`'s first line). */
+  | { kind: 'run'; run: RunMark }
   /** A crawl result (`crawl --out`): one line per URL. */
   | { kind: 'result'; request: RequestRecord }
   /** A plain `ISO8601 url latency_ms [status]` request-log line. */
@@ -53,4 +61,10 @@ export function isThrottled(request: RequestRecord): boolean {
 /** Whether a request met an overloaded origin: a 503 or a form the classifier called `overloaded`. */
 export function isOverloaded(request: RequestRecord): boolean {
   return request.status === 503 || request.signal === 'overloaded';
+}
+
+/** Whether a request succeeded: classified `ok`, or (without a classification) answered 2xx/3xx. */
+export function isOk(request: RequestRecord): boolean {
+  if (request.signal !== undefined) return request.signal === 'ok';
+  return !request.failed && request.status !== undefined && request.status < 400;
 }

@@ -39,6 +39,9 @@ export interface RatewiseClient {
   /**
    * Shuts the client down: its controllers' timers stop, requests still waiting
    * for admission reject, and its connections close (not a `dispatcher` you passed in).
+   * Resolves once the `events` sink has written what it received: its `flush()`
+   * is awaited when it has one (a {@link jsonlSink}), and it is left open —
+   * close a sink you created once nothing else writes to it.
    */
   close(): Promise<void>;
 }
@@ -64,8 +67,15 @@ export function createClient(options: ClientOptions = {}): RatewiseClient {
     close: async () => {
       await settings.registry.close(); // no controller timer keeps the process alive
       if (owned) await dispatcher.close();
+      await flushEvents(options.events);
     },
   };
+}
+
+/** Waits for an events sink that buffers (has `flush()`) to write what it holds. */
+async function flushEvents(sink: ClientOptions['events']): Promise<void> {
+  const flush = (sink as { flush?: unknown } | undefined)?.flush;
+  if (typeof flush === 'function') await flush.call(sink);
 }
 
 function createAgent(settings: ClientSettings): Agent {

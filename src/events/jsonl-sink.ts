@@ -1,9 +1,12 @@
 import { close, fsync, mkdirSync, openSync, writeFile } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import { InvalidOptionError, RatewiseError } from '../errors.js';
+import { type Clock, systemClock } from '../clock.js';
+import { InvalidOptionError } from '../errors.js';
 import { choiceOption, numberOption, rejectUnknownOptions } from '../options.js';
 import type { ControlEvent, EventSink } from './event.js';
+import { type BatchSettings, LineBatcher, type Output } from './line-batcher.js';
+import { runStart } from './run-start.js';
 
 /** An event sink that buffers, with a way to push its buffer out and to shut it. */
 export type BufferedSink = EventSink & {
@@ -29,6 +32,24 @@ export interface JsonlSinkOptions {
    */
   bufferSize?: number;
   /**
+   * Longest an event waits in memory before a write is issued, ms, so a slow
+   * run's log grows as it goes and a killed process loses at most this much.
+   * A pending write keeps the process alive until it is issued. `Infinity`
+   * writes only when `bufferSize` is reached and on `flush()`/`close()`.
+   * @default 1000
+   */
+  flushIntervalMs?: number;
+  /**
+   * Whether the first line (written with the first event) is a {@link RunStart}
+   * record — `{"type":"run","run":…,"t":…,"wall":…}` — marking where this run
+   * begins in a log that several runs append to. `ratewise analyze` and
+   * `report` use it to place each run on the wall clock.
+   * @default true
+   */
+  runStart?: boolean;
+  /** Times the flush interval and the run start. @default systemClock */
+  clock?: Clock;
+  /**
    * For a stream target: whether `close()` ends the stream. Pass `false` for a
    * stream you keep using, such as `process.stdout`. A path target is always closed.
    * @default true
@@ -44,141 +65,83 @@ export interface JsonlSinkOptions {
 }
 
 const OWNER = 'jsonlSink';
-const KNOWN: readonly (keyof JsonlSinkOptions)[] = ['mode', 'bufferSize', 'end', 'onError'];
-
-/** Where the serialised batches go. */
-interface Output {
-  write(data: string): Promise<void>;
-  sync(): Promise<void>;
-  close(): Promise<void>;
-}
+const KNOWN: readonly (keyof JsonlSinkOptions)[] = [
+  'mode',
+  'bufferSize',
+  'flushIntervalMs',
+  'runStart',
+  'clock',
+  'end',
+  'onError',
+];
 
 /**
  * An event sink writing one JSON object per line (JSONL) to a file or a stream.
  * Lines are batched, so hundreds of thousands of events cost a few hundred
- * writes. A path's parent directories are created, and the file is opened at
- * construction so a bad path fails here, with the OS error. The last partial
- * batch stays in memory until `flush()` or `close()`.
+ * writes; a batch goes out when it reaches `bufferSize`, at the latest
+ * `flushIntervalMs` after its first event, and on `flush()`/`close()`. The
+ * first line marks the run's start ({@link RunStart}). A path's parent
+ * directories are created, and the file is opened at construction so a bad
+ * path fails here, with the OS error. Close the sink (or flush it) before
+ * the process exits — `client.close()` flushes the sink it was given — or
+ * the events still in memory are lost, with a warning on stderr (also when
+ * an unclosed sink holding events is garbage-collected).
+ *
+ * ```ts
+ * const events = jsonlSink('events.jsonl');
+ * const client = createClient({ events });
+ * // … client.fetch(…) …
+ * await client.close();
+ * await events.close();
+ * ```
  */
 export function jsonlSink(target: string | Writable, options: JsonlSinkOptions = {}): BufferedSink {
   rejectUnknownOptions(OWNER, options, KNOWN);
-  const bufferSize = numberOption(OWNER, 'bufferSize', options.bufferSize, 65_536, {
-    min: 0,
-    integer: true,
-  });
-  const onError = functionOption(options.onError) ?? warnOnce;
+  const base = batchSettings(options);
   if (typeof target === 'string') {
     const mode = choiceOption(OWNER, 'mode', options.mode, 'append', ['append', 'truncate']);
     if (options.end !== undefined) throw notForTarget('end', options.end, 'a stream');
-    return new LineBatcher(fileOutput(target, mode), bufferSize, onError).sink();
+    const settings = { ...base, label: `${OWNER}(${basename(target)})` };
+    return sinkOf(new LineBatcher(fileOutput(target, mode), settings));
   }
   if (options.mode !== undefined) throw notForTarget('mode', options.mode, 'a path');
   if (options.end !== undefined && typeof options.end !== 'boolean') {
     throw InvalidOptionError.invalid(OWNER, 'end', options.end, 'a boolean');
   }
-  return new LineBatcher(streamOutput(target, options.end ?? true), bufferSize, onError).sink();
+  const output = streamOutput(target, options.end ?? true);
+  return sinkOf(new LineBatcher(output, { ...base, label: `${OWNER}(stream)` }));
 }
 
-/** Buffers lines and keeps at most one write in flight. */
-class LineBatcher {
-  #chunks: string[] = [];
-  #size = 0;
-  /** Lines received, and lines whose write completed: `flush()` waits for the one to reach the other. */
-  #received = 0;
-  #written = 0;
-  #inFlight: Promise<void> | undefined;
-  #failure: unknown;
-  #reported = false;
-  #closing: Promise<void> | undefined;
-
-  constructor(
-    private readonly output: Output,
-    private readonly bufferSize: number,
-    private readonly onError: (error: unknown) => void,
-  ) {}
-
-  sink(): BufferedSink {
-    return Object.assign((event: ControlEvent) => this.push(event), {
-      flush: () => this.flush(),
-      close: () => this.close(),
-    });
+function batchSettings(options: JsonlSinkOptions): Omit<BatchSettings, 'label'> {
+  const bufferSize = numberOption(OWNER, 'bufferSize', options.bufferSize, 65_536, {
+    min: 0,
+    integer: true,
+  });
+  const flushIntervalMs = numberOption(OWNER, 'flushIntervalMs', options.flushIntervalMs, 1000, {
+    above: 0,
+    infinite: true,
+  });
+  const clock = options.clock ?? systemClock;
+  if (typeof clock?.setTimer !== 'function' || typeof clock.wallNow !== 'function') {
+    throw InvalidOptionError.invalid(OWNER, 'clock', clock, 'a Clock');
   }
-
-  push(event: ControlEvent): void {
-    if (this.#closing !== undefined || this.#failure !== undefined) {
-      this.#report(
-        this.#failure ??
-          new RatewiseError('ERR_RATEWISE_SINK_CLOSED', `${OWNER}: event after close()`),
-      );
-      return;
-    }
-    let line: string;
-    try {
-      line = `${JSON.stringify(event)}\n`;
-    } catch (error) {
-      this.#report(error);
-      return;
-    }
-    this.#chunks.push(line);
-    this.#size += line.length;
-    this.#received += 1;
-    if (this.#size >= this.bufferSize) this.#pump();
+  if (options.runStart !== undefined && typeof options.runStart !== 'boolean') {
+    throw InvalidOptionError.invalid(OWNER, 'runStart', options.runStart, 'a boolean');
   }
+  return {
+    bufferSize,
+    flushIntervalMs,
+    clock,
+    header: options.runStart === false ? undefined : runStart(clock),
+    onError: functionOption(options.onError) ?? warnOnce,
+  };
+}
 
-  async flush(): Promise<void> {
-    const target = this.#received;
-    while (this.#written < target && this.#failure === undefined) {
-      if (this.#inFlight === undefined) this.#pump();
-      await this.#inFlight;
-    }
-    if (this.#failure !== undefined) throw this.#failure;
-    await this.output.sync();
-  }
-
-  close(): Promise<void> {
-    this.#closing ??= this.#shut();
-    return this.#closing;
-  }
-
-  /** Flushes and closes the output; a flush failure wins over a close failure. */
-  async #shut(): Promise<void> {
-    const flushed = await this.flush().then(
-      () => ({ ok: true as const }),
-      (error: unknown) => ({ ok: false as const, error }),
-    );
-    const closing = this.output.close();
-    if (!flushed.ok) {
-      await closing.catch(() => {});
-      throw flushed.error;
-    }
-    await closing;
-  }
-
-  #pump(): void {
-    if (this.#inFlight !== undefined || this.#chunks.length === 0) return;
-    const data = this.#chunks.join('');
-    const lines = this.#chunks.length;
-    this.#chunks = [];
-    this.#size = 0;
-    this.#inFlight = this.output.write(data).then(
-      () => {
-        this.#inFlight = undefined;
-        this.#written += lines;
-        if (this.#size >= this.bufferSize) this.#pump();
-      },
-      (error: unknown) => {
-        this.#inFlight = undefined;
-        this.#failure = error;
-        this.#report(error);
-      },
-    );
-  }
-
-  #report(error: unknown): void {
-    if (this.#reported) return;
-    this.#reported = true;
-    this.onError(error);
-  }
+function sinkOf(batcher: LineBatcher): BufferedSink {
+  return Object.assign((event: ControlEvent) => batcher.push(event), {
+    flush: () => batcher.flush(),
+    close: () => batcher.close(),
+  });
 }
 
 function fileOutput(path: string, mode: 'append' | 'truncate'): Output {

@@ -14,12 +14,17 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function readLines(path: string): Promise<unknown[]> {
+async function readAll(path: string): Promise<Record<string, unknown>[]> {
   const text = await readFile(path, 'utf8');
   return text
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line));
+}
+
+/** The lines of a log other than its run-start lines. */
+async function readLines(path: string): Promise<unknown[]> {
+  return (await readAll(path)).filter((line) => line.type !== 'run');
 }
 
 /** A stream whose writes complete only after a delay, recording how many were pending at once. */
@@ -56,7 +61,7 @@ describe('jsonlSink', () => {
 
   it('batches writes to a stream and keeps only one write in flight (backpressure)', async () => {
     const stream = new SlowStream();
-    const sink = jsonlSink(stream, { bufferSize: 4096 });
+    const sink = jsonlSink(stream, { bufferSize: 4096, runStart: false });
     for (let i = 0; i < 20_000; i++) {
       sink(makeEvent(i));
       if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -118,7 +123,11 @@ describe('jsonlSink', () => {
   it('drops and reports events after close(); leaves the stream open with end: false', async () => {
     const stream = new SlowStream();
     const errors: unknown[] = [];
-    const sink = jsonlSink(stream, { end: false, onError: (error) => errors.push(error) });
+    const sink = jsonlSink(stream, {
+      end: false,
+      runStart: false,
+      onError: (error) => errors.push(error),
+    });
     sink(makeEvent(1));
     await sink.close();
     await sink.close();
@@ -143,6 +152,11 @@ describe('jsonlSink', () => {
       /`onError` must be a function/,
     );
     expect(() => jsonlSink(stream, { buffer: 1 } as never)).toThrow(/unknown option `buffer`/);
+    expect(() => jsonlSink(stream, { flushIntervalMs: 0 })).toThrow(
+      /`flushIntervalMs` must be a number > 0 \(or Infinity\)/,
+    );
+    expect(() => jsonlSink(stream, { runStart: 'yes' as never })).toThrow(/`runStart`/);
+    expect(() => jsonlSink(stream, { clock: {} as never })).toThrow(/`clock` must be a Clock/);
     expect(() => jsonlSink(dir)).toThrow(/EISDIR/);
   });
 });
