@@ -40,13 +40,18 @@ const DNS_CODES: ReadonlySet<string> = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_F
 /** Codes of a caller's abort: Node's `AbortError` and undici's `RequestAbortedError`. */
 const ABORT_CODES: ReadonlySet<string> = new Set(['ABORT_ERR', 'UND_ERR_ABORTED']);
 /**
- * Codes of failures on our side — the client shut down, or the request itself
- * was invalid (a bad header or method, an unsupported feature): nothing about
- * the server, so never retried nor reported to its controller.
+ * Codes of failures on our side — the client shut down, the request itself
+ * was invalid (a bad header or method, an unsupported feature), or the
+ * response broke one of our own limits (a head past undici's
+ * `maxHeaderSize`, a body past its `maxResponseSize`): nothing about the
+ * server's rate, and the same request would fail the same way again, so never
+ * retried nor reported to its controller.
  */
 const LOCAL_CODES: ReadonlySet<string> = new Set([
   'UND_ERR_DESTROYED',
   'UND_ERR_CLOSED',
+  'UND_ERR_HEADERS_OVERFLOW',
+  'UND_ERR_RES_EXCEEDED_MAX_SIZE',
   'UND_ERR_INVALID_ARG',
   'UND_ERR_NOT_SUPPORTED',
   'ERR_INVALID_ARG_TYPE',

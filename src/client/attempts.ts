@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Permit } from '../controller/permit.js';
 import type { ScopeRegistry } from '../controller/registry.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
-import { RetryAfterTooLongError } from '../errors.js';
+import { abortReason, RetryAfterTooLongError } from '../errors.js';
 import type { Random } from '../random.js';
 import type { Signal } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
@@ -139,7 +139,23 @@ async function attemptLoop<T>(
       retry.backoff.delayMs(attempt - 1, context.random, previousDelay),
       retryAfterMs,
     );
-    await context.clock.sleep(previousDelay, waiting?.signal);
+    await backoff(context, previousDelay, waiting?.signal);
+  }
+}
+
+/** Sleeps before a retry; the caller's signal or the registry's close ends it early. */
+async function backoff(context: AttemptContext, ms: number, signal?: AbortSignal): Promise<void> {
+  const closed = context.registry.closedSignal;
+  if (signal === undefined) return context.clock.sleep(ms, closed);
+  if (signal.aborted) throw abortReason(signal);
+  const either = new AbortController();
+  const unlistenSignal = onAbort(signal, () => either.abort(abortReason(signal)));
+  const unlistenClosed = onAbort(closed, () => either.abort(closed.reason));
+  try {
+    await context.clock.sleep(ms, either.signal);
+  } finally {
+    unlistenSignal();
+    unlistenClosed();
   }
 }
 

@@ -1,5 +1,6 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
+import { RatewiseError } from '../errors.js';
 import type { AttemptOutcome } from './attempts.js';
 import { FetchFailedError, RedirectError } from './client-errors.js';
 import { timedConnect } from './connection-timings.js';
@@ -37,11 +38,14 @@ export interface RatewiseClient {
   /** The per-scope controllers (limits, rates, breakers). */
   readonly registry: ScopeRegistry;
   /**
-   * Shuts the client down: its controllers' timers stop, requests still waiting
-   * for admission reject, and its connections close (not a `dispatcher` you passed in).
+   * Shuts the client down: its controllers' timers stop; requests waiting for
+   * admission or a retry, requests in flight and bodies still being read fail
+   * with a `RatewiseError` of code `ERR_RATEWISE_CLOSED`, as does any later
+   * `fetch`; its connections close (not a `dispatcher` you passed in).
    * Resolves once the `events` sink has written what it received: its `flush()`
    * is awaited when it has one (a {@link jsonlSink}), and it is left open —
-   * close a sink you created once nothing else writes to it.
+   * close a sink you created once nothing else writes to it. Calling it again
+   * returns the same promise.
    */
   close(): Promise<void>;
 }
@@ -60,14 +64,22 @@ export function createClient(options: ClientOptions = {}): RatewiseClient {
   const settings = readClientOptions(options);
   const owned = settings.dispatcher === undefined;
   const dispatcher = settings.dispatcher ?? createAgent(settings);
+  const live = new LiveAttempts();
+  let closed: Promise<void> | undefined;
+  const shutDown = async () => {
+    const closing = settings.registry.close(); // no controller timer keeps the process alive
+    live.abortAll(closedInFlight());
+    await closing;
+    if (owned) await dispatcher.close();
+    await flushEvents(options.events);
+  };
   return {
     registry: settings.registry,
     fetch: async (input, init) =>
-      fetchControlled(settings, dispatcher, await prepareRequest(input, init)),
-    close: async () => {
-      await settings.registry.close(); // no controller timer keeps the process alive
-      if (owned) await dispatcher.close();
-      await flushEvents(options.events);
+      fetchControlled(settings, dispatcher, await prepareRequest(input, init), live),
+    close: () => {
+      closed ??= shutDown();
+      return closed;
     },
   };
 }
@@ -76,6 +88,28 @@ export function createClient(options: ClientOptions = {}): RatewiseClient {
 async function flushEvents(sink: ClientOptions['events']): Promise<void> {
   const flush = (sink as { flush?: unknown } | undefined)?.flush;
   if (typeof flush === 'function') await flush.call(sink);
+}
+
+/** The attempts a client has sent and not finished (bodies being read included), for `close()`. */
+class LiveAttempts {
+  readonly #taps = new Set<ResponseTap>();
+
+  /** Keeps `tap` until its exchange is over. */
+  track(tap: ResponseTap): void {
+    this.#taps.add(tap);
+    tap.onEnd(() => this.#taps.delete(tap));
+  }
+
+  abortAll(reason: Error): void {
+    for (const tap of this.#taps) tap.abort(reason);
+  }
+}
+
+function closedInFlight(): RatewiseError {
+  return new RatewiseError(
+    'ERR_RATEWISE_CLOSED',
+    'createClient: closed while the request was in flight',
+  );
 }
 
 function createAgent(settings: ClientSettings): Agent {
@@ -90,6 +124,7 @@ async function fetchControlled(
   settings: ClientSettings,
   dispatcher: Dispatcher,
   first: PreparedRequest,
+  live: LiveAttempts,
 ): Promise<Response> {
   let request = first;
   for (let redirects = 0; ; redirects++) {
@@ -100,7 +135,10 @@ async function fetchControlled(
       scopes,
       ...(request.signal ? { signal: request.signal } : {}),
       ...(request.admitSignal ? { admitSignal: request.admitSignal } : {}),
-      dispatch: (tap) => dispatcher.dispatch(dispatchOptions(settings, request), tap),
+      dispatch: (tap) => {
+        live.track(tap);
+        dispatcher.dispatch(dispatchOptions(settings, request), tap);
+      },
     });
     const tap = outcome.result;
     if (tap === undefined) throw fetchFailure(settings, request.url.href, outcome);

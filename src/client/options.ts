@@ -17,6 +17,7 @@ import { type Random, systemRandom } from '../random.js';
 import type { StateStore } from '../store/store.js';
 import { Deadlines } from './deadlines.js';
 import { type RetryOptions, type RetryPolicy, retryPolicy } from './retry-policy.js';
+import { steadyClock } from './steady-clock.js';
 
 /** Options shared by {@link createClient} and {@link ratewiseInterceptor}. */
 export interface ControlledOptions extends ControlOptions {
@@ -34,7 +35,11 @@ export interface ControlledOptions extends ControlOptions {
   store?: StateStore;
   /** How responses are classified: your own `isBlocked` test, block-page markers. @default {} */
   classify?: Omit<ClassifyOptions, 'now'>;
-  /** Time source. @default systemClock */
+  /**
+   * Time source. A reading that goes backward (a wall clock set back) is
+   * absorbed: time carries on from the latest reading, so nothing stalls.
+   * @default systemClock
+   */
   clock?: Clock;
   /** Randomness for backoff and breaker jitter. @default systemRandom */
   random?: Random;
@@ -128,7 +133,7 @@ export function readControlledOptions(
   requireMethods(owner, 'store', options.store, ['load', 'save'], 'a StateStore');
   requireMethods(owner, 'retry', options.retry, [], 'an object of retry options');
   requireMethods(owner, 'classify', options.classify, [], 'an object of classify options');
-  const clock = options.clock ?? systemClock;
+  const clock = steadyClock(options.clock ?? systemClock);
   const random = options.random ?? systemRandom;
   const classifyOptions = options.classify ?? {};
   if ('now' in classifyOptions)

@@ -73,6 +73,7 @@ export class ScopeRegistry {
   readonly #idleMs: number;
   readonly #scopes = new Map<string, ScopeController>();
   readonly #opening = new Map<string, Promise<ScopeController>>();
+  readonly #closing = new AbortController();
   #lastSweep: number;
 
   constructor(options: ScopeRegistryOptions) {
@@ -94,6 +95,14 @@ export class ScopeRegistry {
     return this.#scopes.size;
   }
 
+  /**
+   * Aborts when {@link close} is called, with the `ERR_RATEWISE_CLOSED` error:
+   * waits outside the controllers (a retry's backoff) end with it.
+   */
+  get closedSignal(): AbortSignal {
+    return this.#closing.signal;
+  }
+
   /** The live controller of `scope`, if there is one. */
   get(scope: string): ScopeController | undefined {
     return this.#scopes.get(scope);
@@ -106,6 +115,7 @@ export class ScopeRegistry {
 
   /** The controller of `scope`, created (and resumed from the store) if needed. */
   open(scope: string): Promise<ScopeController> {
+    if (this.#closing.signal.aborted) return Promise.reject(closedAfter());
     const live = this.#scopes.get(scope);
     if (live) return Promise.resolve(live);
     let opening = this.#opening.get(scope);
@@ -121,6 +131,7 @@ export class ScopeRegistry {
    * requests needing the same scopes never deadlock); the permit reports to all.
    */
   async admit(scopes: string | readonly string[], options?: WaitOptions): Promise<Permit> {
+    if (this.#closing.signal.aborted) throw closedAfter();
     this.#maybeSweep();
     // A live controller is admitted on synchronously, so a sweep cannot evict it in between.
     if (typeof scopes === 'string')
@@ -174,16 +185,20 @@ export class ScopeRegistry {
 
   /**
    * Shuts every scope down: pending timers are cancelled (nothing keeps the
-   * process alive) and callers still waiting for admission are rejected with a
-   * `RatewiseError` (code `ERR_RATEWISE_CLOSED`). State is saved first.
+   * process alive), callers still waiting for admission are rejected with a
+   * `RatewiseError` (code `ERR_RATEWISE_CLOSED`), and so is every later
+   * admission. Then each scope's state is saved. Calling it again does nothing.
    */
   async close(): Promise<void> {
-    await this.persist().catch(() => undefined);
-    const reason = new RatewiseError(
-      'ERR_RATEWISE_CLOSED',
-      'ScopeRegistry: closed while waiting for admission',
+    if (this.#closing.signal.aborted) return;
+    this.#closing.abort(
+      new RatewiseError(
+        'ERR_RATEWISE_CLOSED',
+        'ScopeRegistry: closed while the request waited for admission or a retry',
+      ),
     );
-    for (const controller of this.#scopes.values()) controller.close(reason);
+    for (const controller of this.#scopes.values()) controller.close(this.#closing.signal.reason);
+    await this.persist().catch(() => undefined);
     this.#scopes.clear();
   }
 
@@ -195,6 +210,7 @@ export class ScopeRegistry {
   async #create(scope: string): Promise<ScopeController> {
     try {
       const saved = await this.#store.load(scope);
+      if (this.#closing.signal.aborted) throw closedAfter();
       const setup = this.#resume(scope, saved);
       const options = { clock: this.#clock, random: this.#random, ...setup };
       const controller = new ScopeController(scope, {
@@ -225,4 +241,11 @@ export class ScopeRegistry {
     // A failed save only costs the evicted scope what it learned; it must not fail a request.
     this.sweep().catch(() => undefined);
   }
+}
+
+function closedAfter(): RatewiseError {
+  return new RatewiseError(
+    'ERR_RATEWISE_CLOSED',
+    'ScopeRegistry: closed; no request is admitted after close()',
+  );
 }

@@ -2,6 +2,12 @@
  * `ratewise/testing`: real loopback HTTP servers built on the server models,
  * for checking on the wire what the simulator showed in virtual time.
  */
+
+export {
+  type HostileServer,
+  type HostileServerOptions,
+  startHostileServer,
+} from './hostile-server.js';
 export {
   CLIENT_HEADER,
   type MockServer,
