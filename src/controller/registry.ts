@@ -3,6 +3,7 @@ import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import { InvalidOptionError, RatewiseError } from '../errors.js';
+import { admissionChannel, traceAdmission } from '../events/diagnostics.js';
 import type { EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
@@ -130,7 +131,13 @@ export class ScopeRegistry {
    * Admits a request by every scope in `scopes` (in a fixed order, so two
    * requests needing the same scopes never deadlock); the permit reports to all.
    */
-  async admit(scopes: string | readonly string[], options?: WaitOptions): Promise<Permit> {
+  admit(scopes: string | readonly string[], options?: WaitOptions): Promise<Permit> {
+    if (!admissionChannel.hasSubscribers) return this.#admit(scopes, options);
+    const message = { registry: this, scopes, startedAt: this.#clock.now() };
+    return traceAdmission(message, () => this.#admit(scopes, options));
+  }
+
+  async #admit(scopes: string | readonly string[], options?: WaitOptions): Promise<Permit> {
     if (this.#closing.signal.aborted) throw closedAfter();
     this.#maybeSweep();
     // A live controller is admitted on synchronously, so a sweep cannot evict it in between.

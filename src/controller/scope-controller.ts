@@ -6,6 +6,7 @@ import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
 import { Pacer } from '../enforce/pacer.js';
 import { Semaphore } from '../enforce/semaphore.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
+import { outcomesObserved, publishOutcome, publishRelease } from '../events/diagnostics.js';
 import type { BreakerState, ControlEvent, ControlEventType, EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
@@ -129,6 +130,11 @@ export class ScopeController implements PermitOwner {
   /** Requests admitted and not yet reported. */
   get inflight(): number {
     return this.#sent;
+  }
+
+  /** Time left of a pause the server asked for (Retry-After, a spent quota), ms; 0 when none. */
+  get pauseLeftMs(): number {
+    return Math.max(0, (this.#pacer?.pausedUntil ?? 0) - this.#clock.now());
   }
 
   /** Callers waiting for admission. */
@@ -268,6 +274,7 @@ export class ScopeController implements PermitOwner {
   _release(permit: ScopePermit): void {
     this.#sent--;
     this.#giveBack(permit.pass, true);
+    publishRelease(this, permit.sentAt, this.#clock.now());
   }
 
   /**
@@ -278,7 +285,7 @@ export class ScopeController implements PermitOwner {
     const at = this.#clock.now();
     this.#lastUsed = Math.floor(at);
     const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
-    const before = this.#log ? this.#numbers() : undefined;
+    const before = this.#log || outcomesObserved() ? this.#numbers() : undefined;
     this.#limit.onSample(sample);
     this.#rate.onSample(sample);
     const alarm = signal.kind === 'ok' ? this.#watchLatency(permit.sentAt, at) : undefined;
@@ -296,8 +303,11 @@ export class ScopeController implements PermitOwner {
         retryAfterMs: signal.retryAfterMs ?? 0,
       });
     }
-    if (this.#log && before) {
-      this.#log.outcome(sample, details, before, this.#numbers());
+    if (before === undefined) return;
+    const after = this.#numbers();
+    publishOutcome(this, sample, before, after);
+    if (this.#log) {
+      this.#log.outcome(sample, details, before, after);
       if (alarm) this.#log.alarm(alarm, this.#guard?.ratio ?? 0, before.rate, this.rate);
     }
   }
