@@ -154,7 +154,7 @@ export { type RunResult, type SimulateOptions, simulate } from './sim/simulate.j
 export { STRATEGIES, type Strategy, type StrategyContext } from './sim/strategies/index.js';
 export type { RunSummary } from './sim/summary.js';
 // Shared state
-export { MemoryStore } from './store/memory-store.js';
+export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
 export type { ScopeState, StateStore } from './store/store.js';
 export type { PhaseTimings } from './timings.js';
 export { settle, VirtualClock, type VirtualClockOptions } from './virtual-clock.js';

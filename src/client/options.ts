@@ -31,8 +31,18 @@ export interface ControlledOptions extends ControlOptions {
   retry?: RetryOptions;
   /** Receives every controller decision (`jsonlSink('events.jsonl')`, a recorder…). */
   events?: EventSink;
-  /** Shared scope state, e.g. for a fleet of workers. @default new MemoryStore() */
+  /**
+   * Where an evicted scope's state is kept, e.g. shared by a fleet of workers.
+   * @default new MemoryStore() (at most 10,000 scopes, none unused for an hour)
+   */
   store?: StateStore;
+  /**
+   * A scope with nothing in flight or waiting for this long is evicted, ms
+   * (its state saved to `store` first). Lower it when a run touches very many
+   * hosts once each: live scopes cost about 1 KB apiece until evicted.
+   * @default 600000
+   */
+  idleMs?: number;
   /** How responses are classified: your own `isBlocked` test, block-page markers. @default {} */
   classify?: Omit<ClassifyOptions, 'now'>;
   /**
@@ -107,6 +117,7 @@ export const CONTROLLED_KEYS = [
   'retry',
   'events',
   'store',
+  'idleMs',
   'classify',
   'clock',
   'random',
@@ -145,6 +156,7 @@ export function readControlledOptions(
     random,
     ...(options.events ? { events: options.events } : {}),
     ...(options.store ? { store: options.store } : {}),
+    idleMs: numberOption(owner, 'idleMs', options.idleMs, 600_000, { min: 0, infinite: true }),
   });
   return {
     registry,

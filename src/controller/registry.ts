@@ -48,7 +48,7 @@ export interface ScopeRegistryOptions {
   random?: Random;
   /** Receives every decision of every scope. */
   events?: EventSink;
-  /** Shared scope state. @default new MemoryStore() */
+  /** Shared scope state. @default new MemoryStore() (10,000 scopes, 1 hour) */
   store?: StateStore;
   /**
    * A scope with nothing in flight or waiting for this long is evicted (its
@@ -83,7 +83,7 @@ export class ScopeRegistry {
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? systemRandom;
     this.#events = options.events;
-    this.#store = options.store ?? new MemoryStore();
+    this.#store = options.store ?? new MemoryStore({ clock: this.#clock });
     this.#idleMs = numberOption('ScopeRegistry', 'idleMs', options.idleMs, 600_000, {
       min: 0,
       infinite: true,

@@ -1,12 +1,60 @@
+import { type Clock, systemClock } from '../clock.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
 import type { ScopeState, StateStore } from './store.js';
 
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Most scopes whose state is kept; saving one more forgets the least
+   * recently used. About 1 KB each.
+   * @default 10000
+   */
+  maxEntries?: number;
+  /**
+   * A state neither saved nor loaded for this long is forgotten, ms: what a
+   * scope learned an hour ago says little about the server today.
+   * @default 3600000 (1 hour)
+   */
+  ttlMs?: number;
+  /** Time source for `ttlMs`. @default systemClock */
+  clock?: Clock;
+}
+
+const OWNER = 'MemoryStore';
+
+interface Entry {
+  text: string;
+  /** When the state was last saved or loaded (monotonic ms). */
+  usedAt: number;
+}
+
 /**
- * The default {@link StateStore}: a map in this process. States are copied
- * through JSON on the way in and out, as a networked store would, so callers
- * cannot share mutable objects by accident.
+ * The default {@link StateStore}: a map in this process, bounded so that a
+ * crawl across millions of hosts does not keep every one it ever evicted —
+ * at most `maxEntries` states (least recently used go first), none older than
+ * `ttlMs`. States are copied through JSON on the way in and out, as a
+ * networked store would, so callers cannot share mutable objects by accident.
  */
 export class MemoryStore implements StateStore {
-  readonly #states = new Map<string, string>();
+  /** In order of last use, oldest first. */
+  readonly #states = new Map<string, Entry>();
+  readonly #maxEntries: number;
+  readonly #ttlMs: number;
+  readonly #clock: Clock;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    rejectUnknownOptions(OWNER, options, ['maxEntries', 'ttlMs', 'clock']);
+    this.#maxEntries = numberOption(OWNER, 'maxEntries', options.maxEntries, 10_000, {
+      min: 1,
+      integer: true,
+      infinite: true,
+    });
+    this.#ttlMs = numberOption(OWNER, 'ttlMs', options.ttlMs, 3_600_000, {
+      min: 0,
+      infinite: true,
+    });
+    this.#clock = options.clock ?? systemClock;
+  }
 
   /** Number of scopes with saved state. */
   get size(): number {
@@ -14,11 +62,36 @@ export class MemoryStore implements StateStore {
   }
 
   async load(scope: string): Promise<ScopeState | undefined> {
-    const text = this.#states.get(scope);
-    return text === undefined ? undefined : (JSON.parse(text) as ScopeState);
+    const now = this.#clock.now();
+    this.#forgetExpired(now);
+    const entry = this.#states.get(scope);
+    if (entry === undefined) return undefined;
+    this.#use(scope, entry, now);
+    return JSON.parse(entry.text) as ScopeState;
   }
 
   async save(scope: string, state: ScopeState): Promise<void> {
-    this.#states.set(scope, JSON.stringify(state));
+    const now = this.#clock.now();
+    this.#forgetExpired(now);
+    this.#use(scope, { text: JSON.stringify(state), usedAt: now }, now);
+    for (const oldest of this.#states.keys()) {
+      if (this.#states.size <= this.#maxEntries) break;
+      this.#states.delete(oldest);
+    }
+  }
+
+  /** Moves `scope` to the newest end. */
+  #use(scope: string, entry: Entry, now: number): void {
+    entry.usedAt = now;
+    this.#states.delete(scope);
+    this.#states.set(scope, entry);
+  }
+
+  /** Drops states unused for `ttlMs`: they are the oldest, at the front. */
+  #forgetExpired(now: number): void {
+    for (const [scope, entry] of this.#states) {
+      if (now - entry.usedAt < this.#ttlMs) return;
+      this.#states.delete(scope);
+    }
   }
 }
