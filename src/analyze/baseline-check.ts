@@ -5,6 +5,7 @@ import { type BaselineRunOptions, captureBaselines } from './baseline-capture-ru
 import { parseLogLine, requestOfLine } from './parse-line.js';
 import type { Probe } from './probe.js';
 import type { RequestRecord } from './records.js';
+import { type LineUse, LineUseCounter } from './unusable-log.js';
 
 /** The answer for one host. */
 export interface HostCheck {
@@ -39,6 +40,7 @@ export const CHECK_EXIT = {
 export class HostLatencies {
   readonly #window: number;
   readonly #byHost = new Map<string, number[]>();
+  readonly #lines = new LineUseCounter();
 
   /** @param window Latencies kept per host (an integer >= 1; the caller validates it). */
   constructor(window: number) {
@@ -47,8 +49,15 @@ export class HostLatencies {
 
   /** Reads one log line; lines without a host or latency, failures and malformed lines are skipped. */
   push(line: string): void {
-    const request = requestOfLine(parseLogLine(line));
+    const parsed = parseLogLine(line);
+    this.#lines.add(parsed);
+    const request = requestOfLine(parsed);
     if (request) this.add(request);
+  }
+
+  /** How many of the lines pushed were understood. */
+  get lines(): LineUse {
+    return this.#lines.use;
   }
 
   /** Adds a request's latency under its host, when it succeeded. */

@@ -1,12 +1,9 @@
 import { createReadStream } from 'node:fs';
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
+import { readCappedLines } from '../util/capped-lines.js';
 import type { LogAnalysis } from './log-analysis.js';
 import { LogAnalyzer, type LogAnalyzerOptions } from './log-analyzer.js';
 import { MAX_LINE_LENGTH } from './parse-line.js';
-
-/** Characters kept of one line: enough that a line over the limit still reads as over it after a `\r` is stripped. */
-const KEPT = MAX_LINE_LENGTH + 2;
 
 /**
  * The lines of a log file (a path) or stream, read incrementally: memory
@@ -19,25 +16,8 @@ const KEPT = MAX_LINE_LENGTH + 2;
  */
 export async function* readLogLines(source: string | Readable): AsyncGenerator<string> {
   const input = typeof source === 'string' ? createReadStream(source) : source;
-  const decoder = new StringDecoder('utf8');
-  let line = '';
-  const take = (piece: string) => {
-    line += line.length + piece.length > KEPT ? piece.slice(0, KEPT - line.length) : piece;
-  };
   try {
-    for await (const chunk of input) {
-      const text = typeof chunk === 'string' ? chunk : decoder.write(chunk as Buffer);
-      let start = 0;
-      for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-        take(text.slice(start, end));
-        yield stripCr(line);
-        line = '';
-        start = end + 1;
-      }
-      take(text.slice(start));
-    }
-    take(decoder.end());
-    if (line !== '') yield stripCr(line);
+    yield* readCappedLines(input, MAX_LINE_LENGTH);
   } finally {
     if (typeof source === 'string') input.destroy();
   }
@@ -51,8 +31,4 @@ export async function analyzeLog(
   const analyzer = new LogAnalyzer(options);
   for await (const line of readLogLines(source)) analyzer.push(line);
   return analyzer.finish();
-}
-
-function stripCr(text: string): string {
-  return text.endsWith('\r') ? text.slice(0, -1) : text;
 }

@@ -5,6 +5,7 @@ import { formatAnalysis } from '../analyze/format-analysis.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
 import { MIN_WINDOW_S } from '../analyze/log-analyzer.js';
 import { analyzeLog } from '../analyze/read-log.js';
+import { lineUse, requireUsable, UnusableLogError } from '../analyze/unusable-log.js';
 import { TooManyWindowsError } from '../analyze/windows.js';
 import { type LatencyBaseline, parseBaseline } from '../detect/baseline-file.js';
 import { numberArg } from './parsers.js';
@@ -101,7 +102,7 @@ export interface AnalyzeCommandOptions {
  * `ratewise analyze <log>`: streams the log (`-` for stdin) and prints the
  * window table and the diagnosis, or with `--json` the whole
  * {@link LogAnalysis}. Returns the exit code: 0, or 2 for a usage problem
- * (reported on stderr in one line).
+ * — a log with no usable line included — reported on stderr in one line.
  */
 export async function runAnalyze(
   log: string,
@@ -116,6 +117,7 @@ export async function runAnalyze(
       ...(options.window !== undefined ? { windowS: options.window } : {}),
       ...(baseline ? { baseline } : {}),
     });
+    requireUsable(lineUse(analysis), log === '-' ? 'stdin' : log);
     io.stdout.write(options.json ? `${JSON.stringify(analysis)}\n` : formatAnalysis(analysis));
     return 0;
   } catch (error) {
@@ -125,14 +127,17 @@ export async function runAnalyze(
 
 /**
  * Writes a failure in one line (`ratewise: …`); returns 2 for a usage
- * problem — a {@link UsageError}, or a `--window` too narrow for the log
- * ({@link TooManyWindowsError}) — else 1.
+ * problem — a {@link UsageError}, a `--window` too narrow for the log
+ * ({@link TooManyWindowsError}), a log with no usable line
+ * ({@link UnusableLogError}) — else 1.
  */
 export function reportFailure(io: CommandIo, error: unknown): number {
   const failure =
     error instanceof TooManyWindowsError
       ? new UsageError(`--window ${error.windowMs / 1000}: ${oneLine(error)}`)
-      : error;
+      : error instanceof UnusableLogError
+        ? new UsageError(error.message)
+        : error;
   io.stderr.write(`ratewise: ${oneLine(failure)}\n`);
   return failure instanceof UsageError ? USAGE_EXIT : FAILURE_EXIT;
 }

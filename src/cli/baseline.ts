@@ -12,6 +12,7 @@ import { formatCaptures, formatChecks } from '../analyze/format-baselines.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
 import type { Probe } from '../analyze/probe.js';
 import { readLogLines } from '../analyze/read-log.js';
+import { requireUsable } from '../analyze/unusable-log.js';
 import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
@@ -149,6 +150,7 @@ async function liveLatencies(
     const asked = options.window ?? 100;
     const hosts = new HostLatencies(asked);
     for await (const line of readLogLines(first === '-' ? deps.io.stdin : first)) hosts.push(line);
+    requireUsable(hosts.lines, first === '-' ? 'stdin' : first);
     return { latencies: hosts.hosts, asked };
   }
   requireUrls(targets);

@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { ClientOptions } from '../client/options.js';
 import { type Clock, systemClock } from '../clock.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
@@ -13,9 +14,9 @@ export interface CrawlOptions {
   urls: AsyncIterable<string> | Iterable<string>;
   /** How many URLs `urls` has (blank items and comments not counted), when known: for the progress. */
   total?: number;
-  /** Results file: one JSON line per finished URL. */
-  out?: string;
-  /** Keep `out`, skip the URLs it already has and append the rest. @default false */
+  /** Results: one JSON line per finished URL, to a file (a path) or a stream (`process.stdout`). */
+  out?: string | Writable;
+  /** Keep `out` (a path), skip the URLs it already has and append the rest. @default false */
   resume?: boolean;
   /** Directory to save each body in (named by a hash of its URL). */
   saveBodies?: string;
@@ -151,7 +152,12 @@ function checkKinds(options: CrawlOptions): void {
   ) {
     throw InvalidOptionError.invalid(OWNER, 'urls', urls, 'an iterable of URL strings');
   }
-  expect('out', options.out, 'string', 'a file path');
+  if (options.out !== undefined && typeof options.out !== 'string' && !isWritable(options.out)) {
+    throw InvalidOptionError.invalid(OWNER, 'out', options.out, 'a file path or a writable stream');
+  }
+  if (options.resume === true && typeof options.out !== 'string') {
+    throw InvalidOptionError.invalid(OWNER, 'resume', true, 'false unless `out` is a file path');
+  }
   expect('saveBodies', options.saveBodies, 'string', 'a directory path');
   expect('resume', options.resume, 'boolean', 'a boolean');
   expect('events', options.events, 'function', 'an event sink function');
@@ -177,6 +183,10 @@ function checkKinds(options: CrawlOptions): void {
       );
     }
   }
+}
+
+function isWritable(value: unknown): value is Writable {
+  return typeof (value as Writable | null)?.write === 'function';
 }
 
 function expect(name: string, value: unknown, type: string, expected: string): void {

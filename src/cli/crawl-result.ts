@@ -66,16 +66,19 @@ export function failureResult(url: string, error: unknown): CrawlResult {
   };
 }
 
-/** The result of an input line that is not an http(s) URL: reported, never sent. */
-export function malformedResult(line: string): CrawlResult {
+/** Longest part of a malformed line kept in its result. */
+const MAX_MALFORMED_KEPT = 2048;
+
+/** The result of an input line that is not an http(s) URL, with why: reported, never sent. */
+export function malformedResult(line: string, problem = 'not an http(s) URL'): CrawlResult {
   return {
-    url: line,
+    url: line.length > MAX_MALFORMED_KEPT ? `${line.slice(0, MAX_MALFORMED_KEPT)}…` : line,
     status: null,
     signal: null,
     attempts: 0,
     timings: null,
     bytes: 0,
-    error: 'not an http(s) URL',
+    error: problem,
   };
 }
 

@@ -10,7 +10,7 @@ import { numberArg, positiveArg } from './parsers.js';
 import { progressDisplay } from './progress-display.js';
 import { cutTornLine } from './results-file.js';
 import { runCrawl } from './run-crawl.js';
-import { UsageError } from './usage-error.js';
+import { USAGE_EXIT, UsageError } from './usage-error.js';
 
 /** Options of `ratewise crawl`, as commander parses them. */
 export interface CrawlCommandOptions {
@@ -46,7 +46,7 @@ export function registerCrawl(program: Command): Command {
     )
     .option(
       '--out <file>',
-      'results: one JSON line per URL (url, status, signal, attempts, timings, bytes, error)',
+      'results: one JSON line per URL (url, status, signal, attempts, timings, bytes, error); without it, or with -, they go to stdout and the summary to stderr',
     )
     .option('--save-bodies <dir>', 'save each body in this directory, named by a hash of its URL')
     .option('--log <file>', 'controller events, one JSON line each (the time series)')
@@ -83,10 +83,11 @@ export function registerCrawl(program: Command): Command {
  * SIGINT / SIGTERM. Usage problems throw {@link UsageError}.
  */
 export async function crawlCommand(file: string, options: CrawlCommandOptions): Promise<number> {
-  if (options.resume && options.out === undefined) throw new UsageError('--resume needs --out');
+  const toStdout = options.out === undefined || options.out === '-';
+  if (options.resume && toStdout) throw new UsageError('--resume needs --out <file>');
   const { stream: input, regular } = await openInput(file);
   // A pipe can be read only once: its URLs are not counted ahead.
-  const total = regular ? await countUrls(file) : undefined;
+  const total = regular ? await countCrawlable(file) : undefined;
   const log =
     options.log === undefined ? undefined : await openLog(options.log, options.resume ?? false);
   const stop = new AbortController();
@@ -102,13 +103,14 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  const display = progressDisplay(process.stderr);
+  // Results on a terminal's stdout would tear a progress bar apart: plain lines then.
+  const display = progressDisplay(process.stderr, !(toStdout && process.stdout.isTTY));
   let summary: CrawlSummary;
   try {
     summary = await runCrawl({
       urls: readLines(input),
       ...(total === undefined ? {} : { total }),
-      ...(options.out === undefined ? {} : { out: options.out }),
+      out: toStdout ? process.stdout : (options.out as string),
       resume: options.resume ?? false,
       ...(options.saveBodies === undefined ? {} : { saveBodies: options.saveBodies }),
       ...(log ? { events: log } : {}),
@@ -128,8 +130,30 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
     process.off('SIGTERM', onSignal);
     await log?.close();
   }
-  process.stdout.write(options.json ? `${JSON.stringify(summary)}\n` : describe(summary));
+  // Results on stdout keep it for themselves: the summary goes to stderr.
+  const report = toStdout ? process.stderr : process.stdout;
+  report.write(options.json ? `${JSON.stringify(summary)}\n` : describe(summary));
+  if (summary.urls > 0 && summary.malformed === summary.urls) {
+    process.stderr.write(`ratewise: ${file === '-' ? 'stdin' : file}: no line is an http(s) URL\n`);
+    return USAGE_EXIT;
+  }
   return summary.stopped === 'interrupted' ? INTERRUPTED_EXIT[signalled] : 0;
+}
+
+/**
+ * The URLs of a file, counted ahead for the progress; a file with URL lines
+ * none of which can be crawled (the wrong file) is a {@link UsageError}.
+ */
+async function countCrawlable(file: string): Promise<number> {
+  const count = await countUrls(file);
+  const first = count.firstProblem;
+  if (count.urls > 0 && count.valid === 0 && first) {
+    const text = first.text.length > 60 ? `${first.text.slice(0, 60)}…` : first.text;
+    throw new UsageError(
+      `${file}: no line is an http(s) URL (${count.urls} checked; line ${first.line}: ${first.problem}: ${JSON.stringify(text)})`,
+    );
+  }
+  return count.urls;
 }
 
 /** The input stream; `regular` for a file that can be read twice (counted, then crawled). */

@@ -12,6 +12,7 @@ import { findScenario, type Scenario } from '../sim/scenarios.js';
 import { naive, ratewise, type Strategy } from '../sim/strategies/index.js';
 import type { RunSummary } from '../sim/summary.js';
 import { positiveArg } from './parsers.js';
+import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise demo`, as commander parses them. */
 export interface DemoOptions {
@@ -41,7 +42,9 @@ export function registerDemo(program: Command): Command {
 export async function demoCommand(options: DemoOptions): Promise<number> {
   const scenario = findScenario('reference-000') as Scenario;
   const out = resolve(options.out);
-  await mkdir(out, { recursive: true });
+  await mkdir(out, { recursive: true }).catch((error: unknown) => {
+    throw UsageError.file('write', options.out, error);
+  });
   const eventsPath = join(out, 'events.jsonl');
   const say = (line: string) => {
     if (!options.json) process.stdout.write(`${line}\n`);

@@ -14,10 +14,13 @@ export interface ProgressDisplay {
 /**
  * A live bar on a terminal (URLs done or skipped by `--resume`, out of the
  * total when known; ok/s, the busiest scope's limit and rate, 429s), plain
- * periodic lines anywhere else (a log, a pipe).
+ * periodic lines anywhere else (a log, a pipe) or when `bar` is `false`.
  */
-export function progressDisplay(stream: Writable & { isTTY?: boolean }): ProgressDisplay {
-  return stream.isTTY ? terminalBar(stream) : plainLines(stream);
+export function progressDisplay(
+  stream: Writable & { isTTY?: boolean },
+  bar = true,
+): ProgressDisplay {
+  return stream.isTTY && bar ? terminalBar(stream) : plainLines(stream);
 }
 
 function terminalBar(stream: Writable): ProgressDisplay {

@@ -8,6 +8,7 @@ import {
   requireLogFile,
   windowArg,
 } from './analyze.js';
+import { requireFileTarget, writeFailure } from './output-file.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise report`. */
@@ -27,8 +28,8 @@ export interface ReportCommandOptions {
 /**
  * `ratewise report <log> -o report.html`: one self-contained HTML file with
  * the charts and the analysis. The log must be a file (it is read twice).
- * Prints the path written. Exit 0, 1 if the file cannot be written, 2 for a
- * usage problem.
+ * Prints the path written. Exit 0, or 2 for a usage problem: a log that
+ * cannot be read or has no usable line, an output that cannot be written.
  */
 export async function runReport(
   log: string,
@@ -39,13 +40,17 @@ export async function runReport(
     if (log === '-')
       throw new UsageError('report needs a log file, not stdin (it reads the log twice)');
     await requireLogFile(log);
+    const out = options.out ?? 'report.html';
+    await requireFileTarget(out);
     const baseline = options.baseline ? await loadBaselineFile(options.baseline) : undefined;
     const written = await writeReport({
       log,
-      out: options.out ?? 'report.html',
+      out,
       ...(options.window !== undefined ? { windowS: options.window } : {}),
       ...(baseline ? { baseline } : {}),
       ...(options.title !== undefined ? { title: options.title } : {}),
+    }).catch((error: unknown) => {
+      throw writeFailure(error, out);
     });
     const kb = Math.ceil(written.bytes / 1024);
     io.stdout.write(

@@ -1,8 +1,16 @@
 import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Writable } from 'node:stream';
 import { readLines } from './line-reader.js';
 import { UsageError } from './usage-error.js';
+
+/** Where a results file's lines go: a file handle or a stream. */
+interface LineTarget {
+  write(line: string): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
 
 /** Bytes read at a time while looking for the last newline of a torn file. */
 const TAIL_CHUNK = 65_536;
@@ -15,12 +23,28 @@ const TAIL_CHUNK = 65_536;
  * the URLs already done, so they are neither fetched nor written again.
  */
 export class ResultsFile {
-  readonly #handle: Awaited<ReturnType<typeof open>>;
+  readonly #target: LineTarget;
   /** Writes go out one at a time, in order. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  private constructor(handle: Awaited<ReturnType<typeof open>>) {
-    this.#handle = handle;
+  private constructor(target: LineTarget) {
+    this.#target = target;
+  }
+
+  /**
+   * Results written to a stream (`process.stdout` when `crawl` has no
+   * `--out`), each line once its write is accepted; `close()` leaves the
+   * stream open.
+   */
+  static toStream(stream: Writable): ResultsFile {
+    return new ResultsFile({
+      write: (line) =>
+        new Promise((resolve, reject) =>
+          stream.write(line, (error) => (error ? reject(error) : resolve())),
+        ),
+      sync: async () => {},
+      close: async () => {},
+    });
   }
 
   /** Opens `path` (created, with its directory), truncated unless `resume`. */
@@ -31,7 +55,15 @@ export class ResultsFile {
     const completed = resume ? await readCompleted(path) : new Set<string>();
     try {
       await mkdir(dirname(path), { recursive: true });
-      return { file: new ResultsFile(await open(path, resume ? 'a' : 'w')), completed };
+      const handle = await open(path, resume ? 'a' : 'w');
+      const target: LineTarget = {
+        write: async (line) => {
+          await handle.write(line);
+        },
+        sync: () => handle.sync(),
+        close: () => handle.close(),
+      };
+      return { file: new ResultsFile(target), completed };
     } catch (error) {
       throw UsageError.file('write', path, error);
     }
@@ -40,7 +72,7 @@ export class ResultsFile {
   /** Appends one result as one line, in one write (after the writes before it). */
   append(result: object): Promise<void> {
     const line = `${JSON.stringify(result)}\n`;
-    const written = this.#tail.then(() => this.#handle.write(line));
+    const written = this.#tail.then(() => this.#target.write(line));
     this.#tail = written.catch(() => {});
     return written.then(() => {});
   }
@@ -49,9 +81,9 @@ export class ResultsFile {
   async close(): Promise<void> {
     try {
       await this.#tail;
-      await this.#handle.sync();
+      await this.#target.sync();
     } finally {
-      await this.#handle.close();
+      await this.#target.close();
     }
   }
 }

@@ -1,6 +1,5 @@
 import { setMaxListeners } from 'node:events';
 import { createClient, type RatewiseClient } from '../client/client.js';
-import { isHttpUrl } from '../client/request-input.js';
 import { fanout } from '../events/fanout.js';
 import { drainBody, saveBody } from './body-files.js';
 import { type CrawlOptions, type CrawlSettings, readCrawlOptions } from './crawl-options.js';
@@ -14,7 +13,7 @@ import {
 } from './crawl-result.js';
 import { type CrawlSummary, CrawlTally } from './crawl-tally.js';
 import { CrawlWindow } from './crawl-window.js';
-import { inputUrl } from './line-reader.js';
+import { inputUrl, urlProblem } from './line-reader.js';
 import { ResultsFile } from './results-file.js';
 
 /** Why admission stopped; requests still waiting reject with it and are not written. */
@@ -65,7 +64,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   });
   let opened: Awaited<ReturnType<typeof ResultsFile.open>> | undefined;
   try {
-    opened = options.out ? await ResultsFile.open(options.out, options.resume ?? false) : undefined;
+    opened = await openResults(options);
   } catch (error) {
     await client.close();
     throw error;
@@ -118,6 +117,16 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   return tally.summary((clock.now() - started) / 1000, stopped);
 }
 
+/** Where the results go: a file (its finished URLs when resuming), a stream, or nowhere. */
+async function openResults(
+  options: CrawlOptions,
+): Promise<{ file: ResultsFile; completed: Set<string> } | undefined> {
+  const { out } = options;
+  if (out === undefined) return undefined;
+  if (typeof out !== 'string') return { file: ResultsFile.toStream(out), completed: new Set() };
+  return ResultsFile.open(out, options.resume ?? false);
+}
+
 /** Reads the URLs and keeps them going through the window until the input ends or admission stops. */
 async function feed(crawl: Crawl): Promise<void> {
   const { tally, completed, stop, settings } = crawl;
@@ -144,8 +153,9 @@ async function feed(crawl: Crawl): Promise<void> {
         tally.skipped++;
         continue;
       }
-      if (!isHttpUrl(url)) {
-        await record(crawl, malformedResult(url));
+      const problem = urlProblem(url);
+      if (problem !== undefined) {
+        await record(crawl, malformedResult(url, problem));
         continue;
       }
       window.add(url);

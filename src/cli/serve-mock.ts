@@ -76,8 +76,30 @@ function buildModel(spec: string, options: ServeMockOptions) {
     if (options.latency !== undefined) params.latencyMs = options.latency;
     return createModel(spec, params, seededRandom(options.seed));
   } catch (error) {
-    throw new UsageError(error instanceof Error ? error.message : String(error));
+    throw new UsageError(asCommandLine(error instanceof Error ? error.message : String(error)));
   }
+}
+
+/** The command-line flag that sets a model option. */
+const FLAGS: Readonly<Record<string, string>> = {
+  model: '--model',
+  rate: '--rate',
+  latencyMs: '--latency',
+};
+
+/**
+ * A model's option error in the words of the command line: the flag that
+ * set the value instead of the internal owner (`createModel: option
+ * \`model\` must be …` becomes `--model: must be …`).
+ */
+function asCommandLine(message: string): string {
+  const flag = (name: string) => FLAGS[name] ?? `--param ${name}`;
+  return message
+    .replace(/^[\w.]+: option `([\w.]+)` must be/, (_, name: string) => `${flag(name)}: must be`)
+    .replace(
+      /^[\w.]+: unknown option `([\w.]+)` \(known options: /,
+      (_, name: string) => `--param ${name}: not a parameter of this model (its parameters: `,
+    );
 }
 
 function catalogText(): string {

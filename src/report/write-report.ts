@@ -1,7 +1,8 @@
-import { writeFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import type { LogAnalyzerOptions } from '../analyze/log-analyzer.js';
 import { analyzeLog } from '../analyze/read-log.js';
+import { lineUse, requireUsable } from '../analyze/unusable-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
 import { rejectUnknownOptions } from '../options.js';
@@ -13,7 +14,7 @@ import { buildReportData, chartBucketS } from './report-data.js';
 export interface WriteReportOptions extends Omit<LogAnalyzerOptions, 'windowS'> {
   /** The log to read (a path: it is read twice, once per resolution). */
   log: string;
-  /** The HTML file to write. */
+  /** The HTML file to write (its folder is created). */
   out: string;
   /** Window of the summary table, s. @default 10 */
   windowS?: number;
@@ -47,7 +48,8 @@ const KNOWN = ['log', 'out', 'windowS', 'title', 'clock', 'baseline', 'decay', '
  * 1 500 points × 9 series, 500 alarm markers and a 300-row table (a 10-minute
  * log gives ~90 KB, a 6-hour 433 000-line log 141 KB). `log`, `out`,
  * `title` and `clock` are checked here; the analysis options by
- * `LogAnalyzer`, before the log is read.
+ * `LogAnalyzer`, before the log is read. A log with no usable line
+ * rejects with `UnusableLogError` and writes nothing.
  */
 export async function writeReport(options: WriteReportOptions): Promise<WrittenReport> {
   if (typeof options !== 'object' || options === null) {
@@ -67,6 +69,7 @@ export async function writeReport(options: WriteReportOptions): Promise<WrittenR
     log,
     windowS === undefined ? analyzer : { ...analyzer, windowS },
   );
+  requireUsable(lineUse(summary), log);
   const bucketS = chartBucketS(summary.span?.durationS ?? 0);
   const chart =
     bucketS === summary.windowS
@@ -77,6 +80,7 @@ export async function writeReport(options: WriteReportOptions): Promise<WrittenR
     title: title ?? basename(log),
     generatedAt: new Date(clock.wallNow()).toISOString(),
   });
+  await mkdir(dirname(out), { recursive: true });
   await writeFile(out, html);
   return { path: out, bytes: Buffer.byteLength(html), points: data.series.t.length, bucketS };
 }

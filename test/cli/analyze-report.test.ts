@@ -94,7 +94,7 @@ describe('ratewise report', () => {
     expect(readFileSync(out, 'utf8')).toContain('ratewise report — batch 7');
   });
 
-  it('refuses stdin and unreadable logs (exit 2), fails cleanly when it cannot write (exit 1)', async () => {
+  it('refuses stdin, unreadable logs and an output it cannot write (exit 2); creates the output folder', async () => {
     const stdin = captureIo();
     expect(await runReport('-', {}, stdin)).toBe(2);
     expect(stdin.err()).toMatch(/needs a log file, not stdin/);
@@ -103,8 +103,13 @@ describe('ratewise report', () => {
       2,
     );
     expect(existsSync(join(dir, 'x.html'))).toBe(false);
+    const nested = join(dir, 'new', 'folder', 'report.html');
+    expect(await runReport(log, { out: nested }, captureIo())).toBe(0);
+    expect(existsSync(nested)).toBe(true);
     const unwritable = captureIo();
-    expect(await runReport(log, { out: join(dir, 'no', 'such', 'dir.html') }, unwritable)).toBe(1);
-    expect(unwritable.err()).toMatch(/^ratewise: ENOENT/);
+    expect(await runReport(log, { out: join(nested, 'x.html') }, unwritable)).toBe(2);
+    expect(unwritable.err()).toMatch(
+      /^ratewise: cannot write .*x\.html: ENOTDIR \(.*report\.html is a file\)\n$/,
+    );
   });
 });

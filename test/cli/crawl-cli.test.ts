@@ -12,6 +12,9 @@ beforeAll(() => {
   ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'ratewise-cli-'));
   writeFileSync(join(dir, 'one.txt'), 'http://127.0.0.1:1/\n');
+  writeFileSync(join(dir, 'passwd.txt'), 'root:x:0:0:root:/root:/bin/bash\nbin:x:1:1::/:\n');
+  writeFileSync(join(dir, 'empty.txt'), '');
+  writeFileSync(join(dir, 'plain.log'), '2026-01-31T04:00:00Z http://h/1 12 200\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 afterEach(async () => {
@@ -206,12 +209,37 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
       /^ratewise: error: option '--scope <scope>' argument 'planet' is invalid\. Allowed choices are host, domain\.\n$/,
     ],
     [['crawl', 'x', '--turbo'], /^ratewise: error: unknown option '--turbo'\n$/],
-    [['crawl', 'x', '--resume'], /^ratewise: --resume needs --out\n$/],
+    [['crawl', 'x', '--resume'], /^ratewise: --resume needs --out <file>\n$/],
     [['crawl'], /^ratewise: error: missing required argument 'file'\n$/],
     [
       ['serve-mock', '--model', 'nope'],
-      /^ratewise: createModel: option `model` must be one of .*\n$/,
+      /^ratewise: --model: must be one of healthy, fixed-window, .*, got "nope" \(string\)\n$/,
     ],
+    [
+      ['serve-mock', '--model', 'fixed-window', '--param', 'speed=3'],
+      /^ratewise: --param speed: not a parameter of this model \(its parameters: rate, windowMs, .*\)\n$/,
+    ],
+    [
+      ['serve-mock', '--model', 'fixed-window', '--rate', 'fast'],
+      /^ratewise: --rate: must be a rate > 0 .*, got "fast" \(string\)\n$/,
+    ],
+    [
+      ['crawl', 'passwd.txt'],
+      /^ratewise: passwd.txt: no line is an http\(s\) URL \(2 checked; line 1: not an http\(s\) URL: "root:x:0:0:root:\/root:\/bin\/bash"\)\n$/,
+    ],
+    [
+      ['analyze', 'passwd.txt'],
+      /^ratewise: passwd.txt: none of its 2 lines is a ratewise event, a crawl result or an "ISO8601 url latency_ms" line \(line 1: expected "ISO8601 url latency_ms"\)\n$/,
+    ],
+    [['analyze', 'empty.txt'], /^ratewise: empty.txt: the log is empty: nothing to analyse\n$/],
+    [['report', 'passwd.txt', '-o', 'passwd.html'], /^ratewise: passwd.txt: none of its 2 lines/],
+    [
+      ['report', 'plain.log', '-o', 'one.txt/x.html'],
+      /^ratewise: cannot write one.txt\/x.html: ENOTDIR \(one.txt is a file\)\n$/,
+    ],
+    [['report', 'plain.log', '-o', '.'], /^ratewise: cannot write \.: EISDIR \(a directory\)\n$/],
+    [['demo', '--out', 'one.txt/demo'], /^ratewise: cannot write one.txt\/demo: ENOTDIR\n$/],
+    [['baseline', 'check', 'passwd.txt'], /^ratewise: passwd.txt: none of its 2 lines/],
     [['probe', 'gopher://x'], /^ratewise: not an http\(s\) URL: gopher:\/\/x\n$/],
     [
       ['serve-mock', '--model', 'fixed-window', '--port', '70000'],
@@ -226,6 +254,7 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
     const run = await runCli(args, dir);
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(message);
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
     expect(run.stdout).toBe('');
   });
 });

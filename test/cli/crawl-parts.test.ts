@@ -43,9 +43,9 @@ describe('readLines', () => {
   it('countUrls counts URL lines only (a last one without a newline too), not blanks or comments', async () => {
     const path = join(dir, 'count.txt');
     writeFileSync(path, 'http://a/1\n\n  # note\n \nhttp://a/2\nhttp://a/3');
-    expect(await countUrls(path)).toBe(3);
+    expect(await countUrls(path)).toEqual({ urls: 3, valid: 3 });
     writeFileSync(path, 'http://a/1\r\n#\r\n');
-    expect(await countUrls(path)).toBe(1);
+    expect(await countUrls(path)).toEqual({ urls: 1, valid: 1 });
   });
 });
 
