@@ -10,12 +10,13 @@ import {
 import { loadBaseline, saveBaseline } from '../analyze/baseline-store.js';
 import { formatCaptures, formatChecks } from '../analyze/format-baselines.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
-import type { Probe } from '../analyze/probe.js';
+import { httpHost, type Probe } from '../analyze/probe.js';
 import { readLogLines } from '../analyze/read-log.js';
 import { requireUsable } from '../analyze/unusable-log.js';
 import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
 import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
+import { captureProgress } from './capture-progress.js';
 import { numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 
@@ -67,6 +68,7 @@ const defaultDeps = (): BaselineDeps => ({
 /**
  * `ratewise baseline capture <url…>`: one polite capture per host (one
  * request per interval), the fastest window saved as `<dir>/<host>.json`.
+ * Progress and the time left go to stderr (a bar on a terminal).
  * Exit 0 when every host got a baseline, 1 otherwise, 2 for a bad URL.
  */
 export async function runCapture(
@@ -77,15 +79,23 @@ export async function runCapture(
   const { io } = deps;
   try {
     requireUrls(urls);
+    const plan = {
+      hosts: new Set(urls.map(httpHost)).size,
+      requests: options.requests ?? 100,
+      intervalMs: options.intervalMs ?? 1000,
+    };
+    const progress = captureProgress(io.stderr, deps.clock, plan);
     const { probe, close } = deps.openProbe();
     let captures: HostCapture[];
     try {
       captures = await captureBaselines(urls, probe, deps.clock, {
-        requests: options.requests ?? 100,
-        intervalMs: options.intervalMs ?? 1000,
+        requests: plan.requests,
+        intervalMs: plan.intervalMs,
         windowSize: options.window ?? 20,
+        onRequest: () => progress.request(),
       });
     } finally {
+      progress.stop();
       await close();
     }
     const files: string[] = [];
