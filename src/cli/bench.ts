@@ -4,6 +4,7 @@ import { type BenchRow, runBench } from '../sim/bench.js';
 import { benchMarkdown } from '../sim/bench-table.js';
 import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
 import { STRATEGIES, type Strategy } from '../sim/strategies/index.js';
+import { benchFamily } from './bench-family.js';
 import { numberArg, positiveArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 
@@ -16,6 +17,7 @@ export interface BenchCommandOptions {
   real?: boolean;
   json?: boolean;
   write?: string;
+  family?: number;
 }
 
 /** Registers `ratewise bench`. */
@@ -38,6 +40,11 @@ export function registerBench(program: Command): Command {
       positiveArg,
     )
     .option('--real', 'run against real mock servers on 127.0.0.1 instead of the simulator')
+    .option(
+      '--family <n>',
+      'sample n servers of the randomized family (with --seed) instead of the scenarios',
+      numberArg({ min: 1, integer: true }),
+    )
     .option('--json', 'print the results as one JSON object (last line of stdout)')
     .option(
       '--write <file>',
@@ -53,8 +60,9 @@ export async function benchCommand(
   options: BenchCommandOptions,
   argv: readonly string[],
 ): Promise<number> {
-  const scenarios = pick(options.scenario, SCENARIOS, 'scenario');
   const strategies = pick(options.strategy, STRATEGIES, 'strategy');
+  if (options.family !== undefined) return familyCommand(options, strategies, argv);
+  const scenarios = pick(options.scenario, SCENARIOS, 'scenario');
   const rows = await runBench({
     scenarios,
     strategies,
@@ -70,6 +78,28 @@ export async function benchCommand(
     const section = `${options.real ? 'real' : 'sim'}${options.duration ? `-${options.duration}s` : ''}`;
     await writeSection(options.write, section, argv, tables);
   }
+  return 0;
+}
+
+async function familyCommand(
+  options: BenchCommandOptions,
+  strategies: Strategy[],
+  argv: readonly string[],
+): Promise<number> {
+  if (options.real || options.scenario !== undefined || options.duration !== undefined) {
+    throw new UsageError(
+      '--family runs its own servers in virtual time: drop --real, --scenario and --duration',
+    );
+  }
+  const count = options.family as number;
+  const text = await benchFamily({
+    count,
+    seed: options.seed,
+    strategies,
+    json: options.json ?? false,
+  });
+  if (options.write)
+    await writeSection(options.write, `family-${count}-seed-${options.seed}`, argv, text);
   return 0;
 }
 

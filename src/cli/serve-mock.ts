@@ -1,5 +1,11 @@
+import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { seededRandom } from '../random.js';
+import { familyModel } from '../sim/family/build.js';
+import { describeServer } from '../sim/family/describe.js';
+import { drawServer } from '../sim/family/draw.js';
+import { FamilyModel } from '../sim/family/family-model.js';
+import type { FamilyServer } from '../sim/family/server.js';
 import { createModel, MODEL_CATALOG, parseModelParams } from '../sim/models/index.js';
 import { startMockServer } from '../testing/mock-server.js';
 import { collect, numberArg } from './parsers.js';
@@ -15,6 +21,9 @@ export interface ServeMockOptions {
   seed: number;
   json?: boolean;
   list?: boolean;
+  familySeed?: number;
+  familyIndex?: number;
+  record?: string;
 }
 
 /** Registers `ratewise serve-mock`. */
@@ -35,6 +44,13 @@ export function registerServeMock(program: Command): Command {
     .option('--seed <n>', 'seed of the model randomness', numberArg({ integer: true }), 0)
     .option('--json', 'print {"url","port","model"} as one JSON line once listening')
     .option('--list', 'print the model catalog and exit')
+    .option(
+      '--family-index <i>',
+      'serve server i of the randomized family (see bench --family) instead of --model',
+      numberArg({ integer: true }),
+    )
+    .option('--family-seed <s>', 'seed of the family sample', numberArg({ integer: true }))
+    .option('--record <file>', 'with --family-index: write what the server saw here on exit (JSON)')
     .action(async (options: ServeMockOptions) => {
       process.exitCode = await serveMockCommand(options);
     });
@@ -46,14 +62,16 @@ export async function serveMockCommand(options: ServeMockOptions): Promise<numbe
     process.stdout.write(catalogText());
     return 0;
   }
-  if (options.model === undefined)
-    throw new UsageError('serve-mock needs --model <name> (see --list)');
-  const model = buildModel(options.model, options);
+  const family = familyServer(options);
+  if (options.model === undefined && family === undefined)
+    throw new UsageError('serve-mock needs --model <name> (see --list) or --family-index <i>');
+  const model = family ? familyModel(family) : buildModel(options.model as string, options);
   const server = await startMockServer({ model, port: options.port, host: '127.0.0.1' });
+  const name = family ? describeServer(family) : model.name;
   process.stdout.write(
     options.json
-      ? `${JSON.stringify({ url: server.url, port: server.port, model: model.name })}\n`
-      : `ratewise serve-mock: ${model.name} on ${server.url} (stats at ${server.url}/__stats); Ctrl-C to stop\n`,
+      ? `${JSON.stringify({ url: server.url, port: server.port, model: model.name, ...(family ? { family } : {}) })}\n`
+      : `ratewise serve-mock: ${name} on ${server.url} (stats at ${server.url}/__stats); Ctrl-C to stop\n`,
   );
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
@@ -61,12 +79,26 @@ export async function serveMockCommand(options: ServeMockOptions): Promise<numbe
   });
   const stats = server.stats();
   await server.close();
+  if (options.record !== undefined && model instanceof FamilyModel) {
+    await writeFile(options.record, JSON.stringify({ server: family, record: model.record }));
+  }
   if (!options.json) {
     process.stderr.write(
       `ratewise serve-mock: stopped after ${stats.arrivals} requests ${JSON.stringify(stats.byStatus)}\n`,
     );
   }
   return 0;
+}
+
+/** The family server asked for, if any; `--family-seed` defaults to 1. */
+function familyServer(options: ServeMockOptions): FamilyServer | undefined {
+  if (options.familyIndex === undefined) {
+    if (options.familySeed !== undefined || options.record !== undefined)
+      throw new UsageError('--family-seed and --record go with --family-index <i>');
+    return undefined;
+  }
+  if (options.model !== undefined) throw new UsageError('give --model or --family-index, not both');
+  return drawServer(options.familySeed ?? 1, options.familyIndex);
 }
 
 function buildModel(spec: string, options: ServeMockOptions) {

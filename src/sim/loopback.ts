@@ -48,7 +48,7 @@ export async function runLoopback(
   try {
     const transport = log.wrap(http, systemClock, origin);
     await strategy.run(
-      strategyContext(scenario, strategy, seed, {
+      strategyContext(scenario.maxConcurrency, strategy, seed, {
         transport,
         clock: systemClock,
         work,

@@ -47,7 +47,8 @@ export class ModelTransport implements Transport {
     if (totalMs > this.#timeoutMs) throw timeoutError(this.#timeoutMs);
     const exchange: Exchange = {
       status: reply.status,
-      headers: { ...reply.headers, date: httpDate(wallAt + reply.ttfbMs) },
+      // A model with a clock of its own (a skewed server) states its own Date.
+      headers: { date: httpDate(wallAt + reply.ttfbMs), ...reply.headers },
       timings: {
         dnsMs: 0,
         connectMs: 0,

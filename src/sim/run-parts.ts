@@ -11,7 +11,7 @@ import type { Workload, WorkQueue } from './work.js';
 
 /** What a strategy runs with, in the simulator or on loopback alike. */
 export function strategyContext(
-  scenario: Scenario,
+  maxConcurrency: number,
   strategy: Strategy,
   seed: number,
   parts: {
@@ -28,7 +28,7 @@ export function strategyContext(
     random: seededRandom(`${strategy.name}:${seed}`),
     work: parts.work,
     workers: parts.workload.workers,
-    maxConcurrency: scenario.maxConcurrency,
+    maxConcurrency,
     ...(parts.events ? { events: parts.events } : {}),
   };
 }

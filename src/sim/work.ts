@@ -43,6 +43,11 @@ export class WorkQueue {
     return this.#abort.signal;
   }
 
+  /** Ends the run now (e.g. a strategy caught in a loop); workers leave as at the deadline. */
+  abort(reason: Error): void {
+    if (!this.#abort.signal.aborted) this.#abort.abort(reason);
+  }
+
   /** URLs completed (successfully or given up). */
   get completed(): number {
     return this.#completed;

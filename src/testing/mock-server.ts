@@ -163,8 +163,9 @@ async function respond(
   await clock.sleep(reply.ttfbMs, signal);
   const bytes = bodyBuffer(reply.body, reply.bodyBytes);
   res.writeHead(reply.status, {
-    ...reply.headers,
+    // A model with a clock of its own (a skewed server) states its own Date.
     date: httpDate(clock.wallNow()),
+    ...reply.headers,
     'content-length': String(bytes.length),
   });
   if (req.method === 'HEAD') {

@@ -1,3 +1,4 @@
+import { InvalidOptionError } from '../../errors.js';
 import type { Latency } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import type { RateSchedule } from './rate-schedule.js';
@@ -7,7 +8,15 @@ import { ScopedState } from './scoped-state.js';
 import { readWindowOptions, type WindowOptions } from './window-options.js';
 
 /** Options of {@link FixedWindowModel}. Latency defaults to 350 ms (reference 000). */
-export type FixedWindowOptions = WindowOptions;
+export interface FixedWindowOptions extends WindowOptions {
+  /**
+   * Windows on the clock (`[k × windowMs, (k + 1) × windowMs)`, as a per-minute
+   * counter keyed by the minute is) rather than starting at the first arrival
+   * after the last one expired (reference 000).
+   * @default false
+   */
+  aligned?: boolean;
+}
 
 const OWNER = 'FixedWindowModel';
 
@@ -18,7 +27,7 @@ interface Window {
 
 /**
  * A fixed-window limiter as in reference 000's mock: a window begins at the
- * first arrival after the previous one expired; within it the first
+ * first arrival after the previous one expired (or on the clock, `aligned`); within it the first
  * `floor(rate × windowMs / 1000)` requests are served after the latency, and the
  * rest get 429 at once with a Retry-After (the time left in the window).
  * Rejections do not use up the window.
@@ -30,9 +39,15 @@ export class FixedWindowModel implements ServerModel {
   readonly #retryAfter: RetryAfterForm;
   readonly #windows: ScopedState<Window>;
   readonly #latency: Latency;
+  readonly #aligned: boolean;
 
   constructor(options: FixedWindowOptions = {}) {
-    const settings = readWindowOptions(OWNER, options);
+    const { aligned, ...windowOptions } = options;
+    if (aligned !== undefined && typeof aligned !== 'boolean') {
+      throw InvalidOptionError.invalid(OWNER, 'aligned', aligned, 'a boolean');
+    }
+    this.#aligned = aligned ?? false;
+    const settings = readWindowOptions(OWNER, windowOptions);
     this.#rate = settings.rate;
     this.#windowMs = settings.windowMs;
     this.#retryAfter = settings.retryAfter;
@@ -43,7 +58,9 @@ export class FixedWindowModel implements ServerModel {
   arrive(request: ModelRequest): ModelReply {
     const window = this.#windows.of(request);
     if (window.start === undefined || request.at - window.start >= this.#windowMs) {
-      window.start = request.at;
+      window.start = this.#aligned
+        ? Math.floor(request.at / this.#windowMs) * this.#windowMs
+        : request.at;
       window.admitted = 0;
     }
     const limit = Math.floor((this.#rate.at(window.start) * this.#windowMs) / 1000);

@@ -1,0 +1,57 @@
+import { runFamilyBench } from '../sim/family/bench.js';
+import { familyMarkdown, familyTargets } from '../sim/family/table.js';
+import type { Strategy } from '../sim/strategies/strategy.js';
+
+/** What `ratewise bench --family` needs. */
+export interface FamilyBenchCommand {
+  /** Servers to sample. */
+  count: number;
+  seed: number;
+  strategies: readonly Strategy[];
+  json: boolean;
+  /** Worker threads (default: the machine's parallelism). */
+  threads?: number;
+}
+
+/**
+ * Runs `ratewise bench --family N`: samples N servers of the randomized
+ * family, runs every strategy on each in virtual time and prints the
+ * distribution of each figure, the worst servers for ratewise and, when
+ * ratewise ran, its verdict against the targets. Returns the Markdown (or the
+ * JSON line) printed, for `--write`.
+ */
+export async function benchFamily(command: FamilyBenchCommand): Promise<string> {
+  const started = Date.now();
+  const tty = process.stderr.isTTY === true;
+  const result = await runFamilyBench({
+    count: command.count,
+    seed: command.seed,
+    strategies: command.strategies,
+    ...(command.threads ? { threads: command.threads } : {}),
+    onServer: (_server, done) => {
+      if (tty) process.stderr.write(`\rbench --family: ${done}/${command.count} servers`);
+      else if (done % 50 === 0 || done === command.count)
+        process.stderr.write(`bench --family: ${done}/${command.count} servers\n`);
+    },
+  });
+  if (tty) process.stderr.write('\n');
+  const ratewise = result.figures.find((figures) => figures.strategy === 'ratewise');
+  const targets = ratewise ? familyTargets(ratewise) : [];
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  if (command.json) {
+    const output = JSON.stringify({ seed: command.seed, figures: result.figures, targets });
+    process.stdout.write(`${output}\n`);
+    return output;
+  }
+  const verdict = targets.map(
+    (t) => `- ${t.met ? 'met' : 'MISSED'}: ${t.name} ${t.goal} (${t.value})`,
+  );
+  const text = [
+    `${command.count} servers, seed ${command.seed}, virtual time (${seconds} s of wall time)`,
+    '',
+    familyMarkdown(result),
+    ...(verdict.length > 0 ? ['', 'ratewise against the targets:', ...verdict] : []),
+  ].join('\n');
+  process.stdout.write(`${text}\n`);
+  return text;
+}

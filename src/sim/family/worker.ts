@@ -1,0 +1,22 @@
+import { STRATEGIES } from '../strategies/index.js';
+import { drawServer } from './draw.js';
+import { type FamilyRun, runFamilyServer } from './run.js';
+
+/** One server of a family bench: its draw, and the strategies to run on it, by name. */
+export interface FamilyTask {
+  readonly seed: number;
+  readonly index: number;
+  readonly strategies: readonly string[];
+}
+
+/** Runs every named strategy on one family server (in a worker thread or in process). */
+export default async function runFamilyTask(task: FamilyTask): Promise<FamilyRun[]> {
+  const server = drawServer(task.seed, task.index);
+  const runs: FamilyRun[] = [];
+  for (const name of task.strategies) {
+    const strategy = STRATEGIES.find((candidate) => candidate.name === name);
+    if (strategy === undefined) throw new Error(`unknown strategy ${name}`);
+    runs.push(await runFamilyServer(server, strategy));
+  }
+  return runs;
+}
