@@ -1,15 +1,17 @@
 import { RatewiseError } from '../errors.js';
 import type { Signal } from '../signal.js';
 
-/** A response body was larger than the client's `maxBodyBytes`. */
+/** A response body was larger than the client's `maxBodyBytes`, as sent or once decompressed. */
 export class ResponseTooLargeError extends RatewiseError {
   /** The cap that was exceeded, bytes. */
   readonly maxBodyBytes: number;
 
-  constructor(url: string, maxBodyBytes: number, seen: number) {
+  /** `decoded` when the body grew past the cap while being decompressed. */
+  constructor(url: string, maxBodyBytes: number, seen: number, decoded = false) {
+    const what = decoded ? 'decoded response body' : 'response body';
     super(
       'ERR_RATEWISE_RESPONSE_TOO_LARGE',
-      `${url}: response body of ${seen} bytes or more exceeds maxBodyBytes (${maxBodyBytes}); raise maxBodyBytes to accept it`,
+      `${url}: ${what} of ${seen} bytes or more exceeds maxBodyBytes (${maxBodyBytes}); raise maxBodyBytes to accept it`,
     );
     this.maxBodyBytes = maxBodyBytes;
   }

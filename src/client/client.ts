@@ -147,7 +147,7 @@ async function fetchControlled(
       request = next;
       continue;
     }
-    const response = toWebResponse(tap, request.url.href, redirects > 0);
+    const response = toWebResponse(tap, request.url.href, redirects > 0, settings.maxBodyBytes);
     const scopeList = typeof scopes === 'string' ? [scopes] : scopes;
     attachInfo(response, new TapInfo(request.url.href, outcome, redirects, scopeList, tap));
     return response;

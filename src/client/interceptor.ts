@@ -2,11 +2,10 @@ import type { Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
 import { InvalidOptionError } from '../errors.js';
 import { rejectUnknownOptions } from '../options.js';
-import { Cancellation } from './cancellation.js';
 import { runControlled } from './controlled-attempt.js';
+import { ForwardController, fail, forward } from './forward-response.js';
 import { CONTROLLED_KEYS, type ControlledOptions, readControlledOptions } from './options.js';
 import type { RequestControl } from './request-input.js';
-import type { ResponseTap } from './response-tap.js';
 
 /** An undici interceptor that puts every request under ratewise's control. */
 export type RatewiseInterceptor = Dispatcher.DispatcherComposeInterceptor & {
@@ -71,7 +70,7 @@ export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseIn
     attempts.then(
       (outcome) =>
         outcome.result
-          ? forward(outcome.result, controller, handler)
+          ? forward(outcome.result, controller, handler, settings.maxBodyBytes)
           : fail(controller, handler, outcome.error),
       (error: unknown) => fail(controller, handler, error),
     );
@@ -95,83 +94,4 @@ function replayable(body: unknown): boolean {
   return (
     body === undefined || body === null || typeof body === 'string' || body instanceof Uint8Array
   );
-}
-
-/** Hands the final attempt's response to the caller's handler, body streaming with backpressure. */
-function forward(
-  tap: ResponseTap,
-  controller: ForwardController,
-  handler: Dispatcher.DispatchHandler,
-): void {
-  controller.attach(tap);
-  if (controller.aborted) {
-    fail(controller, handler, controller.reason);
-    return;
-  }
-  handler.onResponseStart?.(controller, tap.status, tap.headers, tap.statusText);
-  tap.consume({
-    data: (chunk) => {
-      handler.onResponseData?.(controller, chunk);
-      return !controller.paused;
-    },
-    end: () => handler.onResponseEnd?.(controller, {}),
-    error: (error) => handler.onResponseError?.(controller, error as Error),
-  });
-}
-
-function fail(
-  controller: ForwardController,
-  handler: Dispatcher.DispatchHandler,
-  error: unknown,
-): void {
-  const failure = error instanceof Error ? error : new Error(String(error));
-  handler.onResponseError?.(controller, failure);
-}
-
-/**
- * The controller the caller's handler sees from the start: aborting it
- * cancels the attempt loop (waiting for admission, backing off, or the
- * attempt in flight); once the response is attached, pausing and resuming
- * reach its download.
- */
-class ForwardController implements Dispatcher.DispatchController {
-  /** Aborted with the handler's reason when it aborts. */
-  readonly cancellation = new Cancellation();
-  #tap: ResponseTap | undefined;
-  #paused = false;
-
-  get aborted(): boolean {
-    return this.cancellation.aborted;
-  }
-
-  get paused(): boolean {
-    return this.#paused;
-  }
-
-  get reason(): Error | null {
-    return this.cancellation.reason ?? null;
-  }
-
-  /** Connects the final attempt's response: pausing, resuming and aborting now reach it. */
-  attach(tap: ResponseTap): void {
-    this.#tap = tap;
-    const { reason } = this.cancellation;
-    if (reason) tap.abort(reason);
-  }
-
-  abort(reason: Error): void {
-    if (this.aborted) return;
-    this.cancellation.abort(reason);
-    this.#tap?.abort(reason);
-  }
-
-  pause(): void {
-    this.#paused = true;
-  }
-
-  resume(): void {
-    if (!this.#paused) return;
-    this.#paused = false;
-    this.#tap?.resume();
-  }
 }

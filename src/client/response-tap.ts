@@ -72,6 +72,11 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     this.#guard = new AttemptGuard(settings, (reason) => this.abort(reason));
   }
 
+  /** The request URL. */
+  get url(): string {
+    return this.#settings.url;
+  }
+
   /** Whether the exchange is over (body complete, failed or cancelled). */
   get finished(): boolean {
     return this.#end !== undefined;

@@ -1,4 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { type DecoderChain, decoderChain } from './content-decoding.js';
+import { decodedStream } from './decoded-stream.js';
 import type { ResponseTap } from './response-tap.js';
 
 /** Statuses whose response has no body, per the fetch standard. */
@@ -11,14 +13,34 @@ const HIGH_WATER_BYTES = 65_536;
  * the tap with backpressure; cancelling the body aborts the download. The
  * answer to a HEAD, and a null-body status (204, 304…), has a `null` body. `url`
  * becomes `response.url`, and `redirected` is set when redirects were followed.
+ * A compressed body is decoded as fetch decodes it (`Content-Encoding` gzip,
+ * deflate, br; zstd where Node has it), its decoded size capped at
+ * `maxBodyBytes`; its headers stay as the server sent them, as with fetch.
  */
-export function toWebResponse(tap: ResponseTap, url: string, redirected: boolean): Response {
+export function toWebResponse(
+  tap: ResponseTap,
+  url: string,
+  redirected: boolean,
+  maxBodyBytes: number,
+): Response {
   const init = { status: tap.status, statusText: tap.statusText, headers: toHeaders(tap.headers) };
   const bodyless =
     tap.bodiless || NULL_BODY.has(tap.status) || (tap.finished && tap.timings().bytes === 0);
+  let chain: DecoderChain | undefined;
+  try {
+    chain = bodyless ? undefined : decoderChain(tap.status, tap.headers, false);
+  } catch (error) {
+    tap.discard();
+    throw new TypeError(`${url}: ${(error as Error).message}`, { cause: error });
+  }
+  const body = bodyless
+    ? null
+    : chain
+      ? decodedStream(tap, chain, maxBodyBytes, url)
+      : bodyStream(tap);
   let response: Response;
   try {
-    response = new Response(bodyless ? null : bodyStream(tap), init);
+    response = new Response(body, init);
   } catch (error) {
     tap.discard();
     throw new TypeError(`${url}: status ${tap.status} cannot be returned as a fetch Response`, {
