@@ -97,3 +97,29 @@ export class RetryAfterTooLongError extends RatewiseError {
     this.retryAfterMs = retryAfterMs;
   }
 }
+
+/**
+ * A request's scope is paused — by the server (Retry-After, a spent quota) or
+ * by its open breaker — for longer than the request would wait, so it fails
+ * at once instead of waiting in silence. `until` and `reason` say when the
+ * pause ends and why; nothing was sent.
+ */
+export class ScopePausedError extends RatewiseError {
+  /** The paused scope, e.g. `host:api.example.com`. */
+  readonly scope: string;
+  /** When the pause ends, wall-clock epoch ms. */
+  readonly until: number;
+  /** Why the scope is paused, e.g. `429 with Retry-After 300 s`. */
+  readonly reason: string;
+
+  /** `inMs` is the time left in the pause; `allowed` says how long the request would wait and what sets it. */
+  constructor(scope: string, until: number, inMs: number, reason: string, allowed: string) {
+    super(
+      'ERR_RATEWISE_SCOPE_PAUSED',
+      `${scope} is paused until ${new Date(until).toISOString()} (${Math.ceil(inMs / 1000)} s from now) after ${reason}; the request would wait ${allowed}, so it was not sent`,
+    );
+    this.scope = scope;
+    this.until = until;
+    this.reason = reason;
+  }
+}

@@ -23,7 +23,7 @@ export interface BreakerOptions {
    */
   backoffFactor?: number;
   /**
-   * Upper bound on the cooldown, ms.
+   * Upper bound on the cooldown, ms — a longer Retry-After included.
    * @default 300000
    */
   maxCooldownMs?: number;
@@ -114,8 +114,8 @@ export interface BreakerOutcome {
 /**
  * The breaker's decisions as a pure state machine: outcomes and times in,
  * state out. It opens after `threshold` strikes with no success between (or
- * on a long Retry-After), stays open for max(cooldown, Retry-After) plus
- * jitter, then is half-open: one probe decides — success closes it, failure
+ * on a long Retry-After), stays open for max(cooldown, Retry-After), at most
+ * `maxCooldownMs`, plus jitter, then is half-open: one probe decides — success closes it, failure
  * reopens it with a longer cooldown. Parking callers is {@link BreakerGate}'s job.
  */
 export class BreakerPolicy {
@@ -198,7 +198,8 @@ export class BreakerPolicy {
   }
 
   #open(at: number, retryAfterMs = 0): void {
-    const base = Math.max(this.#s.cooldownMs, retryAfterMs);
+    // A Retry-After longer than the longest cooldown does not keep the breaker open longer.
+    const base = Math.min(Math.max(this.#s.cooldownMs, retryAfterMs), this.#settings.maxCooldownMs);
     this.#s.state = 'open';
     this.#s.openedAt = at;
     this.#s.openUntil = at + base * (1 + this.#settings.jitter * this.#random.next());

@@ -38,6 +38,10 @@ export interface CrawlProgress {
   requests: number;
   /** The scope with the most requests in flight or waiting. */
   busiest?: BusiestScope;
+  /** URLs set aside so far because their scope is paused too long. */
+  setAside: number;
+  /** The scope paused longest, if any is: seconds left and why. */
+  paused?: { scope: string; leftS: number; reason: string };
 }
 
 /** Span over which ok/s is measured, ms. */
@@ -51,6 +55,7 @@ export class ProgressMeter {
     private readonly tally: CrawlTally,
     private readonly registry: ScopeRegistry,
     private readonly total: number | undefined,
+    private readonly clock: Clock,
   ) {}
 
   /** The progress `elapsedMs` into the crawl. */
@@ -70,11 +75,27 @@ export class ProgressMeter {
       throttled: tally.throttled,
       failed: tally.failed,
       requests: tally.requests,
+      setAside: tally.setAside.count,
     };
     if (this.total !== undefined) progress.total = this.total;
     const busiest = this.#busiest();
     if (busiest) progress.busiest = busiest;
+    const paused = this.#longestPause();
+    if (paused) progress.paused = paused;
     return progress;
+  }
+
+  #longestPause(): CrawlProgress['paused'] {
+    let longest: { scope: string; until: number; reason: string } | undefined;
+    for (const c of this.registry.controllers()) {
+      const pause = c.pause;
+      if (pause && (longest === undefined || pause.until > longest.until)) {
+        longest = { scope: c.scope, ...pause };
+      }
+    }
+    if (longest === undefined) return undefined;
+    const leftS = Math.ceil((longest.until - this.clock.now()) / 1000);
+    return { scope: longest.scope, leftS, reason: longest.reason };
   }
 
   #busiest(): BusiestScope | undefined {

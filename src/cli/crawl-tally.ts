@@ -1,5 +1,6 @@
 import type { ControlEvent, EventSink } from '../events/event.js';
 import { type CrawlResult, isFailure } from './crawl-result.js';
+import { type PausedScope, SetAside } from './set-aside.js';
 
 /** What a crawl did, as `--json` prints it. */
 export interface CrawlSummary {
@@ -23,6 +24,10 @@ export interface CrawlSummary {
   malformed: number;
   /** Why the crawl ended. */
   stopped: 'done' | 'duration' | 'interrupted';
+  /** URLs set aside because their scope is paused too long; not written, so `--resume` fetches them. */
+  setAside: number;
+  /** The paused scopes they belong to: until when, why, how many URLs. */
+  paused: PausedScope[];
 }
 
 /** Counts responses (from the controller's sample events) and finished URLs. */
@@ -35,6 +40,8 @@ export class CrawlTally {
   failed = 0;
   skipped = 0;
   malformed = 0;
+  /** URLs of paused scopes, set aside. */
+  readonly setAside = new SetAside();
 
   /** An event sink that counts every response the controllers saw. */
   readonly sink: EventSink = (event: ControlEvent) => {
@@ -66,6 +73,8 @@ export class CrawlTally {
       skipped: this.skipped,
       malformed: this.malformed,
       stopped,
+      setAside: this.setAside.count,
+      paused: this.setAside.scopes(),
     };
   }
 }

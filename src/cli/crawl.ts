@@ -191,6 +191,18 @@ function describe(s: CrawlSummary): string {
     `urls ${s.urls} (skipped ${s.skipped}, malformed ${s.malformed}), stopped: ${s.stopped}`,
     `requests ${s.requests}, ok ${s.ok} (${(s.ok / Math.max(s.elapsedS, 1e-9)).toFixed(1)}/s), 429s ${s.throttled}${share}, failed ${s.failed}`,
     `elapsed ${s.elapsedS.toFixed(1)} s; by status: ${statuses || 'none'}`,
+    ...pausedLines(s),
     '',
   ].join('\n');
+}
+
+/** The URLs set aside for paused scopes, one line per scope. */
+function pausedLines(s: CrawlSummary): string[] {
+  if (s.setAside === 0) return [];
+  return [
+    `set aside ${s.setAside} URLs of paused scopes, not written (--resume fetches them):`,
+    ...s.paused.map(
+      (p) => `  ${p.scope}: ${p.urls} URLs, paused until ${p.until} after ${p.reason}`,
+    ),
+  ];
 }

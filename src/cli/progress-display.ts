@@ -74,6 +74,9 @@ function status(progress: CrawlProgress): string {
     `failed ${progress.failed}`,
   ];
   if (progress.busiest) parts.push(scopeLine(progress.busiest));
+  const { paused } = progress;
+  if (paused) parts.push(`paused ${paused.scope} ${paused.leftS} s (${paused.reason})`);
+  if (progress.setAside > 0) parts.push(`set aside ${progress.setAside}`);
   return parts.join(' | ');
 }
 

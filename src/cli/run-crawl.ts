@@ -40,6 +40,10 @@ interface Crawl {
  * memory — at most 8 × `maxConcurrency` requests going, 2 × `maxConcurrency`
  * per scope, and 10 000 URLs set aside for busy scopes — and a slow scope
  * never holds up the others: the input moves on past URLs whose scope is full.
+ * A URL whose scope is paused for longer than a request waits (a
+ * Retry-After of hours, a quota spent for the day) is set aside at once —
+ * not written, listed in the summary, fetched by `--resume` — and the crawl
+ * goes on with the rest.
  * When the deadline passes or `stop` aborts, requests still waiting for
  * admission are dropped (not written: `--resume` fetches them later) and those
  * in flight finish; `abort` cancels those too. Resolves with the summary once
@@ -100,7 +104,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   options.abort?.addEventListener('abort', onAbort, { once: true });
   if (options.stop?.aborted) onStop();
   if (options.abort?.aborted) onAbort();
-  const meter = new ProgressMeter(tally, client.registry, options.total);
+  const meter = new ProgressMeter(tally, client.registry, options.total, clock);
   const report = () => options.onProgress?.(meter.snapshot(clock.now() - started));
   const cancelProgress = every(clock, settings.progressIntervalMs, report);
   try {
@@ -168,7 +172,10 @@ async function feed(crawl: Crawl): Promise<void> {
   }
 }
 
-/** Fetches one URL to the end; `undefined` when it was dropped by the stop or cancelled. */
+/**
+ * Fetches one URL to the end; `undefined` when it was dropped by the stop or
+ * cancelled, or set aside because its scope is paused for too long.
+ */
 async function fetchOne(crawl: Crawl, url: string): Promise<CrawlResult | undefined> {
   const { client, options, stop, cancel } = crawl;
   let response: Response;
@@ -179,6 +186,7 @@ async function fetchOne(crawl: Crawl, url: string): Promise<CrawlResult | undefi
     });
   } catch (error) {
     if (error instanceof Stopped || cancel.signal.aborted) return undefined;
+    if (crawl.tally.setAside.add(url, error, crawl.settings.clock.wallNow())) return undefined;
     return failureResult(url, error);
   }
   try {

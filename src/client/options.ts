@@ -150,6 +150,7 @@ export function readControlledOptions(
   if ('now' in classifyOptions)
     throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
   const classify = readClassifyOptions(classifyOptions);
+  const retry = retryPolicy(options.retry);
   const registry = new ScopeRegistry({
     setup,
     clock,
@@ -157,11 +158,13 @@ export function readControlledOptions(
     ...(options.events ? { events: options.events } : {}),
     ...(options.store ? { store: options.store } : {}),
     idleMs: numberOption(owner, 'idleMs', options.idleMs, 600_000, { min: 0, infinite: true }),
+    // A request waits out a known pause only as long as it would wait for a Retry-After.
+    maxPauseWaitMs: retry.maxRetryAfterMs,
   });
   return {
     registry,
     resolve: options.scope ?? byHost,
-    retry: retryPolicy(options.retry),
+    retry,
     classify,
     clock,
     deadlines: new Deadlines(clock),

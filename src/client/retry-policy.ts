@@ -29,7 +29,10 @@ export interface RetryOptions {
   backoff?: Backoff;
   /**
    * A Retry-After longer than this fails fast with a
-   * `RetryAfterTooLongError` instead of sleeping for hours.
+   * `RetryAfterTooLongError` instead of sleeping for hours. It also bounds
+   * how long a request waits for a pause its scope already knows of (another
+   * response's Retry-After or spent quota, an open breaker): one that would
+   * wait longer fails at once with a `ScopePausedError` saying until when and why.
    * @default 120000
    */
   maxRetryAfterMs?: number;

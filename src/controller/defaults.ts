@@ -35,6 +35,14 @@ export interface ControlOptions {
   retryBudget?: RetryBudgetOptions;
   /** Soft-throttling detection per scope, or `false` for none. @default {} */
   latencyGuard?: LatencyGuardOptions | false;
+  /**
+   * Longest one response may pause its scope, ms: a longer Retry-After (or a
+   * spent quota's reset further away) is read as this; then one request asks
+   * again. A server that means a longer pause says so again, at the cost of
+   * one request per `maxPauseMs`.
+   * @default 300000 (5 minutes)
+   */
+  maxPauseMs?: number;
 }
 
 /** The default ceiling of requests in flight per scope. */
@@ -50,6 +58,7 @@ export const CONTROL_OPTION_KEYS = [
   'breaker',
   'retryBudget',
   'latencyGuard',
+  'maxPauseMs',
 ] as const;
 
 /**
@@ -86,6 +95,13 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
     above: 0,
     infinite: true,
   });
+  const maxPauseMs =
+    options.maxPauseMs === undefined
+      ? undefined
+      : numberOption('control', 'maxPauseMs', options.maxPauseMs, 300_000, {
+          min: 0,
+          infinite: true,
+        });
   const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
   const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
   if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
@@ -99,5 +115,6 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
     ...(options.retryBudget === undefined ? {} : { retryBudget: options.retryBudget }),
     ...(options.latencyGuard === undefined ? {} : { latencyGuard: options.latencyGuard }),
+    ...(maxPauseMs === undefined ? {} : { maxPauseMs }),
   });
 }

@@ -30,6 +30,8 @@ export interface ScopeSetup {
   retryBudget?: RetryBudgetOptions;
   /** Soft-throttling detection, or `false` for none. @default {} */
   latencyGuard?: LatencyGuardOptions | false;
+  /** Longest one response may pause the scope, ms. @default 300000 */
+  maxPauseMs?: number;
 }
 
 /**
@@ -56,9 +58,16 @@ export interface ScopeRegistryOptions {
    * @default 600000
    */
   idleMs?: number;
+  /**
+   * Longest known pause (Retry-After, spent quota, open breaker) a request
+   * waits through; one that would wait longer fails at once with a
+   * `ScopePausedError` saying until when and why.
+   * @default Infinity
+   */
+  maxPauseWaitMs?: number;
 }
 
-const KNOWN = ['setup', 'clock', 'random', 'events', 'store', 'idleMs'] as const;
+const KNOWN = ['setup', 'clock', 'random', 'events', 'store', 'idleMs', 'maxPauseWaitMs'] as const;
 
 /**
  * All the scopes of one client: creates a {@link ScopeController} the first
@@ -72,6 +81,7 @@ export class ScopeRegistry {
   readonly #events: EventSink | undefined;
   readonly #store: StateStore;
   readonly #idleMs: number;
+  readonly #maxPauseWaitMs: number;
   readonly #scopes = new Map<string, ScopeController>();
   readonly #opening = new Map<string, Promise<ScopeController>>();
   readonly #closing = new AbortController();
@@ -88,6 +98,13 @@ export class ScopeRegistry {
       min: 0,
       infinite: true,
     });
+    this.#maxPauseWaitMs = numberOption(
+      'ScopeRegistry',
+      'maxPauseWaitMs',
+      options.maxPauseWaitMs,
+      Infinity,
+      { min: 0, infinite: true },
+    );
     this.#lastSweep = this.#clock.now();
   }
 
@@ -224,6 +241,7 @@ export class ScopeRegistry {
         ...options,
         ...(this.#events ? { events: this.#events } : {}),
         ...(saved?.breaker ? { breakerState: saved.breaker } : {}),
+        maxPauseWaitMs: this.#maxPauseWaitMs,
       });
       this.#scopes.set(scope, controller);
       return controller;

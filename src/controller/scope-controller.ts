@@ -4,6 +4,7 @@ import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algor
 import { type Clock, systemClock } from '../clock.js';
 import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
 import { Pacer } from '../enforce/pacer.js';
+import { PauseGuard } from '../enforce/pause-guard.js';
 import { Semaphore } from '../enforce/semaphore.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import { outcomesObserved, publishOutcome, publishRelease } from '../events/diagnostics.js';
@@ -13,6 +14,7 @@ import { type Random, systemRandom } from '../random.js';
 import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { guardSettings, LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
+import { capPause, type PauseLimits, pauseLimits } from './pause-cap.js';
 import type { OutcomeDetails, Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
 import { ScopeEvents, type ScopeNumbers } from './scope-events.js';
@@ -40,6 +42,20 @@ export interface ScopeControllerOptions {
   latencyGuard?: LatencyGuardOptions | false;
   /** Receives every decision. */
   events?: EventSink;
+  /**
+   * Longest one response may pause the scope, ms: a longer Retry-After, or
+   * the reset of a spent quota further away, is read as this. When it ends
+   * one request asks again; a server that means a longer pause says so again.
+   * @default 300000 (5 minutes)
+   */
+  maxPauseMs?: number;
+  /**
+   * Longest known pause (Retry-After, spent quota, open breaker) a request
+   * waits through before admission fails at once with a `ScopePausedError`
+   * saying until when and why; a wait's own `maxPauseWaitMs` overrides it.
+   * @default Infinity
+   */
+  maxPauseWaitMs?: number;
 }
 
 const KNOWN = [
@@ -53,6 +69,8 @@ const KNOWN = [
   'retryBudget',
   'latencyGuard',
   'events',
+  'maxPauseMs',
+  'maxPauseWaitMs',
 ] as const;
 
 /**
@@ -84,6 +102,9 @@ export class ScopeController implements PermitOwner {
   /** Created with the first success: a scope with no traffic needs no latency window. */
   #guard: LatencyGuard | undefined;
   #retryBudget: RetryBudget | undefined;
+  readonly #pauseLimits: PauseLimits;
+  /** Created with the first pause or wait: what the scope is paused for, and who cannot wait that long. */
+  #pauses: PauseGuard | undefined;
   #sent = 0;
   /** Whole ms, so the field stays a small integer rather than a boxed double. */
   #lastUsed: number;
@@ -102,7 +123,11 @@ export class ScopeController implements PermitOwner {
     this.#breakerOptions = options.breaker;
     if (options.breaker !== false) breakerSettings(options.breaker ?? {}); // validate now
     this.#breakerState = options.breakerState;
-    if (options.breakerState?.state === 'open') this.#breakerGate();
+    this.#pauseLimits = pauseLimits(options);
+    if (options.breakerState?.state === 'open') {
+      this.#breakerGate();
+      this.#notePause(this.#clock.now(), 'an open breaker (saved state)');
+    }
     this.#applyRate(this.#clock.now());
     this.#retryBudgetOptions = options.retryBudget;
     this.#guardOptions = options.latencyGuard;
@@ -140,6 +165,14 @@ export class ScopeController implements PermitOwner {
   /** Callers waiting for admission. */
   get queued(): number {
     return (this.#gate?.queued ?? 0) + this.#semaphore.queued + (this.#pacer?.queued ?? 0);
+  }
+
+  /**
+   * The pause pending, if any — the server's (Retry-After, a spent quota) or
+   * an open breaker's: when it ends (monotonic ms) and why.
+   */
+  get pause(): { until: number; reason: string } | undefined {
+    return this.#pauses?.current(this.#clock.now());
   }
 
   /** The breaker's state (`closed` when there is no breaker). */
@@ -198,6 +231,16 @@ export class ScopeController implements PermitOwner {
 
   async #admitSlowly(options: WaitOptions | undefined): Promise<Permit> {
     const deadline = deadlineOf(options, this.#clock.now());
+    // A request that will not outlast the pause fails now, not after waiting in silence.
+    const guarded = this.#pauseGuard().enter(options, deadline);
+    try {
+      return await this.#waitForAdmission(guarded.options, deadline);
+    } finally {
+      guarded.leave();
+    }
+  }
+
+  async #waitForAdmission(options: WaitOptions | undefined, deadline: number): Promise<Permit> {
     const stage = (): WaitOptions => untilDeadline(options, deadline, this.#clock.now());
     for (;;) {
       const passing = this.#pass(stage);
@@ -229,6 +272,18 @@ export class ScopeController implements PermitOwner {
     this.#pacer ??= new Pacer({ rate, burst: this.#burst, clock: this.#clock });
     this.#pacer.setRate(rate);
     if (pausedUntil > now) this.#pacer.pauseUntil(pausedUntil);
+  }
+
+  #pauseGuard(): PauseGuard {
+    this.#pauses ??= new PauseGuard(this.scope, this.#clock, this.#pauseLimits.maxPauseWaitMs);
+    return this.#pauses;
+  }
+
+  /** Tells the pause guard of the pause the pacer or the breaker now holds, and its cause. */
+  #notePause(at: number, cause: string): void {
+    const paced = this.#pacer?.pausedUntil ?? 0;
+    const open = this.#gate?.openUntil ?? 0;
+    if (paced > at || open > at) this.#pauseGuard().note(paced, open, cause);
   }
 
   /** The breaker gate, created on first use; undefined when the breaker is disabled. */
@@ -281,9 +336,11 @@ export class ScopeController implements PermitOwner {
    * @internal A request's outcome (called by its permit): feed the algorithms,
    * resize and re-pace, then free its slot.
    */
-  _complete(permit: ScopePermit, signal: Signal, details: OutcomeDetails | undefined): void {
+  _complete(permit: ScopePermit, heard: Signal, details: OutcomeDetails | undefined): void {
     const at = this.#clock.now();
     this.#lastUsed = Math.floor(at);
+    const capped = capPause(heard, this.#pauseLimits.maxPauseMs);
+    const signal = capped?.signal ?? heard;
     const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
     const before = this.#log || outcomesObserved() ? this.#numbers() : undefined;
     this.#limit.onSample(sample);
@@ -303,11 +360,13 @@ export class ScopeController implements PermitOwner {
         retryAfterMs: signal.retryAfterMs ?? 0,
       });
     }
+    if (capped !== undefined || effect === 'failure')
+      this.#notePause(at, capped?.cause ?? signal.reason);
     if (before === undefined) return;
     const after = this.#numbers();
     publishOutcome(this, sample, before, after);
     if (this.#log) {
-      this.#log.outcome(sample, details, before, after);
+      this.#log.outcome(sample, details, before, after, capped?.cause);
       if (alarm) this.#log.alarm(alarm, this.#guard?.ratio ?? 0, before.rate, this.rate);
     }
   }

@@ -31,12 +31,17 @@ export class ScopeEvents {
     this.#describe = describe;
   }
 
-  /** One outcome and the decisions it caused, given the numbers before and after. */
+  /**
+   * One outcome and the decisions it caused, given the numbers before and
+   * after; `pauseCause` says why it paused the scope (`429 with Retry-After
+   * 86400 s, capped at 300 s`), when it asked for a pause.
+   */
   outcome(
     sample: Sample,
     details: OutcomeDetails | undefined,
     before: ScopeNumbers,
     after: ScopeNumbers,
+    pauseCause?: string,
   ): void {
     const { signal } = sample;
     const extra: Extra = { signal: signal.kind, rttMs: sample.at - sample.sentAt };
@@ -60,7 +65,7 @@ export class ScopeEvents {
     ) {
       this.#emit(
         'pause',
-        `paused ${Math.round(after.pausedUntil - sample.at)} ms on ${signal.reason}`,
+        `paused ${Math.round(after.pausedUntil - sample.at)} ms on ${pauseCause ?? signal.reason}`,
         cause,
       );
     }

@@ -41,6 +41,11 @@ export class BreakerGate {
     return this.#policy.stateAt(this.#clock.now());
   }
 
+  /** When the open period ends (monotonic ms); 0 while the breaker is closed. */
+  get openUntil(): number {
+    return this.#policy.closed ? 0 : this.#policy.openUntil;
+  }
+
   /** Callers parked at the gate. */
   get queued(): number {
     return this.#queue?.size ?? 0;

@@ -9,6 +9,13 @@ export interface WaitOptions {
   signal?: AbortSignal;
   /** Give up after this many ms; the promise rejects with {@link AdmissionTimeoutError}. */
   timeoutMs?: number;
+  /**
+   * Longest known pause — the server's Retry-After or spent quota, an open
+   * breaker — the caller waits through; a scope paused for longer (or past
+   * `timeoutMs`) fails the admission at once with a `ScopePausedError`.
+   * Read by scope controllers (default: their `maxPauseWaitMs`).
+   */
+  maxPauseWaitMs?: number;
 }
 
 interface Waiter {

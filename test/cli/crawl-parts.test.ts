@@ -204,8 +204,32 @@ describe('progressDisplay', () => {
     const lines: string[] = [];
     const stream = { write: (text: string) => lines.push(text) } as unknown as NodeJS.WriteStream;
     const display = progressDisplay(stream);
-    const progress = { elapsedS: 1, ok: 3, okPerSecond: 3, throttled: 0, failed: 0, requests: 3 };
+    const progress = {
+      elapsedS: 1,
+      ok: 3,
+      okPerSecond: 3,
+      throttled: 0,
+      failed: 0,
+      requests: 3,
+      setAside: 0,
+    };
     display.update({ ...progress, done: 3, skipped: 7, total: 10 });
     expect(lines.join('')).toMatch(/done 10\/10 /);
+  });
+
+  it('shows the longest pause and the URLs set aside', () => {
+    const lines: string[] = [];
+    const stream = { write: (text: string) => lines.push(text) } as unknown as NodeJS.WriteStream;
+    const progress = { elapsedS: 1, ok: 3, okPerSecond: 3, throttled: 1, failed: 0, requests: 4 };
+    progressDisplay(stream).update({
+      ...progress,
+      done: 3,
+      skipped: 0,
+      setAside: 12,
+      paused: { scope: 'host:a', leftS: 287, reason: '429 with Retry-After 300 s' },
+    });
+    expect(lines.join('')).toMatch(
+      / \| paused host:a 287 s \(429 with Retry-After 300 s\) \| set aside 12\n$/,
+    );
   });
 });

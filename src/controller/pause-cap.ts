@@ -1,0 +1,72 @@
+import { numberOption } from '../options.js';
+import type { Signal } from '../signal.js';
+
+/** A signal with its pause capped, and what the pause it asks for is about. */
+export interface CappedPause {
+  /** The signal the algorithms see: `retryAfterMs`, and a spent quota's `resetMs`, at most the cap. */
+  signal: Signal;
+  /** Why the signal pauses the scope, in words (`429 with Retry-After 86400 s, capped at 300 s`). */
+  cause: string;
+}
+
+/**
+ * Caps how long one response may pause its scope, before the algorithms see
+ * it: a `Retry-After`, or the reset of a quota with nothing left (`remaining`
+ * 0), longer than `maxPauseMs` is read as `maxPauseMs`. The server is still
+ * obeyed — nothing is sent during the pause — but a hostile or mistaken
+ * header (`Retry-After: 99999999`, a reset a day away) cannot stall a host
+ * for a day on its own: when the capped pause ends, one request asks again,
+ * and a server that really means a long pause says so again. A quota with
+ * requests left keeps its reset as sent: it only spreads them out.
+ * `undefined` (and nothing allocated) for a signal that asks for no pause.
+ */
+export function capPause(signal: Signal, maxPauseMs: number): CappedPause | undefined {
+  const { retryAfterMs, quota } = signal;
+  const spent = quota !== undefined && (quota.remaining ?? 1) < 1 && quota.resetMs !== undefined;
+  if (retryAfterMs === undefined && !spent) return undefined;
+  let capped = signal;
+  const parts: string[] = [];
+  if (retryAfterMs !== undefined) {
+    parts.push(
+      `${signal.reason} with Retry-After ${seconds(retryAfterMs)}${capNote(retryAfterMs, maxPauseMs)}`,
+    );
+    if (retryAfterMs > maxPauseMs) capped = { ...capped, retryAfterMs: maxPauseMs };
+  }
+  if (spent) {
+    const resetMs = quota.resetMs as number;
+    parts.push(
+      `quota spent (${signal.reason}), resets in ${seconds(resetMs)}${capNote(resetMs, maxPauseMs)}`,
+    );
+    if (resetMs > maxPauseMs) capped = { ...capped, quota: { ...quota, resetMs: maxPauseMs } };
+  }
+  return { signal: capped, cause: parts.join('; ') };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 1000)} s`;
+}
+
+function capNote(ms: number, maxPauseMs: number): string {
+  return ms > maxPauseMs ? `, capped at ${seconds(maxPauseMs)} (maxPauseMs)` : '';
+}
+
+/** How long one response may pause a scope, and how long a request waits for a pause. */
+export interface PauseLimits {
+  maxPauseMs: number;
+  maxPauseWaitMs: number;
+}
+
+/** Reads and checks a scope controller's `maxPauseMs` and `maxPauseWaitMs`. */
+export function pauseLimits(options: Partial<PauseLimits>): PauseLimits {
+  const rule = { min: 0, infinite: true };
+  return {
+    maxPauseMs: numberOption('ScopeController', 'maxPauseMs', options.maxPauseMs, 300_000, rule),
+    maxPauseWaitMs: numberOption(
+      'ScopeController',
+      'maxPauseWaitMs',
+      options.maxPauseWaitMs,
+      Infinity,
+      rule,
+    ),
+  };
+}
