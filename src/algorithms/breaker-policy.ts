@@ -28,8 +28,12 @@ export interface BreakerOptions {
    */
   maxCooldownMs?: number;
   /**
-   * Random extra open time, as a fraction of the open time, so a fleet's probes spread out.
-   * @default 0.2
+   * Spread of the open time around the cooldown, as a fraction of it: the
+   * breaker stays open for cooldown × (1 ± jitter/2), drawn at random, so a
+   * fleet's probes spread out and never fall in step with a server that flaps
+   * on a period (every probe in its down spell). Never beyond `maxCooldownMs`,
+   * nor sooner than a Retry-After asked for.
+   * @default 1
    */
   jitter?: number;
   /**
@@ -67,7 +71,7 @@ export const breakerSettings = sharedSettings((options: BreakerOptions): Breaker
     maxCooldownMs: numberOption(OWNER, 'maxCooldownMs', options.maxCooldownMs, 300_000, {
       min: cooldownMs,
     }),
-    jitter: numberOption(OWNER, 'jitter', options.jitter, 0.2, { min: 0, max: 10 }),
+    jitter: numberOption(OWNER, 'jitter', options.jitter, 1, { min: 0, max: 2 }),
     openOnRetryAfterMs: numberOption(
       OWNER,
       'openOnRetryAfterMs',
@@ -114,8 +118,8 @@ export interface BreakerOutcome {
 /**
  * The breaker's decisions as a pure state machine: outcomes and times in,
  * state out. It opens after `threshold` strikes with no success between (or
- * on a long Retry-After), stays open for max(cooldown, Retry-After), at most
- * `maxCooldownMs`, plus jitter, then is half-open: one probe decides — success closes it, failure
+ * on a long Retry-After), stays open for max(cooldown, Retry-After) spread
+ * by jitter, at most `maxCooldownMs`, then is half-open: one probe decides — success closes it, failure
  * reopens it with a longer cooldown. Parking callers is {@link BreakerGate}'s job.
  */
 export class BreakerPolicy {
@@ -198,11 +202,14 @@ export class BreakerPolicy {
   }
 
   #open(at: number, retryAfterMs = 0): void {
+    const { maxCooldownMs, jitter } = this.#settings;
     // A Retry-After longer than the longest cooldown does not keep the breaker open longer.
-    const base = Math.min(Math.max(this.#s.cooldownMs, retryAfterMs), this.#settings.maxCooldownMs);
+    const asked = Math.min(retryAfterMs, maxCooldownMs);
+    const base = Math.max(this.#s.cooldownMs, asked);
+    const drawn = base * (1 + jitter * (this.#random.next() - 0.5));
     this.#s.state = 'open';
     this.#s.openedAt = at;
-    this.#s.openUntil = at + base * (1 + this.#settings.jitter * this.#random.next());
+    this.#s.openUntil = at + Math.min(Math.max(drawn, asked), maxCooldownMs);
     this.#s.strikes = 0;
   }
 

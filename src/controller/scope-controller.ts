@@ -217,7 +217,8 @@ export class ScopeController implements PermitOwner {
   tryAdmit(): Permit | undefined {
     const pass = this.#gate ? this.#gate.tryPass() : 'pass';
     if (pass === undefined) return undefined;
-    if (pass === 'probe') return this.#grantProbe();
+    if (pass === 'probe')
+      return this.#serverPause() > 0 ? this.#giveBack(pass, false) : this.#grantProbe();
     if (!this.#semaphore.tryAcquire()) return this.#giveBack(pass, false);
     if (this.#pacer !== undefined && !this.#pacer.tryTake()) return this.#giveBack(pass, true);
     return this.#grant(pass);
@@ -245,7 +246,7 @@ export class ScopeController implements PermitOwner {
     for (;;) {
       const passing = this.#pass(stage);
       const pass = typeof passing === 'string' ? passing : await passing;
-      if (pass === 'probe') return this.#grantProbe();
+      if (pass === 'probe') return this.#probeAfterPause(stage());
       try {
         await this.#semaphore.acquire(stage());
       } catch (error) {
@@ -262,6 +263,28 @@ export class ScopeController implements PermitOwner {
       if (this.breaker === 'closed') return this.#grant(pass);
       this.#giveBack(pass, true);
     }
+  }
+
+  /** Ms left in the server's pause (the pacer's), 0 when none. */
+  #serverPause(): number {
+    const until = this.#pacer?.pausedUntil ?? 0;
+    return until === 0 ? 0 : Math.max(0, until - this.#clock.now());
+  }
+
+  /**
+   * The half-open probe waits out the server's pause (the breaker may
+   * half-open sooner: `maxCooldownMs` caps it, not the pause), then goes.
+   */
+  async #probeAfterPause(options: WaitOptions): Promise<Permit> {
+    for (let left = this.#serverPause(); left > 0; left = this.#serverPause()) {
+      try {
+        await this.#clock.sleep(left, options.signal);
+      } catch (error) {
+        this.#gate?.abandon('probe');
+        throw error;
+      }
+    }
+    return this.#grantProbe();
   }
 
   /** Hands the rate algorithm's rate and pause to the pacer, creating it once pacing is needed. */

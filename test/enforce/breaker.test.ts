@@ -115,16 +115,25 @@ describe('BreakerPolicy + BreakerGate', () => {
     await expect(next).resolves.toBe('probe');
   });
 
-  it('adds jitter to the open time, never shortening it', () => {
-    const policy = new BreakerPolicy(seededRandom(7), {
-      cooldownMs: 1000,
-      threshold: 1,
-      jitter: 0.5,
-    });
-    policy.onOutcome({ sentAt: 0, at: 10, effect: 'failure', probe: false, retryAfterMs: 0 });
-    expect(policy.openUntil).toBeGreaterThanOrEqual(1010);
-    expect(policy.openUntil).toBeLessThanOrEqual(1510);
-    expect(policy.toJSON()).toMatchObject({ state: 'open', openedAt: 10 });
+  it('spreads the open time around the cooldown, never shorter than a Retry-After', () => {
+    const opened = (seed: number, retryAfterMs: number) => {
+      const policy = new BreakerPolicy(seededRandom(seed), {
+        cooldownMs: 1000,
+        threshold: 1,
+        jitter: 0.5,
+        openOnRetryAfterMs: 100,
+      });
+      policy.onOutcome({ sentAt: 0, at: 10, effect: 'failure', probe: false, retryAfterMs });
+      expect(policy.toJSON()).toMatchObject({ state: 'open', openedAt: 10 });
+      return policy.openUntil - 10;
+    };
+    const spread = Array.from({ length: 50 }, (_, seed) => opened(seed, 0));
+    expect(Math.min(...spread)).toBeGreaterThanOrEqual(750);
+    expect(Math.max(...spread)).toBeLessThanOrEqual(1250);
+    expect(Math.min(...spread)).toBeLessThan(850); // both sides of the cooldown are drawn
+    expect(Math.max(...spread)).toBeGreaterThan(1150);
+    const asked = Array.from({ length: 50 }, (_, seed) => opened(seed, 1000));
+    expect(Math.min(...asked)).toBeGreaterThanOrEqual(1000);
   });
 });
 
