@@ -82,7 +82,13 @@ export function diagnose(input: DiagnosisInput): Diagnosis {
       'Look inward: throughput fell while latency held, so the target is not slower and we sent less (pool size, CPU, concurrency ceiling, our own rate cut, a draining batch).';
     return { verdict: 'look-inward', summary, findings };
   }
-  const summary = `No throttling seen over ${requests} requests: no alarms, ${latencyHeld(input.baseline)}${pct((input.throttled + input.overloaded) / requests)} rejected.`;
+  const rejected = input.throttled + input.overloaded;
+  const held = latencyHeld(input.baseline).replace(/, $/, '');
+  const quiet = ['no alarms', ...(held ? [held] : [])].join(', ');
+  const summary =
+    rejected === 0
+      ? `No throttling seen over ${requests} requests: ${quiet}, none rejected.`
+      : `No sustained throttling over ${requests} requests: ${rejected} refused (${pct(rejected / requests)}: ${input.throttled} × 429, ${input.overloaded} × 503), under the ${pct(HARD_SHARE)} that counts as hard throttling; ${quiet}.`;
   return { verdict: 'healthy', summary, findings };
 }
 

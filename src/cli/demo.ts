@@ -11,6 +11,7 @@ import { runLoopback } from '../sim/loopback.js';
 import { findScenario, type Scenario } from '../sim/scenarios.js';
 import { naive, ratewise, type Strategy } from '../sim/strategies/index.js';
 import type { RunSummary } from '../sim/summary.js';
+import { DEMO_COLUMNS, demoVerdict, writeExchangeLog } from './demo-parts.js';
 import { positiveArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 
@@ -50,6 +51,7 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     if (!options.json) process.stdout.write(`${line}\n`);
   };
   say(`ratewise demo: ${scenario.description}; 40 workers for ${options.duration} s each run`);
+  say(DEMO_COLUMNS);
   say('\nratewise (one controller for the host: AIMD + adaptive rate + breaker):');
   const events = jsonlSink(eventsPath, { mode: 'truncate' });
   let mine: RunSummary;
@@ -59,14 +61,19 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     await events.close();
   }
   let theirs: RunSummary | undefined;
+  const naivePath = join(out, 'naive.log');
   if (options.compare) {
     say('\nnaive (40 workers, each retrying its own 429s after 1 s, 2 s, 4 s … without jitter):');
-    theirs = await watchedRun(scenario, naive, options.duration, undefined, say);
+    const log = new ExchangeLog();
+    const wallStart = systemClock.wallNow();
+    theirs = await watchedRun(scenario, naive, options.duration, undefined, say, log);
+    await writeExchangeLog(naivePath, log, wallStart, 'http://127.0.0.1/demo');
   }
   const report = await writeReport({
     log: eventsPath,
     out: join(out, 'report.html'),
     title: 'ratewise demo',
+    ...(theirs ? { compare: { log: naivePath, label: 'naive' } } : {}),
   });
   if (options.json) {
     process.stdout.write(
@@ -75,6 +82,7 @@ export async function demoCommand(options: DemoOptions): Promise<number> {
     return 0;
   }
   say(`\n${summaryTable(mine, theirs)}`);
+  if (theirs) say(`\n${demoVerdict(mine, theirs, options.duration)}`);
   say(`\nevents log: ${eventsPath}\nreport:     ${report.path}`);
   return 0;
 }
@@ -86,8 +94,8 @@ async function watchedRun(
   seconds: number,
   sink: EventSink | undefined,
   say: (line: string) => void,
+  log = new ExchangeLog(),
 ): Promise<RunSummary> {
-  const log = new ExchangeLog();
   let limit: number | undefined;
   const track: EventSink = (event) => {
     limit = event.limit;

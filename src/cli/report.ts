@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { writeReport } from '../report/write-report.js';
 import {
@@ -21,6 +22,8 @@ export interface ReportCommandOptions {
   baseline?: string;
   /** Page title. @default the log's file name */
   title?: string;
+  /** Another run's log to show beside this one. */
+  compare?: string;
   /** Print `{ path, bytes, points, bucketS }` as JSON. */
   json?: boolean;
 }
@@ -43,12 +46,16 @@ export async function runReport(
     const out = options.out ?? 'report.html';
     await requireFileTarget(out);
     const baseline = options.baseline ? await loadBaselineFile(options.baseline) : undefined;
+    if (options.compare !== undefined) await requireLogFile(options.compare);
     const written = await writeReport({
       log,
       out,
       ...(options.window !== undefined ? { windowS: options.window } : {}),
       ...(baseline ? { baseline } : {}),
       ...(options.title !== undefined ? { title: options.title } : {}),
+      ...(options.compare !== undefined
+        ? { compare: { log: options.compare, label: basename(options.compare) } }
+        : {}),
     }).catch((error: unknown) => {
       throw writeFailure(error, out);
     });
@@ -79,6 +86,10 @@ export function registerReport(program: Command): Command {
     .option('--window <s>', 'window of the summary table, seconds', windowArg, 10)
     .option('--baseline <file>', 'a baseline JSON file for the latency alarm')
     .option('--title <text>', 'page title (default: the log file name)')
+    .option(
+      '--compare <log>',
+      'another run of the same job (say, without ratewise) to show beside this one',
+    )
     .option('--json', 'print what was written as JSON')
     .action(async (log: string, options: ReportCommandOptions) => {
       process.exitCode = await runReport(log, options);

@@ -1,5 +1,6 @@
 import type { LogAnalysis } from '../analyze/log-analysis.js';
 import type { ChartAssets } from './assets.js';
+import { comparisonHtml } from './comparison.js';
 import { escapeHtml as h, inlineScript, jsonForScript } from './escape.js';
 import { PAGE_SCRIPT } from './page-script.js';
 import type { ReportData } from './report-data.js';
@@ -11,6 +12,8 @@ export interface ReportMeta {
   title: string;
   /** When the report was made, ISO 8601. */
   generatedAt: string;
+  /** The runs compared, named, this one first (with `ReportData.comparison`). */
+  compared?: [string, LogAnalysis][];
 }
 
 const STYLE = `
@@ -25,6 +28,7 @@ table { border-collapse: collapse; } th, td { padding: 2px 8px; text-align: righ
 table.facts th { text-align: left; color: #555; font-weight: normal; } table.facts td { text-align: left; }
 ul.alarms li.alarm b { color: #d62728; } ul.alarms li.clear b { color: #2ca02c; }
 .legend-note { color: #666; font-size: 12px; }
+tr[title] { cursor: help; } td.why { text-decoration: underline dotted #999; }
 `;
 
 /**
@@ -42,6 +46,7 @@ export function renderReportHtml(
 ): string {
   const span = analysis.span ? `${Math.round(analysis.span.durationS)} s of log` : 'no timed lines';
   const charts = [
+    ...(data.comparison ? ['chart-compare'] : []),
     'chart-throughput',
     'chart-latency',
     ...(data.hasControl ? ['chart-control'] : []),
@@ -63,6 +68,7 @@ export function renderReportHtml(
 <h1>ratewise report — ${h(meta.title)}</h1>
 <p class="meta">${h(span)}, charts in buckets of ${h(String(data.bucketS))} s; generated ${h(meta.generatedAt)}.</p>
 ${diagnosisHtml(analysis)}
+${meta.compared ? comparisonHtml(meta.compared) : ''}
 <h2>Time series</h2>
 <p class="legend-note">Dashed lines: alarms raised (red) and cleared (green)${h(omitted)}. Dots: 429s and 503s per bucket.</p>
 ${charts}

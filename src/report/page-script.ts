@@ -1,9 +1,10 @@
 /**
  * The report page's own script (plain ES2017, runs in the browser). It reads
- * the JSON data element, draws the charts with the inlined uPlot, marks
- * alarms as dashed vertical lines (red raised, green cleared) and publishes
+ * the JSON data element, draws the charts with the inlined uPlot (every
+ * y-axis from zero; a comparison chart first when the report compares two
+ * runs), marks alarms as dashed vertical lines (red raised, green cleared) and publishes
  * `window.__ratewiseReport = { ready, charts: [{ id, points, lengths,
- * values }], errors }` so an automated check can tell the charts were drawn
+ * values, yMin }], errors }` so an automated check can tell the charts were drawn
  * with data.
  */
 export const PAGE_SCRIPT = `(function () {
@@ -54,29 +55,52 @@ export const PAGE_SCRIPT = `(function () {
   function countValues(values) {
     return values.filter(function (v) { return v !== null && v !== undefined; }).length;
   }
-  function chart(id, title, series, arrays, axes) {
+  // Every y-axis starts at zero, so a small change does not look like a cliff.
+  function fromZero(u, min, max) {
+    return [0, max > 0 ? max * 1.05 : 1];
+  }
+  function chart(id, title, series, arrays, axes, x) {
+    x = x || { values: s.t, time: data.wallClock, label: data.wallClock ? 'time' : 'seconds' };
     var target = document.getElementById(id);
+    var scales = { x: { time: x.time } };
+    series.forEach(function (one) { scales[one.scale] = { range: fromZero }; });
+    var entry = {
+      id: id,
+      points: x.values.length,
+      lengths: arrays.map(function (a) { return a.length; }),
+      values: arrays.map(countValues),
+      yMin: []
+    };
+    var plugins = [{ hooks: { draw: [function (u) {
+      entry.yMin = Object.keys(scales).filter(function (k) { return k !== 'x'; })
+        .map(function (k) { return u.scales[k].min; });
+    }] } }];
+    if (x.time === data.wallClock) plugins.push(alarmLines());
     var opts = {
       title: title,
       width: width(),
       height: HEIGHT,
-      scales: { x: { time: data.wallClock } },
-      series: [{ label: data.wallClock ? 'time' : 'seconds' }].concat(series),
+      scales: scales,
+      series: [{ label: x.label }].concat(series),
       axes: [{}].concat(axes),
-      plugins: [alarmLines()]
+      plugins: plugins
     };
-    var plot = new uPlot(opts, [s.t].concat(arrays), target);
-    status.charts.push({
-      id: id,
-      points: s.t.length,
-      lengths: arrays.map(function (a) { return a.length; }),
-      values: arrays.map(countValues)
-    });
+    var plot = new uPlot(opts, [x.values].concat(arrays), target);
+    status.charts.push(entry);
     return plot;
   }
 
   var plots = [];
   try {
+    var c = data.comparison;
+    if (c) {
+      plots.push(chart('chart-compare', c.labels[0] + ' and ' + c.labels[1] + ': ok per second and refusals, from each run\u2019s start',
+        [line('ok/s ' + c.labels[0], '#1f77b4', 'rps'), line('ok/s ' + c.labels[1], '#7f7f7f', 'rps'),
+         markers('429+503 ' + c.labels[0], '#ff7f0e'), markers('429+503 ' + c.labels[1], '#d62728')],
+        [c.ok[0], c.ok[1], c.refused[0], c.refused[1]],
+        [axis('rps', 'ok/s', 3), axis('count', 'refusals per bucket', 1)],
+        { values: c.t, time: false, label: 'seconds from start' }));
+    }
     plots.push(chart('chart-throughput', 'Throughput and rejections',
       [line('req/s', '#1f77b4', 'rps'), markers('429s', '#ff7f0e'), markers('503s', '#9467bd')],
       [s.rps, s.throttled, s.overloaded],

@@ -2,6 +2,7 @@ import type { AlarmRecord } from '../analyze/alarm-replay.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
 import { isWallClock } from '../analyze/wall-clock.js';
 import type { WindowRow } from '../analyze/window-row.js';
+import type { ComparisonSeries } from './comparison.js';
 
 /** Most points per chart series; longer logs get wider buckets. */
 export const MAX_CHART_POINTS = 1500;
@@ -50,6 +51,8 @@ export interface ReportData {
   alarmsOmitted: number;
   /** Whether any bucket has controller state (the controller chart is drawn only then). */
   hasControl: boolean;
+  /** Both runs side by side, when the report compares this run with another. */
+  comparison?: ComparisonSeries;
 }
 
 /**

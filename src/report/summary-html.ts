@@ -13,28 +13,72 @@ export function diagnosisHtml(a: LogAnalysis): string {
   return `<section class="diagnosis ${h(d.verdict)}"><h2>Diagnosis: ${h(d.verdict)}</h2><p>${h(d.summary)}</p>${findings ? `<ul>${findings}</ul>` : ''}</section>`;
 }
 
-/** Totals, line counts, alarms and the detectors' verdicts. */
+/** A fact of the summary: its name, its value in words, and the statistic behind it (a tooltip). */
+type Fact = [name: string, value: string, statistic?: string];
+
+/** Totals, line counts, alarms and the detectors' verdicts, in words (figures in tooltips). */
 export function detailsHtml(a: LogAnalysis): string {
   const t = a.totals;
-  const facts: [string, string][] = [
-    ['Requests', `${t.requests}${a.span ? ` over ${formatNumber(a.span.durationS, 0)} s` : ''}`],
+  const others = Math.max(0, t.failed - t.throttled - t.overloaded);
+  const facts: Fact[] = [
+    [
+      'Requests',
+      `${t.requests}${a.span ? ` over ${formatNumber(a.runs.activeS, 0)} s` : ''}, ${t.ok} ok`,
+    ],
     ['Requests/s', formatNumber(t.rps)],
+    ...runsFact(a),
     [
       'Latency p50 / p95 / p99',
       `${formatMs(t.p50)} / ${formatMs(t.p95)} / ${formatMs(t.p99)} ms${t.exactPercentiles ? '' : ' (sampled)'}`,
     ],
     ['Baseline p95', t.baselineP95 === null ? '-' : `${formatMs(t.baselineP95)} ms`],
-    ['429 / 503 / failed', `${t.throttled} / ${t.overloaded} / ${t.failed}`],
+    ['429 / 503 / other failures', `${t.throttled} / ${t.overloaded} / ${others}`],
     [
       'Lines',
       `${a.lines.total} read, ${a.lines.malformed} malformed, ${a.lines.blank} blank${a.lines.unsent > 0 ? `, ${a.lines.unsent} never sent` : ''}`,
     ],
     ['Phases', a.phases ? a.phases.explanation : 'no timings in the log'],
-    ['Pacing ramp', `${a.ramp.verdict}: ${a.ramp.explanation}`],
-    ['Bimodal latency', a.bimodal.explanation],
+    [
+      'Slower with every request sent? (a per-client ramp)',
+      RAMP_WORDS[a.ramp.verdict],
+      `${a.ramp.verdict}: ${a.ramp.explanation}`,
+    ],
+    ['Two groups of latencies? (a queue with a timeout)', bimodalWords(a), a.bimodal.explanation],
   ];
-  const rows = facts.map(([k, v]) => `<tr><th>${h(k)}</th><td>${h(v)}</td></tr>`).join('');
+  const rows = facts
+    .map(([k, v, why]) => {
+      const tip = why === undefined ? '' : ` title="${h(why)}"`;
+      return `<tr${tip}><th>${h(k)}</th><td${why === undefined ? '' : ' class="why"'}>${h(v)}</td></tr>`;
+    })
+    .join('');
   return `<section><h2>Summary</h2><table class="facts">${rows}</table>${alarmsHtml(a)}</section>`;
+}
+
+const RAMP_WORDS: Record<LogAnalysis['ramp']['verdict'], string> = {
+  ramp: 'Yes: latency climbs with the number of requests sent, whatever the rate — the server slows each client down as it asks more.',
+  'rate-driven':
+    'No: latency follows the sending rate — ordinary load, which slowing down relieves.',
+  confounded:
+    'Cannot tell: the request count and the rate rose together; vary the rate to tell them apart.',
+  none: 'No: latency does not grow with the requests sent.',
+  'insufficient-data': 'Too few requests to tell.',
+};
+
+function bimodalWords(a: LogAnalysis): string {
+  const b = a.bimodal;
+  if (!b.bimodal) return 'No: the latencies form one group.';
+  const share = (mode: typeof b.fast) => `${Math.round(100 * mode.share)} %`;
+  return `Yes: ${share(b.fast)} around ${formatMs(b.fast.medianMs)} ms and ${share(b.slow)} around ${formatMs(b.slow.medianMs)} ms — a queue that answers some requests only after a wait.`;
+}
+
+function runsFact(a: LogAnalysis): Fact[] {
+  if (a.runs.count < 2) return [];
+  return [
+    [
+      'Runs',
+      `${a.runs.count}, one after the other on the wall clock (rates leave out the gaps between them)`,
+    ],
+  ];
 }
 
 function alarmsHtml(a: LogAnalysis): string {

@@ -7,7 +7,8 @@ import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
 import { rejectUnknownOptions } from '../options.js';
 import { loadChartAssets } from './assets.js';
-import { renderReportHtml } from './html.js';
+import { type CompareRun, comparisonSeries } from './comparison.js';
+import { type ReportMeta, renderReportHtml } from './html.js';
 import { buildReportData, chartBucketS } from './report-data.js';
 
 /** Options of {@link writeReport}. */
@@ -22,6 +23,12 @@ export interface WriteReportOptions extends Omit<LogAnalyzerOptions, 'windowS'> 
   title?: string;
   /** Where "generated at" comes from (`wallNow()`). @default systemClock */
   clock?: Clock;
+  /**
+   * Another run of the same job to show beside this one (the demo's naive
+   * run): a table of both runs' totals and a chart of both on seconds from
+   * each run's start.
+   */
+  compare?: CompareRun;
 }
 
 /** What {@link writeReport} wrote. */
@@ -37,7 +44,17 @@ export interface WrittenReport {
 }
 
 const OWNER = 'writeReport';
-const KNOWN = ['log', 'out', 'windowS', 'title', 'clock', 'baseline', 'decay', 'sampleSize'];
+const KNOWN = [
+  'log',
+  'out',
+  'windowS',
+  'title',
+  'clock',
+  'compare',
+  'baseline',
+  'decay',
+  'sampleSize',
+];
 
 /**
  * Writes a self-contained HTML report of a log. The log is streamed twice:
@@ -56,9 +73,13 @@ export async function writeReport(options: WriteReportOptions): Promise<WrittenR
     throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
   }
   rejectUnknownOptions(OWNER, options, KNOWN);
-  const { log, out, title, clock = systemClock, windowS, ...analyzer } = options;
+  const { log, out, title, clock = systemClock, windowS, compare, ...analyzer } = options;
   requireText('log', log);
   requireText('out', out);
+  if (compare !== undefined) {
+    requireText('compare.log', compare?.log);
+    requireText('compare.label', compare?.label);
+  }
   if (title !== undefined && typeof title !== 'string') {
     throw InvalidOptionError.invalid(OWNER, 'title', title, 'a string');
   }
@@ -76,10 +97,20 @@ export async function writeReport(options: WriteReportOptions): Promise<WrittenR
       ? summary
       : await analyzeLog(log, { ...analyzer, windowS: bucketS });
   const data = buildReportData(chart);
-  const html = renderReportHtml(summary, data, loadChartAssets(), {
+  const meta: ReportMeta = {
     title: title ?? basename(log),
     generatedAt: new Date(clock.wallNow()).toISOString(),
-  });
+  };
+  if (compare) {
+    const other = await analyzeLog(compare.log, { ...analyzer, windowS: bucketS });
+    requireUsable(lineUse(other), compare.log);
+    data.comparison = comparisonSeries(chart, other, ['ratewise', compare.label]);
+    meta.compared = [
+      ['ratewise', summary],
+      [compare.label, other],
+    ];
+  }
+  const html = renderReportHtml(summary, data, loadChartAssets(), meta);
   await mkdir(dirname(out), { recursive: true });
   await writeFile(out, html);
   return { path: out, bytes: Buffer.byteLength(html), points: data.series.t.length, bucketS };
@@ -87,6 +118,7 @@ export async function writeReport(options: WriteReportOptions): Promise<WrittenR
 
 function requireText(name: string, value: unknown): void {
   if (typeof value !== 'string' || value === '') {
-    throw InvalidOptionError.invalid(OWNER, name, value, 'a non-empty path');
+    const what = name.endsWith('label') ? 'a non-empty string' : 'a non-empty path';
+    throw InvalidOptionError.invalid(OWNER, name, value, what);
   }
 }

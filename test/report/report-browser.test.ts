@@ -59,31 +59,12 @@ function eventLog(): string {
   return `${lines.join('\n')}\n`;
 }
 
-interface ReportStatus {
-  ready: boolean;
-  errors: string[];
-  charts: { id: string; points: number; lengths: number[]; values: number[] }[];
-}
-/** The few browser globals the checks use (the project compiles without the DOM library). */
-interface Page2d {
-  __ratewiseReport?: ReportStatus;
-  document: {
-    querySelector(selector: string): {
-      width: number;
-      height: number;
-      getContext(kind: '2d'): {
-        getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
-      };
-    };
-  };
-}
-
 type Rgb = [number, number, number];
 
 interface ReportStatus {
   ready: boolean;
   errors: string[];
-  charts: { id: string; points: number; lengths: number[]; values: number[] }[];
+  charts: { id: string; points: number; lengths: number[]; values: number[]; yMin: number[] }[];
 }
 
 /** The few browser globals the checks use (the project compiles without the DOM library). */
@@ -139,7 +120,11 @@ describe.skipIf(!available)('report in headless Chromium', () => {
       page.on('pageerror', (e) => problems.push(e.message));
       page.on('request', (r) => requests.push(r.url()));
       await page.goto(pathToFileURL(out).href);
-      const ready = () => (globalThis as unknown as Page2d).__ratewiseReport?.ready === true;
+      // Ready, and every chart drawn once (its y-axes' ranges known).
+      const ready = () => {
+        const status = (globalThis as unknown as Page2d).__ratewiseReport;
+        return status?.ready === true && status.charts.every((c) => c.yMin.length > 0);
+      };
       await page.waitForFunction(ready, undefined, { timeout: 10_000 });
       const report = () => (globalThis as unknown as Page2d).__ratewiseReport;
       const status = (await page.evaluate(report)) as ReportStatus;
@@ -155,6 +140,11 @@ describe.skipIf(!available)('report in headless Chromium', () => {
       for (const c of charts) {
         expect(c.points).toBe(120);
         expect(c.lengths.every((n) => n === 120)).toBe(true);
+        expect(c.yMin.length, c.id).toBeGreaterThan(0);
+        expect(
+          c.yMin.every((min) => min === 0),
+          `${c.id} y-axes start at zero`,
+        ).toBe(true);
       }
       // rps and p95 in every bucket; 429 markers only in the burst's buckets; limit, in flight, rate.
       expect(charts[0]?.values).toEqual([120, 2, 0]);
@@ -178,6 +168,48 @@ describe.skipIf(!available)('report in headless Chromium', () => {
       const html = readFileSync(out, 'utf8');
       expect(html).toContain("default-src 'none'");
       expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+
+  it('draws a compared run beside the log, both from zero', async () => {
+    const log = join(dir, 'events.jsonl');
+    writeFileSync(log, eventLog());
+    const other = join(dir, 'other.log');
+    const start = Date.parse('2026-01-31T05:00:00Z');
+    const lines = Array.from({ length: 600 }, (_, i) => {
+      const at = new Date(start + i * 100).toISOString();
+      return `${at} http://store.example/${i} 120 ${i % 3 === 0 ? 429 : 200}`;
+    });
+    writeFileSync(other, `${lines.join('\n')}\n`);
+    const out = join(dir, 'compared.html');
+    await writeReport({ log, out, compare: { log: other, label: 'naive' } });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+      await page.goto(pathToFileURL(out).href);
+      // Ready, and every chart drawn once (its y-axes' ranges known).
+      const ready = () => {
+        const status = (globalThis as unknown as Page2d).__ratewiseReport;
+        return status?.ready === true && status.charts.every((c) => c.yMin.length > 0);
+      };
+      await page.waitForFunction(ready, undefined, { timeout: 10_000 });
+      const report = () => (globalThis as unknown as Page2d).__ratewiseReport;
+      const status = (await page.evaluate(report)) as ReportStatus;
+      expect(status.errors).toEqual([]);
+      const compare = status.charts[0];
+      expect(compare?.id).toBe('chart-compare');
+      // 120 s of the log, 60 s of the other: ok/s of each where it ran, the other's 429s every second.
+      expect(compare?.points).toBe(120);
+      expect(compare?.values).toEqual([120, 60, 2, 60]);
+      expect(compare?.yMin).toEqual([0, 0]);
+      const grey = await page.evaluate(countPixels, {
+        id: 'chart-compare',
+        rgb: [127, 127, 127] as Rgb,
+        alarm: [214, 39, 40] as Rgb,
+      });
+      expect(grey.series).toBeGreaterThan(100);
     } finally {
       await browser.close();
     }
