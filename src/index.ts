@@ -154,6 +154,7 @@ export { type RunResult, type SimulateOptions, simulate } from './sim/simulate.j
 export { STRATEGIES, type Strategy, type StrategyContext } from './sim/strategies/index.js';
 export type { RunSummary } from './sim/summary.js';
 // Shared state
+export type { Fleet } from './store/fleet.js';
 export { MemoryStore, type MemoryStoreOptions } from './store/memory-store.js';
 export type { ScopeState, StateStore } from './store/store.js';
 export type { PhaseTimings } from './timings.js';

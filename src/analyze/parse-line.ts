@@ -17,6 +17,7 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<ControlEventType>([
   'blocked',
   'alarm',
   'evict',
+  'fleet',
 ]);
 /** Fields a crawl result may carry its time in: epoch ms or an ISO 8601 string. */
 const RESULT_TIME_FIELDS = ['at', 'wall', 'time', 'timestamp', 'ts', 'finishedAt'] as const;

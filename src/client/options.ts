@@ -14,6 +14,7 @@ import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { type Random, systemRandom } from '../random.js';
+import type { Fleet } from '../store/fleet.js';
 import type { StateStore } from '../store/store.js';
 import { Deadlines } from './deadlines.js';
 import { type RetryOptions, type RetryPolicy, retryPolicy } from './retry-policy.js';
@@ -36,6 +37,11 @@ export interface ControlledOptions extends ControlOptions {
    * @default new MemoryStore() (at most 10,000 scopes, none unused for an hour)
    */
   store?: StateStore;
+  /**
+   * Share every scope with other processes: `redisFleet({ url })` from
+   * `ratewise/redis`. Excludes `store` (the fleet keeps the learned state).
+   */
+  fleet?: Fleet;
   /**
    * A scope with nothing in flight or waiting for this long is evicted, ms
    * (its state saved to `store` first). Lower it when a run touches very many
@@ -117,6 +123,7 @@ export const CONTROLLED_KEYS = [
   'retry',
   'events',
   'store',
+  'fleet',
   'idleMs',
   'classify',
   'clock',
@@ -142,6 +149,13 @@ export function readControlledOptions(
   requireMethods(owner, 'clock', options.clock, ['now', 'wallNow', 'setTimer', 'sleep'], 'a Clock');
   requireMethods(owner, 'random', options.random, ['next'], 'a Random such as seededRandom(1)');
   requireMethods(owner, 'store', options.store, ['load', 'save'], 'a StateStore');
+  requireMethods(
+    owner,
+    'fleet',
+    options.fleet,
+    ['registry'],
+    'a Fleet such as redisFleet({ url })',
+  );
   requireMethods(owner, 'retry', options.retry, [], 'an object of retry options');
   requireMethods(owner, 'classify', options.classify, [], 'an object of classify options');
   const clock = steadyClock(options.clock ?? systemClock);
@@ -151,7 +165,7 @@ export function readControlledOptions(
     throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
   const classify = readClassifyOptions(classifyOptions);
   const retry = retryPolicy(options.retry);
-  const registry = new ScopeRegistry({
+  const registryOptions = {
     setup,
     clock,
     random,
@@ -160,7 +174,10 @@ export function readControlledOptions(
     idleMs: numberOption(owner, 'idleMs', options.idleMs, 600_000, { min: 0, infinite: true }),
     // A request waits out a known pause only as long as it would wait for a Retry-After.
     maxPauseWaitMs: retry.maxRetryAfterMs,
-  });
+  };
+  const registry = options.fleet
+    ? options.fleet.registry(registryOptions)
+    : new ScopeRegistry(registryOptions);
   return {
     registry,
     resolve: options.scope ?? byHost,

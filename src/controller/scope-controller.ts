@@ -213,6 +213,15 @@ export class ScopeController implements PermitOwner {
     return state;
   }
 
+  /**
+   * Re-reads the limit and the rate from the algorithms, for algorithms whose
+   * numbers change from outside (a fleet's shared state in `ratewise/redis`).
+   */
+  refresh(): void {
+    this.#semaphore.setLimit(this.#limit.limit);
+    this.#applyRate(this.#clock.now());
+  }
+
   /** Admits a request at once if breaker, limit and rate all allow it; never waits. */
   tryAdmit(): Permit | undefined {
     const pass = this.#gate ? this.#gate.tryPass() : 'pass';

@@ -18,7 +18,9 @@ export type ControlEventType =
   /** A soft-throttling detector raised or cleared an alarm. */
   | 'alarm'
   /** An idle scope was evicted from the registry. */
-  | 'evict';
+  | 'evict'
+  /** The worker left or rejoined its fleet's shared state (`ratewise/redis`). */
+  | 'fleet';
 
 /** Breaker states. */
 export type BreakerState = 'closed' | 'open' | 'half-open';

@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { type Clock, systemClock } from '../clock.js';
+import { InvalidOptionError } from '../errors.js';
+import { numberOption, rejectUnknownOptions } from '../options.js';
+import type { RedisLink } from './link.js';
+
+/** Options of {@link redisFleet}. Give exactly one of `url`, `client` or `link`. */
+export interface RedisFleetOptions {
+  /** `redis://host:port`: the fleet opens its own node-redis connection (no offline queue). */
+  url?: string;
+  /** With `url`: the server is a Redis Cluster (`url` is one of its nodes). @default false */
+  cluster?: boolean;
+  /**
+   * Your own connected client: a node-redis client or cluster (`redis`), or an
+   * ioredis `Redis` or `Cluster`. Left open by `close()`. Turn its offline
+   * queue off, or calls made while Redis is down wait in it (they still give
+   * up after `callTimeoutMs`).
+   */
+  client?: unknown;
+  /** Your own {@link RedisLink}, for any other client. */
+  link?: RedisLink;
+  /** Key prefix: a scope's keys are `<prefix>:{<scope id>}:…`. @default 'rw' */
+  prefix?: string;
+  /**
+   * A request's slot is leased for this long and renewed while it runs: a
+   * worker that dies (SIGKILL) gives its slots back within it, ms.
+   * @default 5000
+   */
+  leaseMs?: number;
+  /** Longest any call waits on Redis before the worker runs on locally, ms. @default 100 */
+  callTimeoutMs?: number;
+  /** Learned state unused for this long is forgotten (the scope starts fresh), ms. @default 86400000 (1 day) */
+  stateTtlMs?: number;
+  /** Outcomes are learned from in batches at most this often per scope, ms (refusals at once). @default 250 */
+  learnEveryMs?: number;
+  /** How far ahead a request may reserve its send time on the shared schedule, ms. @default 1000 */
+  horizonMs?: number;
+  /** This worker's name in the fleet. @default `<hostname>-<pid>-<random>` */
+  workerId?: string;
+  /** Receives one line when the worker leaves or rejoins shared mode. @default console.warn */
+  log?: (line: string) => void;
+  /** Time source for call deadlines and retries. @default systemClock */
+  clock?: Clock;
+}
+
+/** The validated form of {@link RedisFleetOptions}. */
+export interface FleetSettings {
+  prefix: string;
+  leaseMs: number;
+  callTimeoutMs: number;
+  stateTtlMs: number;
+  learnEveryMs: number;
+  horizonMs: number;
+  /** Renewal period of leases and of the retry of an unreachable Redis. */
+  renewMs: number;
+  workerId: string;
+  log: (line: string) => void;
+  clock: Clock;
+}
+
+const OWNER = 'redisFleet';
+const KNOWN = [
+  'url',
+  'cluster',
+  'client',
+  'link',
+  'prefix',
+  'leaseMs',
+  'callTimeoutMs',
+  'stateTtlMs',
+  'learnEveryMs',
+  'horizonMs',
+  'workerId',
+  'log',
+  'clock',
+] as const;
+
+/** Validates {@link RedisFleetOptions}; errors name the option, the value and what was expected. */
+export function readFleetOptions(options: RedisFleetOptions): FleetSettings {
+  if (typeof options !== 'object' || options === null)
+    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
+  rejectUnknownOptions(OWNER, options, KNOWN);
+  const given = (['url', 'client', 'link'] as const).filter((key) => options[key] !== undefined);
+  if (given.length !== 1)
+    throw InvalidOptionError.invalid(
+      OWNER,
+      'url',
+      options.url,
+      'given alone (or `client`, or `link`)',
+    );
+  if (options.url !== undefined && !/^rediss?:\/\//.test(String(options.url)))
+    throw InvalidOptionError.invalid(OWNER, 'url', options.url, 'a redis:// or rediss:// URL');
+  const ms = (name: keyof RedisFleetOptions, fallback: number, min: number) =>
+    numberOption(OWNER, name, options[name], fallback, { min, integer: true });
+  const leaseMs = ms('leaseMs', 5000, 100);
+  const prefix = options.prefix ?? 'rw';
+  if (typeof prefix !== 'string' || !/^[\w.-]+$/.test(prefix))
+    throw InvalidOptionError.invalid(OWNER, 'prefix', prefix, 'letters, digits, _ . or -');
+  if (options.log !== undefined && typeof options.log !== 'function')
+    throw InvalidOptionError.invalid(OWNER, 'log', options.log, 'a function');
+  return {
+    prefix,
+    leaseMs,
+    callTimeoutMs: ms('callTimeoutMs', 100, 1),
+    stateTtlMs: ms('stateTtlMs', 86_400_000, 1000),
+    learnEveryMs: ms('learnEveryMs', 250, 1),
+    horizonMs: ms('horizonMs', 1000, 0),
+    renewMs: Math.max(50, Math.floor(leaseMs / 3)),
+    workerId: options.workerId ?? defaultWorkerId(),
+    log: options.log ?? ((line) => console.warn(line)),
+    clock: options.clock ?? systemClock,
+  };
+}
+
+function defaultWorkerId(): string {
+  return `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,120 @@
+import type { CancelTimer, Clock } from '../clock.js';
+import type { ScopeFactory } from '../controller/registry.js';
+import { storedRate } from './fleet-view.js';
+import type { ScopeKeys } from './keys.js';
+import { learnFrom, parseOutcomes } from './learn-step.js';
+import { learnApplyScript, learnReadScript } from './lua/learn.js';
+import type { RedisFleet } from './redis-fleet.js';
+import { LOCK_MS } from './scope-calls.js';
+
+/** Outcomes learned from in one step at most. */
+const MAX_BATCH = 1000;
+
+/**
+ * This worker's turn at learning a scope, while it holds the scope's learning
+ * lock: read the queued outcomes with the state they apply to, compute the
+ * new state with the scope's algorithms ({@link learnFrom}), write it back
+ * if nobody changed it meanwhile, then look again after `learnEveryMs` (the
+ * lock is kept that long, so outcomes are learned in batches).
+ */
+export class Learner {
+  readonly #fleet: RedisFleet;
+  readonly #keys: ScopeKeys;
+  readonly #scope: string;
+  readonly #setup: ScopeFactory;
+  readonly #clock: Clock;
+  #running = false;
+  #again = false;
+  #next: CancelTimer | undefined;
+  #stopped = false;
+
+  constructor(
+    fleet: RedisFleet,
+    keys: ScopeKeys,
+    scope: string,
+    setup: ScopeFactory,
+    clock: Clock,
+  ) {
+    this.#fleet = fleet;
+    this.#keys = keys;
+    this.#scope = scope;
+    this.#setup = setup;
+    this.#clock = clock;
+  }
+
+  /** Learns now (this worker was just handed the lock), or right after the step under way. */
+  learn(): void {
+    if (this.#stopped) return;
+    this.#next?.();
+    this.#next = undefined;
+    if (this.#running) {
+      this.#again = true;
+      return;
+    }
+    this.#running = true;
+    this.#steps()
+      .catch(() => undefined) // the fleet went local; the lock expires by itself
+      .finally(() => {
+        this.#running = false;
+      });
+  }
+
+  /** Stops looking again (the scope is closing). */
+  stop(): void {
+    this.#stopped = true;
+    this.#next?.();
+    this.#next = undefined;
+  }
+
+  async #steps(): Promise<void> {
+    do {
+      this.#again = false;
+      if (await this.#step()) this.#lookAgain();
+    } while (this.#again && !this.#stopped);
+  }
+
+  /** One read-compute-write; true when a new state was written. */
+  async #step(): Promise<boolean> {
+    const { settings } = this.#fleet;
+    const k = this.#keys;
+    const read = await this.#fleet.run(
+      learnReadScript,
+      [k.state, k.samples, k.learner],
+      [settings.workerId, String(LOCK_MS), String(MAX_BATCH)],
+    );
+    if (Number(read[0]) !== 1) return false;
+    const raw = read[4] as unknown[];
+    const next = learnFrom(
+      this.#setup,
+      this.#scope,
+      String(read[3] ?? ''),
+      parseOutcomes(raw),
+      Number(read[1]),
+    );
+    const applied = await this.#fleet.run(
+      learnApplyScript,
+      [k.state, k.samples, k.learner, k.channel],
+      [
+        settings.workerId,
+        String(read[2]),
+        String(raw.length),
+        next.learned,
+        String(Math.max(1, Math.round(next.window))),
+        storedRate(next.rate),
+        String(next.pauseUntil),
+        String(settings.learnEveryMs),
+        String(settings.stateTtlMs),
+      ],
+    );
+    if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
+    return Number(applied[0]) === 1;
+  }
+
+  #lookAgain(): void {
+    if (this.#stopped) return;
+    this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
+      this.#next = undefined;
+      this.learn();
+    });
+  }
+}

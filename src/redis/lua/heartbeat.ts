@@ -1,0 +1,35 @@
+import { LuaScript } from '../script.js';
+import { PRELUDE } from './prelude.js';
+
+/**
+ * Keeps a worker's long requests leased: pushes each of its leases still held
+ * to `leaseMs` from now and marks the worker live. A lease the fleet already
+ * reclaimed (expired) is not brought back.
+ *
+ * KEYS: leases, workers.
+ * ARGV: worker id, worker TTL ms, lease ms, then the lease ids.
+ * Reply: now ms, live workers.
+ */
+export const heartbeatScript = new LuaScript(`${PRELUDE}
+local ls, wk = KEYS[1], KEYS[2]
+redis.call('ZREMRANGEBYSCORE', ls, '-inf', now)
+local expiry = int(now + num(ARGV[3]))
+for i = 4, #ARGV do redis.call('ZADD', ls, 'XX', expiry, ARGV[i]) end
+redis.call('PEXPIRE', ls, int(num(ARGV[3]) + 60000))
+redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
+redis.call('ZADD', wk, int(now + num(ARGV[2])), ARGV[1])
+redis.call('PEXPIRE', wk, ARGV[2])
+return {now, redis.call('ZCARD', wk)}
+`);
+
+/**
+ * Passes on a wake-up this worker no longer needs (it found a slot by
+ * itself meanwhile): the next waiting worker is woken if a slot is free.
+ *
+ * KEYS: state, leases, workers, waiting workers, channel.
+ * Reply: now ms.
+ */
+export const passOnScript = new LuaScript(`${PRELUDE}
+wakeNext(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
+return now
+`);

@@ -1,0 +1,52 @@
+import { LuaScript } from '../script.js';
+import { PRELUDE } from './prelude.js';
+
+/**
+ * The learner's read: checks (or takes, when free) the learning lock and
+ * returns the queued outcomes with the learned state they apply to.
+ *
+ * KEYS: state, samples, learner lock.
+ * ARGV: worker id, lock ms, most outcomes.
+ * Reply: {0} when another worker holds the lock or nothing is queued (the
+ * lock is then dropped); else {1, now ms, version, learned state or '', outcomes}.
+ */
+export const learnReadScript = new LuaScript(`${PRELUDE}
+local st, smp, ln = KEYS[1], KEYS[2], KEYS[3]
+local holder = redis.call('GET', ln)
+if holder and holder ~= ARGV[1] then return {0} end
+local samples = redis.call('LRANGE', smp, 0, num(ARGV[3]) - 1)
+if #samples == 0 then
+  if holder then redis.call('DEL', ln) end
+  return {0}
+end
+redis.call('SET', ln, ARGV[1], 'PX', ARGV[2])
+local s = redis.call('HMGET', st, 'ver', 'alg')
+return {1, now, num(s[1]), s[2] or '', samples}
+`);
+
+/**
+ * The learner's write: stores the state the worker computed from the outcomes
+ * it read — only while it still holds the lock and the version is the one it
+ * read, so a decision made from stale state is never applied — drops those
+ * outcomes, and keeps the lock for `cooldown` ms so outcomes are learned in
+ * batches. Announces the new numbers (waiters recheck a window that grew).
+ *
+ * KEYS: state, samples, learner lock, channel.
+ * ARGV: worker id, version read, outcomes used, learned state, window, rate,
+ * pause-until ms (0 for none), cooldown ms, state TTL ms.
+ * Reply: {0} lock lost, {-1} version moved, else {1, new version, outcomes still queued}.
+ */
+export const learnApplyScript = new LuaScript(`${PRELUDE}
+local st, smp, ln, ch = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+if redis.call('GET', ln) ~= ARGV[1] then return {0} end
+local s = redis.call('HMGET', st, 'ver', 'pause')
+if num(s[1]) ~= num(ARGV[2]) then return {-1} end
+local ver = num(s[1]) + 1
+redis.call('HSET', st, 'alg', ARGV[4], 'win', ARGV[5], 'rate', ARGV[6], 'ver', int(ver))
+if num(ARGV[7]) > num(s[2]) then redis.call('HSET', st, 'pause', ARGV[7]) end
+redis.call('PEXPIRE', st, ARGV[9])
+redis.call('LTRIM', smp, num(ARGV[3]), -1)
+redis.call('PEXPIRE', ln, ARGV[8])
+redis.call('SPUBLISH', ch, 's')
+return {1, ver, redis.call('LLEN', smp)}
+`);

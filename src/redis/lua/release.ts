@@ -1,0 +1,57 @@
+import { LuaScript } from '../script.js';
+import { PRELUDE } from './prelude.js';
+
+/**
+ * A request's end, in one round trip: frees its lease (waking the
+ * longest-waiting worker), applies a `Retry-After` as a fleet-wide pause (and
+ * announces it), and queues the outcome for the learner. A congestion signal
+ * claims the scope's current epoch: only the first one admitted under it
+ * counts — it bumps the epoch and takes the learning lock to cut at once —
+ * and later ones admitted under an old epoch are dropped, so one congestion
+ * event makes one cut fleet-wide.
+ *
+ * KEYS: state, leases, samples, learner lock, channel, workers, waiting workers.
+ * ARGV: lease id ('' when none), worker id, Retry-After ms (0 for none),
+ * congestion (1 or 0), admitted epoch, outcome ('' for none), most outcomes
+ * kept, lock ms, state TTL ms.
+ * Reply: now ms, learn (1: this worker now holds the learning lock), cut (1:
+ * this outcome claimed the epoch), epoch after.
+ */
+export const releaseScript = new LuaScript(`${PRELUDE}
+local st, ls, smp, ln, ch, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local removed = 0
+if ARGV[1] ~= '' then removed = redis.call('ZREM', ls, ARGV[1]) end
+local s = redis.call('HMGET', st, 'pause', 'ep')
+local pause, ep = num(s[1]), num(s[2])
+local retryAfter = num(ARGV[3])
+if retryAfter > 0 and now + retryAfter > pause then
+  pause = now + retryAfter
+  redis.call('HSET', st, 'pause', int(pause))
+  redis.call('SPUBLISH', ch, 'p' .. int(pause))
+end
+local keep = ARGV[6] ~= ''
+local cut = 0
+if ARGV[4] == '1' then
+  if num(ARGV[5]) == ep then
+    ep = ep + 1
+    redis.call('HSET', st, 'ep', int(ep))
+    cut = 1
+  else
+    keep = false
+  end
+end
+local learn = 0
+if keep then
+  redis.call('RPUSH', smp, ARGV[6])
+  redis.call('LTRIM', smp, -num(ARGV[7]), -1)
+  redis.call('PEXPIRE', smp, ARGV[9])
+  if cut == 1 then
+    redis.call('SET', ln, ARGV[2], 'PX', ARGV[8])
+    learn = 1
+  elseif redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[8]) then
+    learn = 1
+  end
+end
+if removed == 1 then wakeNext(st, ls, wk, wq, ch) end
+return {now, learn, cut, ep}
+`);

@@ -1,0 +1,157 @@
+import type { CancelTimer } from '../clock.js';
+import type { ScopeRegistry, ScopeRegistryOptions } from '../controller/registry.js';
+import type { Fleet } from '../store/fleet.js';
+import { type FleetSettings, type RedisFleetOptions, readFleetOptions } from './fleet-options.js';
+import { FleetRegistry } from './fleet-registry.js';
+import type { RedisLink } from './link.js';
+import { type OpenedLink, openLink } from './open-link.js';
+import { type LuaScript, withinMs } from './script.js';
+
+/** `shared`: admission through Redis. `local`: Redis is out of reach; each worker runs on its share. */
+export type FleetMode = 'shared' | 'local';
+
+/** Told when the worker switches mode, with the reason. */
+export type ModeListener = (mode: FleetMode, reason: string) => void;
+
+/**
+ * One worker's membership of a fleet on Redis: the connection, the scripts
+ * and the switch between shared and local mode. Every call waits on Redis for
+ * at most `callTimeoutMs`; the first failure switches the worker to local mode
+ * (a log line and a `fleet` event per scope), and Redis is retried every
+ * renewal period until it answers again.
+ */
+export class RedisFleet implements Fleet {
+  /** The validated options. */
+  readonly settings: FleetSettings;
+  readonly #opened: OpenedLink;
+  readonly #listeners = new Set<ModeListener>();
+  #mode: FleetMode = 'local';
+  #retry: CancelTimer | undefined;
+  #closed = false;
+  /** Round trips to Redis so far (scripts and retries), for measuring the cost per request. */
+  roundTrips = 0;
+
+  constructor(options: RedisFleetOptions) {
+    this.settings = readFleetOptions(options);
+    this.#opened = openLink(options, Math.max(1000, this.settings.callTimeoutMs));
+    // Until connected the worker runs locally; it joins as soon as Redis answers.
+    this.#opened.ready.then(
+      () => this.#join('connected'),
+      () => undefined,
+    );
+    this.#scheduleRetry();
+  }
+
+  /** Resolves once the connection is up (at once for a client you passed). */
+  get ready(): Promise<void> {
+    return this.#opened.ready;
+  }
+
+  /** The connection. */
+  get link(): RedisLink {
+    return this.#opened.link;
+  }
+
+  /** Whether admission goes through Redis now. */
+  get shared(): boolean {
+    return this.#mode === 'shared';
+  }
+
+  /** A registry whose scopes are shared through this fleet (what `createClient({ fleet })` uses). */
+  registry(options: ScopeRegistryOptions): ScopeRegistry {
+    return new FleetRegistry(this, options);
+  }
+
+  /** Calls `listener` on every switch of mode; returns a function that stops it. */
+  watch(listener: ModeListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Runs `script` within `callTimeoutMs`. A failure (timeout, connection,
+   * error reply) switches the worker to local mode, then rejects.
+   */
+  async run(
+    script: LuaScript,
+    keys: readonly string[],
+    args: readonly string[],
+  ): Promise<unknown[]> {
+    this.roundTrips++;
+    try {
+      const reply = await withinMs(
+        this.settings.clock,
+        this.settings.callTimeoutMs,
+        script.run(this.link, keys, args),
+      );
+      return reply as unknown[];
+    } catch (error) {
+      this.#leave(error);
+      throw error;
+    }
+  }
+
+  /** Stops retrying and closes the connection if the fleet opened it. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#retry?.();
+    this.#mode = 'local';
+    await this.#opened.close();
+  }
+
+  #leave(error: unknown): void {
+    if (this.#mode === 'local' || this.#closed) return;
+    this.#mode = 'local';
+    const why = (error as { message?: unknown } | null)?.message ?? String(error);
+    this.#announce(`Redis unreachable (${String(why)}); running locally on a safe share`);
+    this.#scheduleRetry();
+  }
+
+  #join(reason: string): void {
+    if (this.#mode === 'shared' || this.#closed) return;
+    this.#mode = 'shared';
+    this.#retry?.();
+    this.#retry = undefined;
+    this.#announce(reason === 'connected' ? 'joined the fleet' : `Redis is back; ${reason}`);
+  }
+
+  #announce(reason: string): void {
+    this.settings.log(`ratewise fleet (${this.settings.workerId}): ${reason}`);
+    for (const listener of this.#listeners) listener(this.#mode, reason);
+  }
+
+  /** Pings Redis every renewal period while local; the first answer rejoins. */
+  #scheduleRetry(): void {
+    if (this.#closed || this.#retry) return;
+    this.#retry = this.settings.clock.setTimer(this.settings.renewMs, () => {
+      this.#retry = undefined;
+      if (this.#mode === 'shared' || this.#closed) return;
+      this.roundTrips++;
+      withinMs(
+        this.settings.clock,
+        this.settings.callTimeoutMs,
+        this.link.command(undefined, ['PING']),
+      )
+        .then(() => this.#join('shared mode resumed'))
+        .catch(() => this.#scheduleRetry());
+    });
+  }
+}
+
+/**
+ * A fleet on Redis for `createClient({ fleet })`, `ratewiseInterceptor({ fleet })`
+ * or `ratewise crawl --redis URL`: every worker that uses the same Redis (and
+ * `prefix`) shares one controller per scope.
+ *
+ * ```ts
+ * const fleet = redisFleet({ url: 'redis://127.0.0.1:6379' });
+ * const client = createClient({ fleet });
+ * // … client.fetch(…) in every worker …
+ * await client.close();
+ * await fleet.close();
+ * ```
+ */
+export function redisFleet(options: RedisFleetOptions): RedisFleet {
+  return new RedisFleet(options);
+}

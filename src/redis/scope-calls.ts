@@ -1,0 +1,98 @@
+import type { ScopeKeys } from './keys.js';
+import { acquireScript } from './lua/acquire.js';
+import { heartbeatScript, passOnScript } from './lua/heartbeat.js';
+import { releaseScript } from './lua/release.js';
+import type { RedisFleet } from './redis-fleet.js';
+
+/** What a request's end tells the fleet besides freeing its lease. */
+export interface EndReport {
+  /** The server's Retry-After, ms (0 for none): pauses the whole fleet. */
+  retryAfterMs: number;
+  /** Whether the outcome is a congestion signal (it claims the epoch to cut). */
+  congestion: boolean;
+  /** The epoch the request was admitted under. */
+  epoch: number;
+  /** The outcome queued for learning (JSON). */
+  outcome: string;
+}
+
+/** Outcomes kept queued for learning at most (the oldest are dropped). */
+const MAX_OUTCOMES = 10_000;
+/** How long the learning lock is held between a learner's read and its write, ms. */
+export const LOCK_MS = 2000;
+
+/** The Redis calls of one scope: each is one script, one round trip. */
+export class ScopeCalls {
+  readonly #fleet: RedisFleet;
+  readonly #keys: ScopeKeys;
+  readonly #scope: string;
+  readonly #initial: readonly [window: string, rate: string];
+
+  /** `initial`: the window and stored rate a scope new to Redis starts with. */
+  constructor(fleet: RedisFleet, keys: ScopeKeys, scope: string, initial: [string, string]) {
+    this.#fleet = fleet;
+    this.#keys = keys;
+    this.#scope = scope;
+    this.#initial = initial;
+  }
+
+  /**
+   * `acquireScript` for `leaseId`; `knownVersion` spares resending learned
+   * state already known; `more`: other callers of this worker wait too.
+   */
+  acquire(leaseId: string, knownVersion: number, more: boolean): Promise<unknown[]> {
+    const { settings } = this.#fleet;
+    const k = this.#keys;
+    return this.#fleet.run(
+      acquireScript,
+      [k.state, k.leases, k.workers, k.waiting],
+      [
+        leaseId,
+        settings.workerId,
+        String(settings.leaseMs),
+        String(settings.horizonMs),
+        String(knownVersion),
+        ...this.#initial,
+        String(settings.stateTtlMs),
+        this.#scope,
+        '1',
+        String(settings.leaseMs * 2),
+        more ? '1' : '0',
+      ],
+    );
+  }
+
+  /** `releaseScript`: frees `leaseId` ('' for none) and applies `report`. */
+  end(leaseId: string, report: EndReport | undefined): Promise<unknown[]> {
+    const { settings } = this.#fleet;
+    const k = this.#keys;
+    const keys = [k.state, k.leases, k.samples, k.learner, k.channel, k.workers, k.waiting];
+    return this.#fleet.run(releaseScript, keys, [
+      leaseId,
+      settings.workerId,
+      String(Math.ceil(report?.retryAfterMs ?? 0)),
+      report?.congestion ? '1' : '0',
+      String(report?.epoch ?? 0),
+      report?.outcome ?? '',
+      String(MAX_OUTCOMES),
+      String(LOCK_MS),
+      String(settings.stateTtlMs),
+    ]);
+  }
+
+  /** `passOnScript`: wakes the next waiting worker if a slot is free. */
+  passOn(): Promise<unknown[]> {
+    const k = this.#keys;
+    return this.#fleet.run(passOnScript, [k.state, k.leases, k.workers, k.waiting, k.channel], []);
+  }
+
+  /** `heartbeatScript`: pushes the expiry of `leaseIds` forward and marks the worker live. */
+  renew(leaseIds: readonly string[]): Promise<unknown[]> {
+    const { settings } = this.#fleet;
+    return this.#fleet.run(
+      heartbeatScript,
+      [this.#keys.leases, this.#keys.workers],
+      [settings.workerId, String(settings.leaseMs * 2), String(settings.leaseMs), ...leaseIds],
+    );
+  }
+}

@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import type { CancelTimer, Clock } from '../clock.js';
+import { RatewiseError } from '../errors.js';
+import type { RedisLink } from './link.js';
+
+/**
+ * A Lua script run by `EVALSHA`. When the server has not cached it (a restart,
+ * a `SCRIPT FLUSH`, a failover), the error reply starts with `NOSCRIPT` — the
+ * one prefix Redis documents for it — and the script is sent once with `EVAL`,
+ * which caches it again. No other error text steers anything.
+ */
+export class LuaScript {
+  /** The script's SHA-1, as `EVALSHA` names it. */
+  readonly sha: string;
+
+  /** @param source Lua that reads its keys from `KEYS` and its arguments from `ARGV` only. */
+  constructor(readonly source: string) {
+    this.sha = createHash('sha1').update(source).digest('hex');
+  }
+
+  /** Runs the script on the node that owns `keys` (all in one slot). */
+  async run(link: RedisLink, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    const tail = [String(keys.length), ...keys, ...args];
+    try {
+      return await link.command(keys[0], ['EVALSHA', this.sha, ...tail]);
+    } catch (error) {
+      if (!isNoScript(error)) throw error;
+      return link.command(keys[0], ['EVAL', this.source, ...tail]);
+    }
+  }
+}
+
+function isNoScript(error: unknown): boolean {
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message.startsWith('NOSCRIPT');
+}
+
+/** A Redis call that did not answer in time: the fleet treats Redis as unreachable. */
+export class RedisTimeoutError extends RatewiseError {
+  constructor(ms: number) {
+    super('ERR_RATEWISE_REDIS_TIMEOUT', `Redis did not answer within ${ms} ms`);
+  }
+}
+
+/**
+ * `call`, given at most `ms` on `clock`: a slow or stalled Redis costs a
+ * caller no more than that. A reply that comes later is dropped.
+ */
+export function withinMs<T>(clock: Clock, ms: number, call: Promise<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let cancel: CancelTimer | undefined = clock.setTimer(ms, () => {
+      cancel = undefined;
+      reject(new RedisTimeoutError(ms));
+    });
+    call.then(
+      (value) => {
+        cancel?.();
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancel?.();
+        reject(error);
+      },
+    );
+  });
+}

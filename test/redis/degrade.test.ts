@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { controlSetup } from '../../src/controller/defaults.js';
+import type { ControlEvent } from '../../src/events/event.js';
+import { OK, pause, useRedis } from './fleet-helpers.js';
+
+const redis = useRedis();
+
+describe('a fleet worker when Redis goes away', () => {
+  it('runs on locally within one call timeout, says so, and rejoins once Redis answers', async () => {
+    const fleet = await redis.fleet({ leaseMs: 600, callTimeoutMs: 100 }); // retry every 200 ms
+    const events: ControlEvent[] = [];
+    const registry = fleet.registry({
+      setup: controlSetup({ maxConcurrency: 8, initialConcurrency: 8 }),
+      events: (event) => events.push(event),
+    });
+    (await registry.admit('host:down')).report(OK);
+    redis.server().freeze(); // connections stay open, nothing answers
+    try {
+      const started = performance.now();
+      for (let i = 0; i < 5; i++) (await registry.admit('host:down')).report(OK);
+      expect(performance.now() - started).toBeLessThan(600); // one call timed out at 100 ms, then local
+      expect(fleet.shared).toBe(false);
+      expect(events.filter((e) => e.type === 'fleet').map((e) => e.reason)).toEqual([
+        expect.stringMatching(/^local: Redis unreachable/),
+      ]);
+      expect(redis.lines.some((line) => line.includes('running locally'))).toBe(true);
+    } finally {
+      redis.server().thaw();
+    }
+    const back = performance.now();
+    while (!fleet.shared && performance.now() - back < 2000) await pause(10);
+    expect(performance.now() - back).toBeLessThan(2 * 200 + 300); // two renewal periods, and slack for a loaded machine
+    expect(events.at(-1)?.reason).toMatch(/^shared: /);
+    (await registry.admit('host:down')).report(OK);
+    await registry.close();
+  });
+
+  it('keeps admitting while the server is stopped and restarted empty', async () => {
+    const fleet = await redis.fleet({ leaseMs: 600, callTimeoutMs: 100 });
+    const registry = fleet.registry({ setup: controlSetup() });
+    (await registry.admit('host:restart')).report(OK);
+    await redis.server().stop();
+    for (let i = 0; i < 5; i++) (await registry.admit('host:restart')).report(OK);
+    expect(fleet.shared).toBe(false);
+    await redis.server().start();
+    const back = performance.now();
+    while (!fleet.shared && performance.now() - back < 3000) await pause(10);
+    expect(fleet.shared).toBe(true);
+    (await registry.admit('host:restart')).report(OK);
+    await registry.close();
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import { controlSetup } from '../../src/controller/defaults.js';
+import type { Permit } from '../../src/controller/permit.js';
+import { scopeKeys } from '../../src/redis/keys.js';
+import { learnFrom } from '../../src/redis/learn-step.js';
+import { OK, pause, REFUSED, stateOf, useRedis } from './fleet-helpers.js';
+
+const redis = useRedis();
+
+describe('fleet admission on a real Redis', () => {
+  it('three workers together never hold more than the shared window', async () => {
+    const registries = await Promise.all(
+      [1, 2, 3].map(async () =>
+        redis.registry(await redis.fleet(), { maxConcurrency: 4, initialConcurrency: 4 }),
+      ),
+    );
+    let inflight = 0;
+    let most = 0;
+    await Promise.all(
+      Array.from({ length: 36 }, async (_, i) => {
+        const permit = await (registries[i % 3] as (typeof registries)[0]).admit('host:window');
+        most = Math.max(most, ++inflight);
+        await pause(5);
+        inflight--;
+        permit.report(OK);
+      }),
+    );
+    expect(most).toBe(4); // filled, never exceeded (three local controllers would allow 12)
+  });
+
+  it('paces three workers on one schedule: together at the scope rate, not three times it', async () => {
+    const registries = await Promise.all(
+      [1, 2, 3].map(async () => redis.registry(await redis.fleet(), { rate: 100 })),
+    );
+    const sends: number[] = [];
+    await Promise.all(
+      Array.from({ length: 30 }, async (_, i) => {
+        const permit = await (registries[i % 3] as (typeof registries)[0]).admit('host:paced');
+        sends.push(performance.now());
+        permit.report(OK);
+      }),
+    );
+    sends.sort((a, b) => a - b);
+    const span = (sends.at(-1) as number) - (sends[0] as number);
+    expect(span).toBeGreaterThan(29 * 10 * 0.9); // 29 gaps of 10 ms, whichever worker sent
+  });
+
+  it('a Retry-After received by one worker holds every worker', async () => {
+    const [a, b] = [
+      redis.registry(await redis.fleet()),
+      redis.registry(await redis.fleet()),
+    ] as const;
+    (await b.admit('host:pause')).report(OK); // b knows the scope before the pause
+    const permit = await a.admit('host:pause');
+    permit.report({ ...REFUSED, retryAfterMs: 400 });
+    const reported = performance.now();
+    await pause(20); // the release reaches Redis
+    (await b.admit('host:pause')).report(OK);
+    expect(performance.now() - reported).toBeGreaterThanOrEqual(380);
+  });
+
+  it('a burst of refusals admitted under one epoch cuts once, fleet-wide', async () => {
+    const fleets = [await redis.fleet(), await redis.fleet()];
+    const registries = fleets.map((fleet) =>
+      redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 }),
+    );
+    const permits: Permit[] = [];
+    for (let i = 0; i < 8; i++)
+      permits.push(await (registries[i % 2] as (typeof registries)[0]).admit('host:burst'));
+    for (const permit of permits) permit.report(REFUSED);
+    await pause(200); // the releases and the learner's step
+    const state = await stateOf(
+      fleets[0] as (typeof fleets)[0],
+      scopeKeys('rw', 'host:burst').state,
+    );
+    expect(state.ep).toBe('1');
+    const oneCut = learnFrom(
+      controlSetup({ maxConcurrency: 8, initialConcurrency: 8 }),
+      'host:burst',
+      '',
+      [{ s: 1, a: 2, i: 8, g: REFUSED }],
+      2,
+    );
+    expect(Number(state.win)).toBe(oneCut.window);
+    expect(oneCut.window).toBeLessThan(8);
+  });
+
+  it('gives a dead worker’s slots back when their leases expire', async () => {
+    const dying = await redis.fleet({ leaseMs: 300 });
+    const held = await redis.registry(dying, { maxConcurrency: 2, initialConcurrency: 2 });
+    await held.admit('host:lease');
+    await held.admit('host:lease');
+    await held.close(); // stops renewing, like a killed worker; the leases stay in Redis
+    const survivor = redis.registry(await redis.fleet({ leaseMs: 300 }), {
+      maxConcurrency: 2,
+      initialConcurrency: 2,
+    });
+    const started = performance.now();
+    (await survivor.admit('host:lease')).report(OK);
+    const waited = performance.now() - started;
+    expect(waited).toBeGreaterThan(150);
+    expect(waited).toBeLessThan(300 + 1000);
+  });
+});

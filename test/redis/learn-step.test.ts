@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { AimdLimit } from '../../src/algorithms/aimd.js';
+import { controlSetup } from '../../src/controller/defaults.js';
+import { type FleetOutcome, learnFrom, parseOutcomes } from '../../src/redis/learn-step.js';
+import { OK, REFUSED } from './fleet-helpers.js';
+
+const setup = controlSetup({ maxConcurrency: 16, initialConcurrency: 8 });
+
+describe('learnFrom: the fleet decides with the scope’s own algorithms', () => {
+  it('gives the numbers the same algorithms give in one process for the same samples', () => {
+    const outcomes: FleetOutcome[] = [
+      { s: 1000, a: 1050, i: 8, g: OK },
+      { s: 1010, a: 1060, i: 8, g: OK },
+      { s: 1020, a: 1070, i: 8, g: REFUSED },
+    ];
+    const local = new AimdLimit({ max: 16, initialLimit: 8 });
+    for (const o of outcomes as { s: number; a: number; i: number; g: typeof OK }[])
+      local.onSample({ sentAt: o.s, at: o.a, inflight: o.i, signal: o.g });
+    const learned = learnFrom(setup, 'host:x', '', outcomes, 1070);
+    expect(learned.window).toBe(local.limit);
+    expect(learned.window).toBeLessThan(8);
+  });
+
+  it('resumes from the stored state and orders outcomes by answer time', () => {
+    const cut = learnFrom(setup, 'host:x', '', [{ s: 1, a: 2, i: 8, g: REFUSED }], 2);
+    const later = learnFrom(setup, 'host:x', cut.learned, [{ s: 3, a: 4, i: 1, g: OK }], 4);
+    expect(later.window).toBeGreaterThanOrEqual(cut.window);
+    expect(later.window).toBeLessThan(8); // not a fresh start
+    const swapped = learnFrom(
+      setup,
+      'host:x',
+      '',
+      [
+        { s: 3, a: 4, i: 1, g: OK },
+        { s: 1, a: 2, i: 8, g: REFUSED },
+      ],
+      4,
+    );
+    expect(swapped.learned).toBe(later.learned);
+  });
+
+  it('starts fresh from a corrupt stored state, and skips outcomes that do not parse', () => {
+    expect(learnFrom(setup, 'host:x', '{not json', [], 0).window).toBe(8);
+    expect(parseOutcomes(['{"a":1,"alarm":"slow-down"}', 'garbage', '{"x":1}', 7])).toEqual([
+      { a: 1, alarm: 'slow-down' },
+    ]);
+  });
+});
