@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
+import { lockFile } from './file-lock.js';
 import { readLines } from './line-reader.js';
 import { UsageError } from './usage-error.js';
 
@@ -47,25 +48,37 @@ export class ResultsFile {
     });
   }
 
-  /** Opens `path` (created, with its directory), truncated unless `resume`. */
+  /**
+   * Opens `path` (created, with its directory), truncated unless `resume`,
+   * and locks it for this process until {@link close}: a second crawl on the
+   * same file fails with a {@link UsageError} instead of writing every
+   * remaining URL twice (a lock left by a killed run is taken over).
+   */
   static async open(
     path: string,
     resume: boolean,
   ): Promise<{ file: ResultsFile; completed: Set<string> }> {
-    const completed = resume ? await readCompleted(path) : new Set<string>();
+    let release: () => Promise<void>;
     try {
       await mkdir(dirname(path), { recursive: true });
-      const handle = await open(path, resume ? 'a' : 'w');
+      release = await lockFile(path);
+    } catch (error) {
+      throw UsageError.file('write', path, error);
+    }
+    try {
+      const completed = resume ? await readCompleted(path) : new Set<string>();
+      const handle = await openFile(path, resume);
       const target: LineTarget = {
         write: async (line) => {
           await handle.write(line);
         },
         sync: () => handle.sync(),
-        close: () => handle.close(),
+        close: () => handle.close().finally(release),
       };
       return { file: new ResultsFile(target), completed };
     } catch (error) {
-      throw UsageError.file('write', path, error);
+      await release();
+      throw error;
     }
   }
 
@@ -85,6 +98,14 @@ export class ResultsFile {
     } finally {
       await this.#target.close();
     }
+  }
+}
+
+async function openFile(path: string, resume: boolean) {
+  try {
+    return await open(path, resume ? 'a' : 'w');
+  } catch (error) {
+    throw UsageError.file('write', path, error);
   }
 }
 
