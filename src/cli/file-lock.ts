@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { processRuns } from './process-alive.js';
 import { UsageError } from './usage-error.js';
 
 /** Who holds a lock, as its lock file says. */
@@ -92,14 +93,7 @@ async function readHolder(lockPath: string): Promise<Holder | undefined> {
 
 /** Whether the holder still runs; on another machine there is no telling, so yes. */
 function isAlive(holder: Holder): boolean {
-  if (holder.host !== hostname()) return true;
-  if (holder.pid === process.pid) return true;
-  try {
-    process.kill(holder.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // runs, as another user
-  }
+  return holder.host !== hostname() || processRuns(holder.pid);
 }
 
 function busy(path: string, lockPath: string, holder: Holder | undefined): UsageError {

@@ -1,7 +1,7 @@
 import { setMaxListeners } from 'node:events';
 import { createClient, type RatewiseClient } from '../client/client.js';
 import { fanout } from '../events/fanout.js';
-import { drainBody, saveBody } from './body-files.js';
+import { drainBody, removeStaleParts, saveBody } from './body-files.js';
 import { type CrawlOptions, type CrawlSettings, readCrawlOptions } from './crawl-options.js';
 import { every, ProgressMeter } from './crawl-progress.js';
 import {
@@ -69,6 +69,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   let opened: Awaited<ReturnType<typeof ResultsFile.open>> | undefined;
   try {
     opened = await openResults(options);
+    if (options.saveBodies !== undefined) await removeStaleParts(options.saveBodies);
   } catch (error) {
     await client.close();
     throw error;

@@ -3,7 +3,13 @@ import type { DecoderChain } from './content-decoding.js';
 import type { ResponseTap } from './response-tap.js';
 
 /** Decoded bytes queued in the web stream before decoding pauses. */
-const HIGH_WATER_BYTES = 65_536;
+const HIGH_WATER_BYTES = 262_144;
+/**
+ * Wire bytes waiting for the decoder before the download pauses; it resumes
+ * once the decoder has taken them all (pausing undici per chunk is costly:
+ * see `web-response.ts`).
+ */
+const INPUT_HIGH_WATER_BYTES = 262_144;
 
 /**
  * The decoded body of a compressed response as a web stream, for
@@ -43,7 +49,10 @@ export function decodedStream(
         output.on('error', fail);
         input.on('drain', () => tap.resume());
         tap.consume({
-          data: (chunk) => input.write(chunk),
+          data: (chunk) => {
+            input.write(chunk);
+            return input.writableLength < INPUT_HIGH_WATER_BYTES;
+          },
           end: () => input.end(),
           error: fail,
         });

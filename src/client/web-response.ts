@@ -5,8 +5,17 @@ import type { ResponseTap } from './response-tap.js';
 
 /** Statuses whose response has no body, per the fetch standard. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-/** Bytes queued in the web stream before the download pauses. */
-const HIGH_WATER_BYTES = 65_536;
+/** Bytes queued in the web stream before the download pauses… */
+const HIGH_WATER_BYTES = 262_144;
+/**
+ * …and at most this many still queued before it resumes. A download paused
+ * and resumed for every chunk costs undici a copy of all it has buffered
+ * (it reads the socket's whole buffer and puts back what it does not parse),
+ * so a reader slower than the network — a disk — made saving a body
+ * quadratic (60 MB in 16 KiB chunks: 62 s). Resuming only once the reader
+ * has taken most of the queue lets a lot through per pause.
+ */
+const LOW_WATER_BYTES = 65_536;
 
 /**
  * Turns an attempt's head into a standard `Response` whose body streams from
@@ -67,8 +76,9 @@ function bodyStream(tap: ResponseTap): ReadableStream<Uint8Array> {
           error: (error) => ignoreClosed(() => controller.error(error)),
         });
       },
-      pull() {
-        tap.resume();
+      pull(controller) {
+        const queued = HIGH_WATER_BYTES - (controller.desiredSize ?? 0);
+        if (queued <= LOW_WATER_BYTES) tap.resume();
       },
       cancel(reason) {
         tap.abort(

@@ -1,0 +1,78 @@
+import { spawn, spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { removeStaleParts } from '../../src/cli/body-files.js';
+import { runCrawl } from '../../src/cli/run-crawl.js';
+import { type HostileServer, startHostileServer } from '../../src/testing/hostile-server.js';
+
+let dir: string;
+let hostile: HostileServer | undefined;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ratewise-bodies-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+afterEach(async () => {
+  await hostile?.close();
+  hostile = undefined;
+});
+
+const HASH = 'a'.repeat(32);
+
+describe('crawl --save-bodies', () => {
+  it('saves whole bodies under their hash, and leaves no .part behind a failed download', async () => {
+    hostile = await startHostileServer();
+    const bodies = join(dir, 'saved');
+    const out = join(dir, 'saved.jsonl');
+    const summary = await runCrawl({
+      urls: [`${hostile.url}/chunked?bytes=300000&chunk=1000`, `${hostile.url}/reset`],
+      out,
+      saveBodies: bodies,
+      client: { retry: { maxAttempts: 1 } },
+    });
+    expect(summary.urls).toBe(2);
+    const results = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { url: string; file?: string; error: string | null });
+    const saved = results.find((r) => r.url.includes('/chunked'));
+    expect(readFileSync(saved?.file ?? '').length).toBe(300_000);
+    expect(results.find((r) => r.url.includes('/reset'))?.error).not.toBeNull();
+    expect(readdirSync(bodies).filter((name) => name.endsWith('.part'))).toEqual([]);
+  });
+
+  it('removes the .part files a killed crawl left, not those of a crawl still running', async () => {
+    const bodies = join(dir, 'stale');
+    mkdirSync(bodies, { recursive: true });
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    try {
+      const names = {
+        gone: `${HASH}.body.${gone}.part`,
+        legacy: `${'b'.repeat(32)}.body.part`,
+        running: `${'c'.repeat(32)}.body.${running.pid}.part`,
+        body: `${'d'.repeat(32)}.body`,
+        other: 'notes.part',
+      };
+      for (const name of Object.values(names)) writeFileSync(join(bodies, name), 'x');
+      expect(await removeStaleParts(bodies)).toBe(2);
+      expect(existsSync(join(bodies, names.gone))).toBe(false);
+      expect(existsSync(join(bodies, names.legacy))).toBe(false);
+      for (const kept of [names.running, names.body, names.other]) {
+        expect(existsSync(join(bodies, kept))).toBe(true);
+      }
+      expect(await removeStaleParts(join(dir, 'no-such-dir'))).toBe(0);
+    } finally {
+      running.kill();
+    }
+  });
+});
