@@ -1,3 +1,5 @@
+import { redactUrl } from './util/redact.js';
+
 const BRAND = Symbol.for('ratewise.error');
 
 /**
@@ -92,7 +94,7 @@ export class RetryAfterTooLongError extends RatewiseError {
   constructor(url: string, retryAfterMs: number, maxMs: number) {
     super(
       'ERR_RATEWISE_RETRY_AFTER_TOO_LONG',
-      `${url}: the server asked to retry after ${Math.round(retryAfterMs / 1000)} s, more than the allowed ${Math.round(maxMs / 1000)} s (raise maxRetryAfterMs to wait that long)`,
+      `${redactUrl(url)}: the server asked to retry after ${Math.round(retryAfterMs / 1000)} s, more than the allowed ${Math.round(maxMs / 1000)} s (raise maxRetryAfterMs to wait that long)`,
     );
     this.retryAfterMs = retryAfterMs;
   }

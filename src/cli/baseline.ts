@@ -15,6 +15,7 @@ import { readLogLines } from '../analyze/read-log.js';
 import { requireUsable } from '../analyze/unusable-log.js';
 import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
+import { redactUrl } from '../util/redact.js';
 import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
 import { captureProgress } from './capture-progress.js';
 import { numberArg } from './parsers.js';
@@ -179,7 +180,7 @@ async function liveLatencies(
 
 function requireUrls(urls: readonly string[]): void {
   const bad = urls.find((url) => !isHttpUrl(url));
-  if (bad !== undefined) throw new UsageError(`not an http(s) URL: ${bad}`);
+  if (bad !== undefined) throw new UsageError(`not an http(s) URL: ${redactUrl(bad)}`);
 }
 
 /** Registers `baseline capture` and `baseline check` on the `ratewise` program. */

@@ -2,6 +2,7 @@ import { classify } from '../classify.js';
 import { ratewiseInfo } from '../client/response-info.js';
 import type { SignalKind } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
+import { redactSecrets } from '../util/redact.js';
 
 /** One line of a crawl's results file: how one URL ended. */
 export interface CrawlResult {
@@ -47,7 +48,7 @@ export function responseResult(url: string, response: Response, file?: string): 
 export function bodyFailureResult(url: string, response: Response, error: unknown): CrawlResult {
   const result = responseResult(url, response);
   const kind = classify(error)?.kind ?? result.signal;
-  return { ...result, signal: kind, error: error instanceof Error ? error.message : String(error) };
+  return { ...result, signal: kind, error: errorText(error) };
 }
 
 /** The result of a URL that failed without a response. */
@@ -62,8 +63,13 @@ export function failureResult(url: string, error: unknown): CrawlResult {
     attempts,
     timings: null,
     bytes: 0,
-    error: error instanceof Error ? error.message : String(error),
+    error: errorText(error),
   };
+}
+
+/** An error as results.jsonl records it: its message, secrets in URLs hidden. */
+function errorText(error: unknown): string {
+  return redactSecrets(error instanceof Error ? error.message : String(error));
 }
 
 /** Longest part of a malformed line kept in its result. */

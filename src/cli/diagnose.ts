@@ -9,6 +9,7 @@ import { judgeKnee, type KneeVerdict, type RampStep } from '../analyze/knee.js';
 import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
 import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
+import { redactUrl } from '../util/redact.js';
 import { type CommandIo, processIo, rangeArg, reportFailure } from './analyze.js';
 import { numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
@@ -54,7 +55,7 @@ export async function runDiagnose(
 ): Promise<number> {
   const { io } = deps;
   try {
-    if (!isHttpUrl(url)) throw new UsageError(`not an http(s) URL: ${url}`);
+    if (!isHttpUrl(url)) throw new UsageError(`not an http(s) URL: ${redactUrl(url)}`);
     const steps = await runConcurrencyRamp(
       url,
       deps.probes(options.timeoutMs ?? 30_000),

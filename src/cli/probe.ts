@@ -10,6 +10,7 @@ import {
   type PhaseVerdict,
 } from '../detect/phase-diagnosis.js';
 import type { PhaseTimings } from '../timings.js';
+import { redactSecrets, redactUrl } from '../util/redact.js';
 import { drainBody } from './body-files.js';
 import { numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
@@ -59,7 +60,7 @@ export function registerProbe(program: Command): Command {
 
 /** Runs `ratewise probe`; resolves with the exit code (1 when no request got a response). */
 export async function probeCommand(url: string, options: ProbeOptions): Promise<number> {
-  if (!isHttpUrl(url)) throw new UsageError(`not an http(s) URL: ${url}`);
+  if (!isHttpUrl(url)) throw new UsageError(`not an http(s) URL: ${redactUrl(url)}`);
   const agent = new Agent({ connections: 1, connect: timedConnect() });
   const client = createClient({
     dispatcher: agent,
@@ -78,8 +79,8 @@ export async function probeCommand(url: string, options: ProbeOptions): Promise<
   const diagnosis = diagnosePhases(samples.flatMap((s) => (s.timings ? [s.timings] : [])));
   process.stdout.write(
     options.json
-      ? `${JSON.stringify({ url, samples, diagnosis })}\n`
-      : table(url, samples, diagnosis),
+      ? `${JSON.stringify({ url: redactUrl(url), samples, diagnosis })}\n`
+      : table(redactUrl(url), samples, diagnosis),
   );
   return samples.some((s) => s.status !== null) ? 0 : 1;
 }
@@ -97,7 +98,7 @@ async function probeOnce(
     return {
       status: null,
       timings: null,
-      error: error instanceof Error ? error.message : String(error),
+      error: redactSecrets(error instanceof Error ? error.message : String(error)),
     };
   }
 }

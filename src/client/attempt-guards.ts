@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import { redactUrl } from '../util/redact.js';
 import { type CancelSource, onCancel, reasonOf } from './cancellation.js';
 import type { Deadline, Deadlines } from './deadlines.js';
 
@@ -83,7 +84,10 @@ export class AttemptGuard {
     this.#done = true;
     const { url, timeoutMs } = this.#guards;
     this.#abort(
-      new DOMException(`${url}: no complete response within ${timeoutMs} ms`, 'TimeoutError'),
+      new DOMException(
+        `${redactUrl(url)}: no complete response within ${timeoutMs} ms`,
+        'TimeoutError',
+      ),
     );
   };
 }

@@ -1,5 +1,6 @@
 import { RatewiseError } from '../errors.js';
 import type { Signal } from '../signal.js';
+import { redactSecrets, redactUrl } from '../util/redact.js';
 
 /** A response body was larger than the client's `maxBodyBytes`, as sent or once decompressed. */
 export class ResponseTooLargeError extends RatewiseError {
@@ -11,7 +12,7 @@ export class ResponseTooLargeError extends RatewiseError {
     const what = decoded ? 'decoded response body' : 'response body';
     super(
       'ERR_RATEWISE_RESPONSE_TOO_LARGE',
-      `${url}: ${what} of ${seen} bytes or more exceeds maxBodyBytes (${maxBodyBytes}); raise maxBodyBytes to accept it`,
+      `${redactUrl(url)}: ${what} of ${seen} bytes or more exceeds maxBodyBytes (${maxBodyBytes}); raise maxBodyBytes to accept it`,
     );
     this.maxBodyBytes = maxBodyBytes;
   }
@@ -23,7 +24,7 @@ export class ResponseTooLargeError extends RatewiseError {
  */
 export class RedirectError extends RatewiseError {
   constructor(url: string, problem: string) {
-    super('ERR_RATEWISE_REDIRECT', `${url}: ${problem}`);
+    super('ERR_RATEWISE_REDIRECT', `${redactUrl(url)}: ${redactSecrets(problem)}`);
   }
 }
 
@@ -56,13 +57,18 @@ export class FetchFailedError extends TypeError {
   readonly signal: Signal;
 
   constructor(url: string, tried: FailedAttempts, signal: Signal, cause: unknown) {
-    const detail = cause instanceof Error && cause.message ? cause.message : signal.reason;
+    const detail = redactSecrets(
+      cause instanceof Error && cause.message ? cause.message : signal.reason,
+    );
     const tries = tried.attempts === 1 ? '1 attempt' : `${tried.attempts} attempts`;
     const seconds = (tried.elapsedMs / 1000).toFixed(1);
     const hint = tried.capOption ? `; retry.${tried.capOption} sets how many` : '';
-    super(`fetch failed: ${url}: ${detail} (${signal.kind}; ${tries} in ${seconds} s${hint})`, {
-      cause,
-    });
+    super(
+      `fetch failed: ${redactUrl(url)}: ${detail} (${signal.kind}; ${tries} in ${seconds} s${hint})`,
+      {
+        cause,
+      },
+    );
     this.name = 'FetchFailedError';
     this.attempts = tried.attempts;
     this.elapsedMs = tried.elapsedMs;

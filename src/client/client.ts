@@ -1,10 +1,11 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
-import { RatewiseError } from '../errors.js';
+import { redactUrl } from '../util/redact.js';
 import type { AttemptOutcome } from './attempts.js';
 import { FetchFailedError, RedirectError } from './client-errors.js';
 import { timedConnect } from './connection-timings.js';
 import { runControlled } from './controlled-attempt.js';
+import { closedInFlight, LiveAttempts } from './live-attempts.js';
 import { type ClientOptions, type ClientSettings, readClientOptions } from './options.js';
 import { nextHop } from './redirects.js';
 import {
@@ -76,7 +77,12 @@ export function createClient(options: ClientOptions = {}): RatewiseClient {
   return {
     registry: settings.registry,
     fetch: async (input, init) =>
-      fetchControlled(settings, dispatcher, await prepareRequest(input, init), live),
+      fetchControlled(
+        settings,
+        dispatcher,
+        withoutCredentials(await prepareRequest(input, init)),
+        live,
+      ),
     close: () => {
       closed ??= shutDown();
       return closed;
@@ -84,32 +90,23 @@ export function createClient(options: ClientOptions = {}): RatewiseClient {
   };
 }
 
+/**
+ * fetch refuses a URL with credentials in it (`https://user:pass@host/`), with
+ * a `TypeError`; so does ratewise (rather than send it without them). The
+ * message shows the URL with the credentials hidden.
+ */
+function withoutCredentials(request: PreparedRequest): PreparedRequest {
+  const { url } = request;
+  if (url.username === '' && url.password === '') return request;
+  throw new TypeError(
+    `Request cannot be constructed from a URL that includes credentials: ${redactUrl(url)} (send them in an Authorization header)`,
+  );
+}
+
 /** Waits for an events sink that buffers (has `flush()`) to write what it holds. */
 async function flushEvents(sink: ClientOptions['events']): Promise<void> {
   const flush = (sink as { flush?: unknown } | undefined)?.flush;
   if (typeof flush === 'function') await flush.call(sink);
-}
-
-/** The attempts a client has sent and not finished (bodies being read included), for `close()`. */
-class LiveAttempts {
-  readonly #taps = new Set<ResponseTap>();
-
-  /** Keeps `tap` until its exchange is over. */
-  track(tap: ResponseTap): void {
-    this.#taps.add(tap);
-    tap.onEnd(() => this.#taps.delete(tap));
-  }
-
-  abortAll(reason: Error): void {
-    for (const tap of this.#taps) tap.abort(reason);
-  }
-}
-
-function closedInFlight(): RatewiseError {
-  return new RatewiseError(
-    'ERR_RATEWISE_CLOSED',
-    'createClient: closed while the request was in flight',
-  );
 }
 
 function createAgent(settings: ClientSettings): Agent {

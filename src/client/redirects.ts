@@ -20,7 +20,8 @@ const BODY_HEADERS = [
  * and body, credentials are dropped on a change of origin. `undefined` when
  * the response is not a redirect to follow (not 3xx, no `Location`, or the
  * request asked for `redirect: 'manual'`). Throws {@link RedirectError} for
- * `redirect: 'error'` and for a `Location` that is not an http(s) URL.
+ * `redirect: 'error'`, for a `Location` that is not an http(s) URL, and for
+ * one with credentials in it (`user:pass@`).
  */
 export function nextHop(
   request: PreparedRequest,
@@ -40,6 +41,9 @@ export function nextHop(
       request.url.href,
       `redirect to an unusable location ${JSON.stringify(location)}`,
     );
+  }
+  if (url.username !== '' || url.password !== '') {
+    throw new RedirectError(request.url.href, 'redirect to a URL with credentials in it');
   }
   const headersOut = new Headers(request.headers);
   if (url.origin !== request.url.origin) for (const name of CREDENTIALS) headersOut.delete(name);

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import { redactUrl } from '../util/redact.js';
 import { type DecoderChain, decoderChain } from './content-decoding.js';
 import { decodedStream } from './decoded-stream.js';
 import type { ResponseTap } from './response-tap.js';
@@ -40,7 +41,7 @@ export function toWebResponse(
     chain = bodyless ? undefined : decoderChain(tap.status, tap.headers, false);
   } catch (error) {
     tap.discard();
-    throw new TypeError(`${url}: ${(error as Error).message}`, { cause: error });
+    throw new TypeError(`${redactUrl(url)}: ${(error as Error).message}`, { cause: error });
   }
   const body = bodyless
     ? null
@@ -52,9 +53,12 @@ export function toWebResponse(
     response = new Response(body, init);
   } catch (error) {
     tap.discard();
-    throw new TypeError(`${url}: status ${tap.status} cannot be returned as a fetch Response`, {
-      cause: error,
-    });
+    throw new TypeError(
+      `${redactUrl(url)}: status ${tap.status} cannot be returned as a fetch Response`,
+      {
+        cause: error,
+      },
+    );
   }
   if (bodyless) tap.discard();
   Object.defineProperty(response, 'url', { value: url });

@@ -34,7 +34,14 @@ function deadPid(): number {
 
 describe('crawl --out is locked', () => {
   it('a second crawl --resume on the same file refuses in one line (exit 2); the first writes each URL once', async () => {
-    server = await startServer((req, res) => setTimeout(() => res.end(`body of ${req.url}`), 5));
+    // Requests are held until the second crawl has been refused, so the first is surely running.
+    const held: (() => void)[] = [];
+    let holding = true;
+    server = await startServer((req, res) => {
+      const answer = () => setTimeout(() => res.end(`body of ${req.url}`), 5);
+      if (holding) held.push(answer);
+      else answer();
+    });
     const urls = Array.from({ length: 400 }, (_, i) => `${server?.url}/item/${i}`);
     const input = join(dir, 'urls.txt');
     writeFileSync(input, `${urls.join('\n')}\n`);
@@ -51,6 +58,8 @@ describe('crawl --out is locked', () => {
     expect(second.stderr).toMatch(
       new RegExp(`is being written by another crawl \\(process ${first.child.pid} on `),
     );
+    holding = false;
+    for (const answer of held.splice(0)) answer();
     expect((await first.done).code).toBe(0);
     const written = lines(out);
     expect(written).toHaveLength(400);
