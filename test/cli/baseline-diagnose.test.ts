@@ -32,7 +32,9 @@ function deps(io = captureIo()): BaselineDeps & { io: ReturnType<typeof captureI
 
 describe('ratewise baseline', () => {
   it('capture writes one file per host; check passes while fast (exit 0) and alarms once slow (exit 1)', async () => {
-    const model = fifoModel(1, 15);
+    // Service times well above a loaded machine's scheduling noise (tens of ms), so the fast check
+    // stays within 2× the baseline and the slow one is far beyond it.
+    const model = fifoModel(1, 60);
     const server = await serve(model);
     const host = `127.0.0.1:${server.port}`;
     const capture = deps();
@@ -53,7 +55,7 @@ describe('ratewise baseline', () => {
       expect.objectContaining({ host, verdict: 'ok', samples: 5 }),
     ]);
 
-    model.setServiceMs(120);
+    model.setServiceMs(400);
     const slow = deps();
     expect(await runCheck([`${server.url}/a`], { dir, requests: 5, intervalMs: 5 }, slow)).toBe(1);
     expect(slow.io.out()).toMatch(/slow\n$/);
@@ -168,11 +170,13 @@ describe('ratewise diagnose', () => {
   });
 
   it('prints the step table and the knee of a queueing server, with progress on stderr', async () => {
-    const server = await serve(fifoModel(2, 40));
+    // 200 ms a request: a loaded machine's delays are small beside it, so 2 in flight already
+    // keep both workers busy and 4 cannot look faster (the knee stays at 2).
+    const server = await serve(fifoModel(2, 200));
     const io = captureIo();
     const code = await runDiagnose(
       `${server.url}/`,
-      { maxConcurrency: 16, requestsPerStep: 16 },
+      { maxConcurrency: 16, requestsPerStep: 8 },
       {
         io,
         clock: systemClock,
