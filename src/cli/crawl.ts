@@ -23,6 +23,15 @@ export interface CrawlCommandOptions {
   duration?: number;
   resume?: boolean;
   json?: boolean;
+  redis?: string;
+}
+
+/** Connects to the fleet's Redis, or fails at once with one line (never crawls alone by mistake). */
+async function joinFleet(url: string) {
+  if (!/^rediss?:\/\//.test(url))
+    throw new UsageError(`--redis must be a redis:// URL, got ${JSON.stringify(url)}`);
+  const { connectFleet } = await import('../redis/connect.js');
+  return connectFleet(url, { log: (line) => process.stderr.write(`${line}\n`) });
 }
 
 /** Exit codes after an interruption: 128 + the signal's number, as a shell reports it. */
@@ -72,6 +81,10 @@ export function registerCrawl(program: Command): Command {
       numberArg(),
     )
     .option('--resume', 'skip URLs already in --out and append the rest')
+    .option(
+      '--redis <url>',
+      'share every scope with the other crawls on this Redis (fleet mode): one window, rate and pause',
+    )
     .option('--json', 'print a JSON summary as the last line on stdout')
     .action(async (file: string, options: CrawlCommandOptions) => {
       process.exitCode = await crawlCommand(file, options);
@@ -90,6 +103,13 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
   const total = regular ? await countCrawlable(file) : undefined;
   const log =
     options.log === undefined ? undefined : await openLog(options.log, options.resume ?? false);
+  const fleet =
+    options.redis === undefined
+      ? undefined
+      : await joinFleet(options.redis).catch(async (error: unknown) => {
+          await log?.close();
+          throw error;
+        });
   const stop = new AbortController();
   const abort = new AbortController();
   let signalled: keyof typeof INTERRUPTED_EXIT = 'SIGINT';
@@ -114,6 +134,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
       resume: options.resume ?? false,
       ...(options.saveBodies === undefined ? {} : { saveBodies: options.saveBodies }),
       ...(log ? { events: log } : {}),
+      ...(fleet ? { client: { fleet } } : {}),
       maxConcurrency: options.maxConcurrency,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       scope: options.scope,
@@ -129,6 +150,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await log?.close();
+    await fleet?.close();
   }
   // Results on stdout keep it for themselves: the summary goes to stderr.
   const report = toStdout ? process.stderr : process.stdout;

@@ -5,6 +5,7 @@ import { registerBench } from './bench.js';
 import { registerCrawl } from './crawl.js';
 import { registerDemo } from './demo.js';
 import { registerDiagnose } from './diagnose.js';
+import { registerFleet } from './fleet.js';
 import { registerProbe } from './probe.js';
 import { createProgram, runProgram } from './program.js';
 import { registerReport } from './report.js';
@@ -20,5 +21,6 @@ registerReport(program);
 registerBaseline(program);
 registerDiagnose(program);
 registerBench(program);
+registerFleet(program);
 
 process.exitCode = await runProgram(program, process.argv.slice(2));
