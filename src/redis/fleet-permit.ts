@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import type { OutcomeDetails, Permit } from '../controller/permit.js';
 import type { Signal } from '../signal.js';
-import type { FleetGrant, FleetScope } from './fleet-scope.js';
+import type { FleetGrant } from './fleet-grant.js';
+import type { FleetScope } from './fleet-scope.js';
 
 /** A request admitted by the fleet and by the local controllers: reports to both, once. */
 export class FleetPermit implements Permit {

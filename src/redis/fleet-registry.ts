@@ -9,8 +9,9 @@ import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-que
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
 import type { StateStore } from '../store/store.js';
+import type { FleetGrant } from './fleet-grant.js';
 import { FleetPermit } from './fleet-permit.js';
-import type { FleetGrant, FleetScope } from './fleet-scope.js';
+import type { FleetScope } from './fleet-scope.js';
 import { FleetScopes } from './fleet-scopes.js';
 import type { FleetMode, RedisFleet } from './redis-fleet.js';
 

@@ -1,8 +1,9 @@
 import type { AlarmAction, Sample } from '../algorithms/sample.js';
-import type { CancelTimer, Clock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { ScopeFactory } from '../controller/registry.js';
 import { deadlineOf, untilDeadline, type WaitOptions, WaitQueue } from '../enforce/wait-queue.js';
 import { REACTIONS } from '../signal.js';
+import { AloneGrants, type FleetGrant } from './fleet-grant.js';
 import { FleetView, storedRate } from './fleet-view.js';
 import { type ScopeKeys, scopeKeys } from './keys.js';
 import { Learner } from './learner.js';
@@ -10,20 +11,7 @@ import { LeaseBook } from './lease-book.js';
 import { ACQUIRE } from './lua/acquire.js';
 import type { RedisFleet } from './redis-fleet.js';
 import { type EndReport, ScopeCalls } from './scope-calls.js';
-
-/** Admission by the fleet: a lease (or none, when running locally), and what it was granted under. */
-export interface FleetGrant {
-  /** The lease id; '' when granted locally (Redis out of reach). */
-  readonly leaseId: string;
-  /** The congestion epoch at admission. */
-  readonly epoch: number;
-  /** Leases held fleet-wide at admission, this one included. */
-  readonly inflight: number;
-  /** The reserved send time is this far ahead, ms. */
-  readonly waitMs: number;
-}
-
-const LOCAL_GRANT: FleetGrant = { leaseId: '', epoch: 0, inflight: 0, waitMs: 0 };
+import { WakeUp } from './wake-up.js';
 
 /**
  * One scope as this worker sees the fleet: parks its callers in one queue and
@@ -44,8 +32,10 @@ export class FleetScope {
   readonly #learner: Learner;
   readonly #calls: ScopeCalls;
   readonly #changed: () => void;
+  /** Requests admitted alone (Redis out of reach) still running: leased when the fleet is back. */
+  readonly #alone = new AloneGrants();
   #pumping = false;
-  #wake: (() => void) | undefined;
+  readonly #wakeUp: WakeUp;
   #subscribed: Promise<void> | undefined;
   #leaseCount = 0;
 
@@ -61,6 +51,7 @@ export class FleetScope {
     this.#fleet = fleet;
     this.#clock = clock;
     this.#changed = changed;
+    this.#wakeUp = new WakeUp(clock);
     this.keys = scopeKeys(fleet.settings.prefix, scope);
     const fresh = setup(scope, undefined);
     this.view = new FleetView(fresh.limit.limit, fresh.rate.rate);
@@ -81,12 +72,12 @@ export class FleetScope {
   async admit(options?: WaitOptions): Promise<FleetGrant> {
     const deadline = deadlineOf(options, this.#clock.now());
     for (;;) {
-      if (!this.#fleet.shared) return LOCAL_GRANT;
+      if (!this.#fleet.shared) return this.#alone.grant();
       const stage = untilDeadline(options, deadline, this.#clock.now());
       const parked = this.#waiting.wait(this.#clock, stage, 'fleet admission');
       void this.#pump();
       await parked;
-      const grant = this.#granted.shift() ?? LOCAL_GRANT;
+      const grant = this.#granted.shift() ?? this.#alone.grant();
       if (grant.waitMs <= 0) return grant;
       try {
         await this.#clock.sleep(grant.waitMs, options?.signal);
@@ -104,7 +95,8 @@ export class FleetScope {
   report(grant: FleetGrant, sample: Sample): void {
     const retryAfterMs = sample.signal.retryAfterMs ?? 0;
     if (retryAfterMs > 0) this.view.pauseLocally(sample.at + retryAfterMs);
-    if (grant.leaseId === '') return; // admitted locally: the local controller learns from it
+    this.#alone.end(grant);
+    if (grant.leaseId === '') return; // admitted alone: the local controller learns from it
     this.#leases.delete(grant.leaseId);
     if (!this.#fleet.shared) return; // the lease expires by itself
     const speed = REACTIONS[sample.signal.kind].speed;
@@ -124,6 +116,7 @@ export class FleetScope {
 
   /** Frees a lease without an outcome (the request was not sent). */
   release(grant: FleetGrant): void {
+    this.#alone.end(grant);
     if (grant.leaseId === '' || !this.#leases.delete(grant.leaseId)) return;
     if (this.#fleet.shared) this.#end(grant.leaseId, undefined);
   }
@@ -145,12 +138,25 @@ export class FleetScope {
     return this.#subscribed;
   }
 
+  /**
+   * Back in the fleet: the requests admitted alone that still run get leases,
+   * so the fleet's window counts them (admission waits for this one call).
+   */
+  adopt(): void {
+    this.#alone.adopt(
+      () => this.#newLeaseId(),
+      (ids) => this.#calls.adopt(ids),
+      (grant) => this.#leases.add(grant.leaseId),
+      (grant) => this.release(grant),
+    );
+  }
+
   /** Stops listening and renewing; waiting callers are rejected with `reason`. */
   close(reason: unknown): void {
     this.#waiting.rejectAll(reason);
     this.#leases.stop();
     this.#learner.stop();
-    this.#wake?.();
+    this.#wakeUp.wake();
     if (this.#subscribed) this.#fleet.link.unsubscribe(this.keys.channel).catch(() => undefined);
   }
 
@@ -162,7 +168,8 @@ export class FleetScope {
       await this.#settle(this.subscribe());
       while (this.#waiting.size > 0) {
         const pausedMs = this.view.pauseUntil - this.#clock.now();
-        if (!this.#fleet.shared) this.#handOut(LOCAL_GRANT);
+        if (!this.#fleet.shared) this.#handOut(this.#alone.grant());
+        else if (this.#alone.adopting) await this.#alone.adopting;
         else if (pausedMs > 0) await this.#sleep(pausedMs);
         else await this.#acquire();
       }
@@ -172,7 +179,7 @@ export class FleetScope {
   }
 
   async #acquire(): Promise<void> {
-    const leaseId = `${this.#fleet.settings.workerId}#${++this.#leaseCount}`;
+    const leaseId = this.#newLeaseId();
     const sentAt = this.#clock.now();
     const more = this.#waiting.size > 1;
     const reply = await this.#calls
@@ -180,9 +187,9 @@ export class FleetScope {
       .catch(() => undefined);
     if (reply === undefined) return; // the fleet went local: the loop hands out local grants
     this.view.observeTime(sentAt, this.#clock.now(), Number(reply[2]));
-    const before = this.view.window;
+    const [window, rate] = [this.view.window, this.view.rate];
     this.view.readNumbers(reply);
-    if (this.view.window !== before) this.#changed();
+    if (this.view.window !== window || this.view.rate !== rate) this.#changed();
     const waitMs = Number(reply[1]) / 1000;
     if (Number(reply[0]) !== ACQUIRE.granted) return this.#sleep(waitMs);
     this.#leases.add(leaseId);
@@ -192,6 +199,10 @@ export class FleetScope {
       await this.#sleep(this.#fleet.settings.leaseMs);
   }
 
+  #newLeaseId(): string {
+    return `${this.#fleet.settings.workerId}#${++this.#leaseCount}`;
+  }
+
   #handOut(grant: FleetGrant): void {
     this.#granted.push(grant);
     if (this.#waiting.wakeOne()) return;
@@ -199,18 +210,9 @@ export class FleetScope {
     this.release(grant);
   }
 
-  /** Sleeps `ms`, or until an announcement from Redis wakes the scope. */
+  /** Sleeps `ms` (a lease time at most), or until an announcement from Redis wakes the scope. */
   #sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      let cancel: CancelTimer | undefined;
-      const done = () => {
-        cancel?.();
-        if (this.#wake === done) this.#wake = undefined;
-        resolve();
-      };
-      this.#wake = done;
-      cancel = this.#clock.setTimer(Math.min(ms, this.#fleet.settings.leaseMs), done);
-    });
+    return this.#wakeUp.sleep(Math.min(ms, this.#fleet.settings.leaseMs));
   }
 
   /**
@@ -221,9 +223,9 @@ export class FleetScope {
     if (message.startsWith('p')) this.view.pauseFromRedis(Number(message.slice(1)));
     else if (message.startsWith('r')) {
       if (message.slice(1) !== this.#fleet.settings.workerId) return;
-      if (!this.#wake) this.#calls.passOn().catch(() => undefined);
+      if (!this.#wakeUp.sleeping) this.#calls.passOn().catch(() => undefined);
     }
-    this.#wake?.();
+    this.#wakeUp.wake();
   }
 
   #end(leaseId: string, report: EndReport | undefined): void {

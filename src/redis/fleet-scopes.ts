@@ -87,6 +87,7 @@ export class FleetScopes {
   #apply(entry: Entry, mode: FleetMode): void {
     if (mode === 'shared') {
       entry.share.goShared();
+      entry.fleet.adopt();
       void entry.fleet.subscribe();
     } else {
       entry.share.goLocal(entry.fleet.view.toRedis(this.#clock.now()));

@@ -5,8 +5,9 @@ import { resume } from './learn-step.js';
 
 /**
  * The numbers this worker's local controller enforces for a fleet scope. In
- * shared mode Redis admits every request, so locally the window is the
- * fleet's (never tighter) and nothing is paced. In local mode (Redis out of
+ * shared mode Redis admits every request on the fleet's window and schedule,
+ * so locally they are the fleet's numbers: never tighter than what Redis
+ * grants (and shown as they are in progress lines and metrics). In local mode (Redis out of
  * reach) the worker runs on a safe share: the fleet's algorithms, resumed
  * from the last state it heard and fed this worker's own outcomes, never above
  * the last fleet numbers, divided by the live workers; known pauses hold.
@@ -85,7 +86,7 @@ export class LocalShare {
   }
 
   #rateNow(): number {
-    if (!this.#local) return Infinity;
+    if (!this.#local) return this.#view.rate;
     return Math.min(this.#local.rate.rate, this.#view.rate) / this.#view.live;
   }
 

@@ -16,8 +16,8 @@ export type ModeListener = (mode: FleetMode, reason: string) => void;
 /**
  * One worker's membership of a fleet on Redis: the connection, the scripts
  * and the switch between shared and local mode. Every call waits on Redis for
- * at most `callTimeoutMs`; the first failure switches the worker to local mode
- * (a log line and a `fleet` event per scope), and Redis is retried every
+ * at most `callTimeoutMs`; two failures in a row switch the worker to local
+ * mode (a log line and a `fleet` event per scope), and Redis is retried every
  * renewal period until it answers again.
  */
 export class RedisFleet implements Fleet {
@@ -28,6 +28,8 @@ export class RedisFleet implements Fleet {
   #mode: FleetMode = 'local';
   #retry: CancelTimer | undefined;
   #closed = false;
+  /** Calls failed in a row: one slow reply on a busy machine is not Redis going away. */
+  #failures = 0;
   /** Round trips to Redis so far (scripts and retries), for measuring the cost per request. */
   roundTrips = 0;
 
@@ -70,23 +72,27 @@ export class RedisFleet implements Fleet {
 
   /**
    * Runs `script` within `callTimeoutMs`. A failure (timeout, connection,
-   * error reply) switches the worker to local mode, then rejects.
+   * error reply) rejects; the second in a row switches the worker to local mode.
+   * A reply that arrives after the timeout goes to `late`.
    */
   async run(
     script: LuaScript,
     keys: readonly string[],
     args: readonly string[],
+    late?: (reply: unknown[]) => void,
   ): Promise<unknown[]> {
     this.roundTrips++;
     try {
       const reply = await withinMs(
         this.settings.clock,
         this.settings.callTimeoutMs,
-        script.run(this.link, keys, args),
+        script.run(this.link, keys, args) as Promise<unknown[]>,
+        late,
       );
-      return reply as unknown[];
+      this.#failures = 0;
+      return reply;
     } catch (error) {
-      this.#leave(error);
+      if (++this.#failures >= 2) this.#leave(error);
       throw error;
     }
   }
@@ -111,6 +117,7 @@ export class RedisFleet implements Fleet {
   #join(reason: string): void {
     if (this.#mode === 'shared' || this.#closed) return;
     this.#mode = 'shared';
+    this.#failures = 0;
     this.#retry?.();
     this.#retry = undefined;
     this.#announce(reason === 'connected' ? 'joined the fleet' : `Redis is back; ${reason}`);

@@ -1,6 +1,6 @@
 import type { ScopeKeys } from './keys.js';
-import { acquireScript } from './lua/acquire.js';
-import { heartbeatScript, passOnScript } from './lua/heartbeat.js';
+import { ACQUIRE, acquireScript } from './lua/acquire.js';
+import { adoptScript, heartbeatScript, passOnScript } from './lua/heartbeat.js';
 import { releaseScript } from './lua/release.js';
 import type { RedisFleet } from './redis-fleet.js';
 
@@ -59,6 +59,11 @@ export class ScopeCalls {
         String(settings.leaseMs * 2),
         more ? '1' : '0',
       ],
+      (late) => {
+        // Granted after this worker stopped waiting: nobody will use that lease.
+        if (Number(late[0]) === ACQUIRE.granted)
+          this.end(leaseId, undefined).catch(() => undefined);
+      },
     );
   }
 
@@ -84,6 +89,16 @@ export class ScopeCalls {
   passOn(): Promise<unknown[]> {
     const k = this.#keys;
     return this.#fleet.run(passOnScript, [k.state, k.leases, k.workers, k.waiting, k.channel], []);
+  }
+
+  /** `adoptScript`: leases requests admitted while Redis was out of reach. */
+  adopt(leaseIds: readonly string[]): Promise<unknown[]> {
+    const { settings } = this.#fleet;
+    return this.#fleet.run(
+      adoptScript,
+      [this.#keys.leases],
+      [String(settings.leaseMs), ...leaseIds],
+    );
   }
 
   /** `heartbeatScript`: pushes the expiry of `leaseIds` forward and marks the worker live. */

@@ -44,18 +44,27 @@ export class RedisTimeoutError extends RatewiseError {
 
 /**
  * `call`, given at most `ms` on `clock`: a slow or stalled Redis costs a
- * caller no more than that. A reply that comes later is dropped.
+ * caller no more than that. A reply that comes later goes to `late` (to undo
+ * what the call did, say), else it is dropped.
  */
-export function withinMs<T>(clock: Clock, ms: number, call: Promise<T>): Promise<T> {
+export function withinMs<T>(
+  clock: Clock,
+  ms: number,
+  call: Promise<T>,
+  late?: (value: T) => void,
+): Promise<T> {
   return new Promise((resolve, reject) => {
+    let timedOut = false;
     let cancel: CancelTimer | undefined = clock.setTimer(ms, () => {
       cancel = undefined;
+      timedOut = true;
       reject(new RedisTimeoutError(ms));
     });
     call.then(
       (value) => {
         cancel?.();
-        resolve(value);
+        if (timedOut) late?.(value);
+        else resolve(value);
       },
       (error: unknown) => {
         cancel?.();

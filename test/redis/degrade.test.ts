@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { controlSetup } from '../../src/controller/defaults.js';
 import type { ControlEvent } from '../../src/events/event.js';
+import { scopeKeys } from '../../src/redis/keys.js';
 import { OK, pause, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
@@ -47,6 +48,29 @@ describe('a fleet worker when Redis goes away', () => {
     while (!fleet.shared && performance.now() - back < 3000) await pause(10);
     expect(fleet.shared).toBe(true);
     (await registry.admit('host:restart')).report(OK);
+    await registry.close();
+  });
+
+  it('leases the requests it admitted alone once Redis is back, so the window counts them', async () => {
+    const fleet = await redis.fleet({ leaseMs: 600, callTimeoutMs: 100 });
+    const registry = fleet.registry({ setup: controlSetup() });
+    const leases = scopeKeys('rw', 'host:adopt').leases;
+    const held = async () => Number(await fleet.link.command(leases, ['ZCARD', leases]));
+    (await registry.admit('host:adopt')).report(OK);
+    redis.server().freeze();
+    let alone: Awaited<ReturnType<typeof registry.admit>>;
+    try {
+      alone = await registry.admit('host:adopt');
+      expect(fleet.shared).toBe(false);
+    } finally {
+      redis.server().thaw();
+    }
+    while (!fleet.shared) await pause(10);
+    await pause(50); // the adoption call
+    expect(await held()).toBe(1);
+    alone.report(OK);
+    await pause(50);
+    expect(await held()).toBe(0);
     await registry.close();
   });
 });

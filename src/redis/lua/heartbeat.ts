@@ -33,3 +33,19 @@ export const passOnScript = new LuaScript(`${PRELUDE}
 wakeNext(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return now
 `);
+
+/**
+ * Leases, on rejoining the fleet, the requests this worker admitted alone
+ * while Redis was out of reach and that still run: the fleet counts them
+ * against its window from now on (none is refused; nothing else is replayed).
+ *
+ * KEYS: leases.
+ * ARGV: lease ms, then the new lease ids.
+ * Reply: now ms.
+ */
+export const adoptScript = new LuaScript(`${PRELUDE}
+local expiry = int(now + num(ARGV[1]))
+for i = 2, #ARGV do redis.call('ZADD', KEYS[1], expiry, ARGV[i]) end
+redis.call('PEXPIRE', KEYS[1], int(num(ARGV[1]) + 60000))
+return now
+`);

@@ -1,0 +1,65 @@
+/** Admission by the fleet: a lease (or none, when running alone), and what it was granted under. */
+export interface FleetGrant {
+  /** The lease id; '' when granted alone (Redis out of reach) and not adopted since. */
+  leaseId: string;
+  /** The congestion epoch at admission. */
+  readonly epoch: number;
+  /** Leases held fleet-wide at admission, this one included. */
+  readonly inflight: number;
+  /** The reserved send time is this far ahead, ms. */
+  readonly waitMs: number;
+}
+
+/**
+ * The requests one scope admitted alone while Redis was out of reach and that
+ * still run. Back in the fleet they get leases in one call, so the fleet's
+ * window counts them; nothing else of that time is replayed.
+ */
+export class AloneGrants {
+  readonly #running = new Set<FleetGrant>();
+  #adopting: Promise<void> | undefined;
+
+  /** A grant made without Redis. */
+  grant(): FleetGrant {
+    const grant: FleetGrant = { leaseId: '', epoch: 0, inflight: 0, waitMs: 0 };
+    this.#running.add(grant);
+    return grant;
+  }
+
+  /** The request of `grant` ended; returns whether it was running alone. */
+  end(grant: FleetGrant): boolean {
+    return this.#running.delete(grant);
+  }
+
+  /** The adoption under way, if any (admission through Redis waits for it). */
+  get adopting(): Promise<void> | undefined {
+    return this.#adopting;
+  }
+
+  /**
+   * Leases the running grants: `lease` stores the ids given (one call);
+   * `leased` takes each grant on, `ended` frees the lease of one that ended meanwhile.
+   */
+  adopt(
+    newId: () => string,
+    lease: (ids: string[]) => Promise<unknown>,
+    leased: (grant: FleetGrant) => void,
+    ended: (grant: FleetGrant) => void,
+  ): void {
+    if (this.#running.size === 0 || this.#adopting) return;
+    const grants = [...this.#running];
+    const ids = grants.map(newId);
+    this.#adopting = lease(ids)
+      .then(() => {
+        grants.forEach((grant, i) => {
+          grant.leaseId = ids[i] as string;
+          leased(grant);
+          if (!this.#running.delete(grant)) ended(grant);
+        });
+      })
+      .catch(() => undefined) // still out of reach: they stay unleased
+      .finally(() => {
+        this.#adopting = undefined;
+      });
+  }
+}
