@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type RedisProcess, startRedisServer } from '../src/redis/redis-process.js';
 import { CLI, ensureBuilt } from './cli/cli-process.js';
 
 /**
@@ -28,6 +29,8 @@ import { CLI, ensureBuilt } from './cli/cli-process.js';
 const ROOT = join(import.meta.dirname, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const README_PORT = '8931';
+/** The fleet section's Redis port, replaced by a free one too. */
+const README_REDIS_PORT = '6379';
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 interface Block {
@@ -44,10 +47,13 @@ let bin: string;
 let port: string;
 let server: ChildProcess;
 let serverOutput = '';
+/** The fleet section's Redis (its shell block starts and stops its own on the same port). */
+let redis: RedisProcess;
 const exec = promisify(execFile);
 
-/** The block's code for this run: the README's port replaced by the test's. */
-const localise = (code: string) => code.replaceAll(README_PORT, port);
+/** The block's code for this run: the README's ports replaced by the test's. */
+const localise = (code: string) =>
+  code.replaceAll(README_PORT, port).replaceAll(README_REDIS_PORT, String(redis.port));
 
 /** The shell commands of a block: its lines without comments and blank lines. */
 const commands = (code: string) =>
@@ -124,6 +130,7 @@ beforeAll(async () => {
   writeFileSync(join(bin, 'ratewise'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(bin, 'ratewise'), 0o755);
   port = await freePort();
+  redis = await startRedisServer();
   // The practice server, as its block says: in a terminal of its own.
   const serve = blocks.find((b) => b.lang === 'sh' && /^ratewise serve-mock /m.test(b.code));
   const [line] = commands(localise(serve?.code ?? ''));
@@ -147,7 +154,8 @@ beforeAll(async () => {
   });
 }, 30_000);
 
-afterAll(() => {
+afterAll(async () => {
+  await redis?.close();
   if (server.exitCode === null) server.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
@@ -226,6 +234,24 @@ describe('README', () => {
     expect(said('ratewise bench')).toMatch(/\| ratewise \|/);
   }, 120_000);
 
+  it('fleet mode: two crawls share the host through Redis, and fleet status shows it', async () => {
+    const block = blocks.find((b) => b.lang === 'sh' && /--redis /.test(b.code)) as Block;
+    const cwd = join(dir, 'fleet');
+    mkdirSync(cwd);
+    await redis.stop(); // the block starts its own on this port, and shuts it down
+    try {
+      const out = await runShell(block.code, cwd);
+      const urls = readFileSync(join(cwd, 'urls.txt'), 'utf8').trim().split('\n');
+      const results = [...jsonLines(join(cwd, 'a.jsonl')), ...jsonLines(join(cwd, 'b.jsonl'))];
+      expect(results.map((r) => r.url).sort()).toEqual([...urls].sort());
+      expect(results.every((r) => r.status === 200)).toBe(true);
+      const status = [...out].find(([line]) => line.startsWith('ratewise fleet status'))?.[1];
+      expect(status).toMatch(new RegExp(`^scope .*\\nhost:127\\.0\\.0\\.1:${port} `, 's'));
+    } finally {
+      await redis.start(); // for the library block
+    }
+  }, 120_000);
+
   it('library: every JavaScript block runs, and shows what it is there for', async () => {
     const js = blocks.filter((b) => b.lang === 'js');
     expect(js.length).toBeGreaterThanOrEqual(3);
@@ -237,7 +263,10 @@ describe('README', () => {
         const events = jsonLines(join(cwd, 'events.jsonl'));
         expect(events[0]?.type).toBe('run');
         expect(events.some((e) => e.type === 'sample' && e.status === 200)).toBe(true);
-      } else if (block.code.includes('ratewiseInterceptor(')) {
+      } else if (
+        block.code.includes('ratewiseInterceptor(') ||
+        block.code.includes('redisFleet(')
+      ) {
         expect(stdout).toMatch(/^200 /);
       } else if (block.code.includes('new ScopeController(')) {
         // The limit and the rate the scope controller holds after one report.

@@ -41,10 +41,20 @@ export async function startRedisServer(options: RedisProcessOptions = {}): Promi
   const dir = await mkdtemp(join(tmpdir(), 'ratewise-redis-'));
   const port = await freePortPair();
   let child: ChildProcess | undefined;
+  const launchHere = () => launch(options.command ?? 'redis-server', port, dir, options.args ?? []);
   const start = async (): Promise<void> => {
-    child = await launch(options.command ?? 'redis-server', port, dir, options.args ?? []);
+    // The port may take a moment to come free (a server shut down from outside is still exiting).
+    for (let tries = 1; ; tries++) {
+      try {
+        child = await launchHere();
+        return;
+      } catch (error) {
+        if (tries >= 40) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
   };
-  await start();
+  child = await launchHere();
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
