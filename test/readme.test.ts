@@ -239,17 +239,22 @@ describe('README', () => {
     const cwd = join(dir, 'fleet');
     mkdirSync(cwd);
     await redis.stop(); // the block starts its own on this port, and shuts it down
+    let out: Map<string, string>;
     try {
-      const out = await runShell(block.code, cwd);
-      const urls = readFileSync(join(cwd, 'urls.txt'), 'utf8').trim().split('\n');
-      const results = [...jsonLines(join(cwd, 'a.jsonl')), ...jsonLines(join(cwd, 'b.jsonl'))];
-      expect(results.map((r) => r.url).sort()).toEqual([...urls].sort());
-      expect(results.every((r) => r.status === 200)).toBe(true);
-      const status = [...out].find(([line]) => line.startsWith('ratewise fleet status'))?.[1];
-      expect(status).toMatch(new RegExp(`^scope .*\\nhost:127\\.0\\.0\\.1:${port} `, 's'));
+      out = await runShell(block.code, cwd);
     } finally {
-      await redis.start(); // for the library block
+      // Whatever happened to the block, its Redis goes, and ours comes back for the library block.
+      await exec('redis-cli', ['-p', String(redis.port), 'shutdown', 'nosave']).catch(
+        () => undefined,
+      );
+      await redis.start();
     }
+    const urls = readFileSync(join(cwd, 'urls.txt'), 'utf8').trim().split('\n');
+    const results = [...jsonLines(join(cwd, 'a.jsonl')), ...jsonLines(join(cwd, 'b.jsonl'))];
+    expect(results.map((r) => r.url).sort()).toEqual([...urls].sort());
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const status = [...out].find(([line]) => line.startsWith('ratewise fleet status'))?.[1];
+    expect(status).toMatch(new RegExp(`^scope .*\\nhost:127\\.0\\.0\\.1:${port} `, 's'));
   }, 120_000);
 
   it('library: every JavaScript block runs, and shows what it is there for', async () => {
