@@ -1,4 +1,5 @@
 import type { AlarmRecord } from './alarm-replay.js';
+import { BIMODAL_QUESTION, bimodalWords, RAMP_QUESTION, rampWords } from './detector-words.js';
 import type { LogAnalysis } from './log-analysis.js';
 import { formatMs, formatNumber, formatOffset, type TextColumn, textTable } from './text-table.js';
 import { isWallClock, utcTimeOfDay } from './wall-clock.js';
@@ -120,8 +121,10 @@ function summaryLines(a: LogAnalysis): string[] {
     out.push(`Latency baseline p95: ${formatMs(totals.baselineP95)} ms.`);
   out.push(...alarmLines(a.alarms, span?.start ?? 0));
   if (a.phases) out.push(`Phases: ${a.phases.explanation}.`);
-  out.push(`Ramp: ${a.ramp.verdict}: ${a.ramp.explanation}.`);
-  out.push(`Bimodal: ${a.bimodal.explanation}.`);
+  out.push(`${RAMP_QUESTION} ${rampWords(a.ramp.verdict)}`);
+  out.push(`  (${a.ramp.verdict}: ${a.ramp.explanation})`);
+  out.push(`${BIMODAL_QUESTION} ${bimodalWords(a.bimodal)}`);
+  out.push(`  (${a.bimodal.explanation})`);
   const d = a.diagnosis;
   out.push('', `Diagnosis: ${d.verdict}. ${d.summary}`, ...d.findings.map((f) => `  - ${f}`));
   return out;

@@ -1,3 +1,9 @@
+import {
+  BIMODAL_QUESTION,
+  bimodalWords,
+  RAMP_QUESTION,
+  rampWords,
+} from '../analyze/detector-words.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
 import { formatMs, formatNumber, formatOffset } from '../analyze/text-table.js';
 import type { WindowRow } from '../analyze/window-row.js';
@@ -38,12 +44,8 @@ export function detailsHtml(a: LogAnalysis): string {
       `${a.lines.total} read, ${a.lines.malformed} malformed, ${a.lines.blank} blank${a.lines.unsent > 0 ? `, ${a.lines.unsent} never sent` : ''}`,
     ],
     ['Phases', a.phases ? a.phases.explanation : 'no timings in the log'],
-    [
-      'Slower with every request sent? (a per-client ramp)',
-      RAMP_WORDS[a.ramp.verdict],
-      `${a.ramp.verdict}: ${a.ramp.explanation}`,
-    ],
-    ['Two groups of latencies? (a queue with a timeout)', bimodalWords(a), a.bimodal.explanation],
+    [RAMP_QUESTION, rampWords(a.ramp.verdict), `${a.ramp.verdict}: ${a.ramp.explanation}`],
+    [BIMODAL_QUESTION, bimodalWords(a.bimodal), a.bimodal.explanation],
   ];
   const rows = facts
     .map(([k, v, why]) => {
@@ -52,23 +54,6 @@ export function detailsHtml(a: LogAnalysis): string {
     })
     .join('');
   return `<section><h2>Summary</h2><table class="facts">${rows}</table>${alarmsHtml(a)}</section>`;
-}
-
-const RAMP_WORDS: Record<LogAnalysis['ramp']['verdict'], string> = {
-  ramp: 'Yes: latency climbs with the number of requests sent, whatever the rate — the server slows each client down as it asks more.',
-  'rate-driven':
-    'No: latency follows the sending rate — ordinary load, which slowing down relieves.',
-  confounded:
-    'Cannot tell: the request count and the rate rose together; vary the rate to tell them apart.',
-  none: 'No: latency does not grow with the requests sent.',
-  'insufficient-data': 'Too few requests to tell.',
-};
-
-function bimodalWords(a: LogAnalysis): string {
-  const b = a.bimodal;
-  if (!b.bimodal) return 'No: the latencies form one group.';
-  const share = (mode: typeof b.fast) => `${Math.round(100 * mode.share)} %`;
-  return `Yes: ${share(b.fast)} around ${formatMs(b.fast.medianMs)} ms and ${share(b.slow)} around ${formatMs(b.slow.medianMs)} ms — a queue that answers some requests only after a wait.`;
 }
 
 function runsFact(a: LogAnalysis): Fact[] {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeReport } from '../../src/report/write-report.js';
 
@@ -102,6 +102,17 @@ function countPixels(args: { id: string; rgb: Rgb; alarm: Rgb }) {
   return { painted, series, alarm, width: canvas.width };
 }
 
+/** Waits until the page is ready and every chart was drawn once (its y-axes' ranges known). */
+async function drawnStatus(page: Page): Promise<ReportStatus> {
+  const ready = () => {
+    const status = (globalThis as unknown as Page2d).__ratewiseReport;
+    return status?.ready === true && status.charts.every((c) => c.yMin.length > 0);
+  };
+  await page.waitForFunction(ready, undefined, { timeout: 10_000 });
+  const report = () => (globalThis as unknown as Page2d).__ratewiseReport;
+  return (await page.evaluate(report)) as ReportStatus;
+}
+
 describe.skipIf(!available)('report in headless Chromium', () => {
   it('renders every chart with the log data, offline and without errors', async () => {
     const log = join(dir, 'events.jsonl');
@@ -120,14 +131,7 @@ describe.skipIf(!available)('report in headless Chromium', () => {
       page.on('pageerror', (e) => problems.push(e.message));
       page.on('request', (r) => requests.push(r.url()));
       await page.goto(pathToFileURL(out).href);
-      // Ready, and every chart drawn once (its y-axes' ranges known).
-      const ready = () => {
-        const status = (globalThis as unknown as Page2d).__ratewiseReport;
-        return status?.ready === true && status.charts.every((c) => c.yMin.length > 0);
-      };
-      await page.waitForFunction(ready, undefined, { timeout: 10_000 });
-      const report = () => (globalThis as unknown as Page2d).__ratewiseReport;
-      const status = (await page.evaluate(report)) as ReportStatus;
+      const status = await drawnStatus(page);
       expect(problems).toEqual([]);
       expect(requests).toEqual([pathToFileURL(out).href]); // the page itself, nothing from the network
       expect(status).toMatchObject({ ready: true, errors: [] });
@@ -189,14 +193,7 @@ describe.skipIf(!available)('report in headless Chromium', () => {
     try {
       const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
       await page.goto(pathToFileURL(out).href);
-      // Ready, and every chart drawn once (its y-axes' ranges known).
-      const ready = () => {
-        const status = (globalThis as unknown as Page2d).__ratewiseReport;
-        return status?.ready === true && status.charts.every((c) => c.yMin.length > 0);
-      };
-      await page.waitForFunction(ready, undefined, { timeout: 10_000 });
-      const report = () => (globalThis as unknown as Page2d).__ratewiseReport;
-      const status = (await page.evaluate(report)) as ReportStatus;
+      const status = await drawnStatus(page);
       expect(status.errors).toEqual([]);
       const compare = status.charts[0];
       expect(compare?.id).toBe('chart-compare');
