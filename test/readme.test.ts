@@ -74,7 +74,8 @@ async function freePort(): Promise<string> {
 async function runShell(code: string, cwd: string): Promise<Map<string, string>> {
   const lines = commands(localise(code));
   const script = lines
-    .map((line) => `echo "@@@ ${line.replaceAll('"', '\\"')}"\n${line}`)
+    // The marker quotes the command literally ($!, backticks and quotes included).
+    .map((line) => `echo '@@@ ${line.replaceAll("'", "'\\''")}'\n${line}`)
     .join('\n');
   const env = { ...process.env, PATH: `${bin}:${process.env.PATH}` };
   let output: string;
