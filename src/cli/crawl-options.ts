@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import type { RatewiseClient } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import { type Clock, systemClock } from '../clock.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
@@ -37,6 +38,8 @@ export interface CrawlOptions {
    * URLs are not written); the crawl reports `interrupted`.
    */
   abort?: AbortSignal;
+  /** Called with the crawl's client once it exists, e.g. to report its metrics. */
+  onClient?: (client: RatewiseClient) => void;
   /** Called every `progressIntervalMs` and once at the end. */
   onProgress?: (progress: CrawlProgress) => void;
   /** @default 1000 */
@@ -87,6 +90,7 @@ const KNOWN = [
   'stop',
   'abort',
   'onProgress',
+  'onClient',
   'progressIntervalMs',
   'client',
 ] as const;
@@ -162,6 +166,7 @@ function checkKinds(options: CrawlOptions): void {
   expect('resume', options.resume, 'boolean', 'a boolean');
   expect('events', options.events, 'function', 'an event sink function');
   expect('onProgress', options.onProgress, 'function', 'a function');
+  expect('onClient', options.onClient, 'function', 'a function');
   for (const name of ['stop', 'abort'] as const) {
     const signal = options[name];
     if (signal !== undefined && !(signal instanceof AbortSignal)) {

@@ -6,6 +6,7 @@ import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
 import type { CrawlSummary } from './crawl-tally.js';
 import { countUrls, readLines } from './line-reader.js';
+import { type MetricsAddress, metricsAddress, serveMetrics } from './metrics-port.js';
 import { numberArg, positiveArg } from './parsers.js';
 import { progressDisplay } from './progress-display.js';
 import { cutTornLine } from './results-file.js';
@@ -24,6 +25,7 @@ export interface CrawlCommandOptions {
   resume?: boolean;
   json?: boolean;
   redis?: string;
+  metricsPort?: MetricsAddress;
 }
 
 /** Connects to the fleet's Redis, or fails at once with one line (never crawls alone by mistake). */
@@ -86,6 +88,11 @@ export function registerCrawl(program: Command): Command {
       'share every scope with the other crawls on this Redis (fleet mode): one window, rate and pause',
     )
     .option('--json', 'print a JSON summary as the last line on stdout')
+    .option(
+      '--metrics-port <[host:]port>',
+      'serve Prometheus metrics at http://127.0.0.1:<port>/metrics while crawling (needs prom-client)',
+      metricsAddress,
+    )
     .action(async (file: string, options: CrawlCommandOptions) => {
       process.exitCode = await crawlCommand(file, options);
     });
@@ -108,6 +115,14 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
       ? undefined
       : await joinFleet(options.redis).catch(async (error: unknown) => {
           await log?.close();
+          throw error;
+        });
+  const metrics =
+    options.metricsPort === undefined
+      ? undefined
+      : await serveMetrics(options.metricsPort).catch(async (error: unknown) => {
+          await log?.close();
+          await fleet?.close();
           throw error;
         });
   const stop = new AbortController();
@@ -142,6 +157,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
       stop: stop.signal,
       abort: abort.signal,
       onProgress: (progress) => display.update(progress),
+      ...(metrics ? { onClient: (client) => metrics.watch(client.registry) } : {}),
       progressIntervalMs: display.intervalMs,
     });
   } finally {
@@ -151,6 +167,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
     process.off('SIGTERM', onSignal);
     await log?.close();
     await fleet?.close();
+    await metrics?.close();
   }
   // Results on stdout keep it for themselves: the summary goes to stderr.
   const report = toStdout ? process.stderr : process.stdout;

@@ -66,6 +66,7 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
     scope: settings.resolver,
     events: fanout(sinks),
   });
+  options.onClient?.(client);
   let opened: Awaited<ReturnType<typeof ResultsFile.open>> | undefined;
   try {
     opened = await openResults(options);

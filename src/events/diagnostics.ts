@@ -111,24 +111,26 @@ export function publishOutcome(
     releaseChannel.publish(message);
   }
   if (limitChannel.hasSubscribers) {
-    for (const kind of ['concurrency', 'rate'] as const) {
-      const key = kind === 'concurrency' ? 'limit' : 'rate';
-      if (before[key] === after[key]) continue;
-      const message: LimitMessage = {
-        scope,
-        controller,
-        kind,
-        from: before[key],
-        to: after[key],
-        reason,
-      };
-      limitChannel.publish(message);
-    }
+    if (before.limit !== after.limit)
+      publishLimit(controller, 'concurrency', before.limit, after.limit, reason);
+    if (before.rate !== after.rate)
+      publishLimit(controller, 'rate', before.rate, after.rate, reason);
   }
   if (pauseChannel.hasSubscribers && after.pausedUntil > Math.max(before.pausedUntil, sample.at)) {
     const message: PauseMessage = { scope, controller, ms: after.pausedUntil - sample.at, reason };
     pauseChannel.publish(message);
   }
+}
+
+function publishLimit(
+  controller: { scope: string },
+  kind: LimitMessage['kind'],
+  from: number,
+  to: number,
+  reason: SignalKind,
+): void {
+  const message: LimitMessage = { scope: controller.scope, controller, kind, from, to, reason };
+  limitChannel.publish(message);
 }
 
 /** Publishes a permit released without an outcome. */
@@ -144,10 +146,39 @@ export function publishRelease(controller: { scope: string }, sentAt: number, at
   releaseChannel.publish(message);
 }
 
-/** Runs an admission under the tracing channel (only call it when `admissionChannel.hasSubscribers`). */
+/**
+ * Runs an admission under the tracing channel (call it only when
+ * `admissionChannel.hasSubscribers`): `start` and `end` around the call,
+ * `asyncStart` and `asyncEnd` (with `result`) or `error` when it settles.
+ * Each event is published only if it has subscribers, and no async-context
+ * stores are run, which keeps an observed admission to a fraction of a
+ * microsecond.
+ */
 export function traceAdmission<T extends { sentAt: number }>(
   message: AdmissionMessage,
   admit: () => Promise<T>,
 ): Promise<T> {
-  return admissionChannel.tracePromise(admit, message);
+  const { start, end, asyncStart, asyncEnd, error } = admissionChannel;
+  if (start.hasSubscribers) start.publish(message);
+  let admitted: Promise<T>;
+  try {
+    admitted = admit();
+  } finally {
+    if (end.hasSubscribers) end.publish(message);
+  }
+  return admitted.then(
+    (result) => {
+      message.result = result;
+      if (asyncStart.hasSubscribers) asyncStart.publish(message);
+      if (asyncEnd.hasSubscribers) asyncEnd.publish(message);
+      return result;
+    },
+    (failure: unknown) => {
+      message.error = failure;
+      if (error.hasSubscribers) error.publish(message);
+      if (asyncStart.hasSubscribers) asyncStart.publish(message);
+      if (asyncEnd.hasSubscribers) asyncEnd.publish(message);
+      throw failure;
+    },
+  );
 }

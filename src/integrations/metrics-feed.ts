@@ -9,6 +9,7 @@ import {
   type ReleaseMessage,
 } from '../events/diagnostics.js';
 import { numberOption } from '../options.js';
+import { Histogram } from './histogram.js';
 
 /** Options shared by the Prometheus and OpenTelemetry exporters. */
 export interface MetricsOptions {
@@ -41,14 +42,16 @@ export interface LabelGauges {
   pausedSeconds: number;
 }
 
-/** Histogram observations, for the exporter to record. */
-export interface FeedObserver {
-  /** A request's admission-to-outcome time, s. */
-  request(label: string, seconds: number): void;
-  /** A wait for admission, s. */
-  admission(label: string, seconds: number): void;
-  /** `label` has no live scope any more: drop its series. */
-  forget(label: string): void;
+/** What one label has counted since it was first seen. */
+export class LabelStats {
+  /** Attempts by outcome: a signal kind, or `released` (ended without one). */
+  readonly requests = new Map<string, number>();
+  /** Concurrency-limit moves by `direction|reason` (`down|throttled`). */
+  readonly limitChanges = new Map<string, number>();
+  /** Admission to outcome, s. */
+  readonly duration = new Histogram();
+  /** Wait for admission, s. */
+  readonly wait = new Histogram();
 }
 
 /** The label of scopes past `maxScopes`. */
@@ -60,21 +63,18 @@ export const OTHER = 'other';
  * controllers at scrape time, and the bounded mapping from scope to label.
  */
 export class MetricsFeed {
-  /** `requests[label][outcome]`: outcomes are signal kinds, or `released` (no outcome). */
-  readonly requests = new Map<string, Map<string, number>>();
-  /** `limitChanges[label]['up|throttled']`: concurrency-limit moves by direction and cause. */
-  readonly limitChanges = new Map<string, Map<string, number>>();
+  /** Counters and histograms by label. */
+  readonly stats = new Map<string, LabelStats>();
   readonly #registry: ScopeRegistry;
   readonly #label: (scope: string) => string;
   readonly #maxScopes: number;
-  readonly #observer: FeedObserver;
-  /** Label → the scopes that have used it. */
-  readonly #labels = new Map<string, Set<string>>();
+  /** Scope → its label, for the scopes seen since their label was last forgotten. */
+  readonly #labelOf = new Map<string, string>();
   readonly #onRelease = (message: unknown) => this.#release(message as ReleaseMessage);
   readonly #onLimit = (message: unknown) => this.#limit(message as LimitMessage);
   readonly #admission = { asyncEnd: (message: AdmissionMessage) => this.#admitted(message) };
 
-  constructor(owner: string, options: MetricsOptions, observer: FeedObserver) {
+  constructor(owner: string, options: MetricsOptions) {
     if (typeof options?.registry?.controllers !== 'function') {
       throw InvalidOptionError.invalid(
         owner,
@@ -92,7 +92,6 @@ export class MetricsFeed {
       min: 1,
       integer: true,
     });
-    this.#observer = observer;
     subscribe(CHANNEL_NAMES.release, this.#onRelease);
     subscribe(CHANNEL_NAMES.limit, this.#onLimit);
     admissionChannel.subscribe(this.#admission as never);
@@ -100,14 +99,14 @@ export class MetricsFeed {
 
   /** The label `scope` reports under. */
   labelOf(scope: string): string {
-    const label = this.#label(scope);
-    let scopes = this.#labels.get(label);
-    if (scopes === undefined) {
-      if (this.#labels.size >= this.#maxScopes) return OTHER;
-      scopes = new Set();
-      this.#labels.set(label, scopes);
+    const known = this.#labelOf.get(scope);
+    if (known !== undefined) return known;
+    let label = this.#label(scope);
+    if (!this.stats.has(label)) {
+      if (this.stats.size >= this.#maxScopes) label = OTHER;
+      if (!this.stats.has(label)) this.stats.set(label, new LabelStats());
     }
-    scopes.add(scope);
+    this.#labelOf.set(scope, label);
     return label;
   }
 
@@ -147,14 +146,12 @@ export class MetricsFeed {
   }
 
   #forgetEvicted(): void {
-    for (const [label, scopes] of this.#labels) {
-      for (const scope of scopes) if (this.#registry.get(scope) === undefined) scopes.delete(scope);
-      if (scopes.size > 0) continue;
-      this.#labels.delete(label);
-      this.requests.delete(label);
-      this.limitChanges.delete(label);
-      this.#observer.forget(label);
+    const live = new Set<string>();
+    for (const [scope, label] of this.#labelOf) {
+      if (this.#registry.get(scope) === undefined) this.#labelOf.delete(scope);
+      else live.add(label);
     }
+    for (const label of this.stats.keys()) if (!live.has(label)) this.stats.delete(label);
   }
 
   #ours(message: { scope: string; controller: object }): boolean {
@@ -163,30 +160,29 @@ export class MetricsFeed {
 
   #release(message: ReleaseMessage): void {
     if (!this.#ours(message)) return;
-    const label = this.labelOf(message.scope);
-    count(this.requests, label, message.signal ?? 'released');
-    if (message.signal !== undefined) this.#observer.request(label, message.rttMs / 1000);
+    const stats = this.#statsOf(message.scope);
+    bump(stats.requests, message.signal ?? 'released');
+    if (message.signal !== undefined) stats.duration.observe(message.rttMs / 1000);
   }
 
   #limit(message: LimitMessage): void {
     if (message.kind !== 'concurrency' || !this.#ours(message)) return;
     const direction = message.to > message.from ? 'up' : 'down';
-    count(this.limitChanges, this.labelOf(message.scope), `${direction}|${message.reason}`);
+    bump(this.#statsOf(message.scope).limitChanges, `${direction}|${message.reason}`);
   }
 
   #admitted(message: AdmissionMessage): void {
     if (message.registry !== this.#registry || message.result === undefined) return;
     const seconds = Math.max(0, message.result.sentAt - message.startedAt) / 1000;
     const scopes = typeof message.scopes === 'string' ? [message.scopes] : message.scopes;
-    for (const scope of scopes) this.#observer.admission(this.labelOf(scope), seconds);
+    for (const scope of scopes) this.#statsOf(scope).wait.observe(seconds);
+  }
+
+  #statsOf(scope: string): LabelStats {
+    return this.stats.get(this.labelOf(scope)) as LabelStats;
   }
 }
 
-function count(table: Map<string, Map<string, number>>, label: string, key: string): void {
-  let row = table.get(label);
-  if (row === undefined) {
-    row = new Map();
-    table.set(label, row);
-  }
-  row.set(key, (row.get(key) ?? 0) + 1);
+function bump(table: Map<string, number>, key: string): void {
+  table.set(key, (table.get(key) ?? 0) + 1);
 }

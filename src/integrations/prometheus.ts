@@ -1,18 +1,29 @@
 /**
- * ratewise's controllers as Prometheus metrics, through prom-client.
+ * ratewise's controllers as Prometheus metrics, on a prom-client registry.
  *
  * @packageDocumentation
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { InvalidOptionError } from '../errors.js';
-import { type LabelGauges, MetricsFeed, type MetricsOptions } from './metrics-feed.js';
+import type { Histogram } from './histogram.js';
+import {
+  type LabelGauges,
+  type LabelStats,
+  MetricsFeed,
+  type MetricsOptions,
+} from './metrics-feed.js';
 
 export type { MetricsOptions } from './metrics-feed.js';
+
+/** The part of a prom-client `Registry` the collector uses. */
+export interface PromRegistry {
+  registerMetric(metric: unknown): void;
+  removeSingleMetric(name: string): void;
+}
 
 /** Options of {@link prometheusMetrics}. */
 export interface PrometheusOptions extends MetricsOptions {
   /** The prom-client registry to register on (`new Registry()`, or prom-client's `register`). */
-  register: Registry;
+  register: PromRegistry;
 }
 
 /** The registered metrics; `close()` unregisters them and stops listening. */
@@ -20,12 +31,16 @@ export interface PrometheusMetrics {
   close(): void;
 }
 
-/** Seconds: 1 ms to 2 min, for round trips and admission waits alike. */
-const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** One sample as prom-client renders it. */
+interface Sample {
+  labels: Record<string, string>;
+  value: number;
+  metricName?: string;
+}
 
-type GaugeName = keyof LabelGauges;
+type Kind = 'counter' | 'gauge' | 'histogram';
 
-const GAUGES: readonly [string, string, GaugeName][] = [
+const GAUGES: readonly [string, string, keyof LabelGauges][] = [
   ['ratewise_inflight_requests', 'Requests admitted and not yet finished.', 'inflight'],
   ['ratewise_queued_requests', 'Requests waiting for admission.', 'queued'],
   ['ratewise_concurrency_limit', 'Concurrency limit (requests in flight allowed).', 'limit'],
@@ -38,9 +53,10 @@ const GAUGES: readonly [string, string, GaugeName][] = [
 ];
 
 /**
- * Registers ratewise's metrics on `register`. Gauges are read from the
- * controllers at scrape time; counters and histograms are fed by ratewise's
- * `diagnostics_channel`s (this registry's traffic only):
+ * Registers ratewise's metrics on a prom-client `register`. Gauges are read
+ * from the controllers at scrape time; counters and histograms are counted
+ * from ratewise's `diagnostics_channel`s (this registry's traffic only) at the
+ * cost of a few map updates per request:
  * `ratewise_requests_total{scope,outcome}`, `ratewise_request_duration_seconds`,
  * `ratewise_admission_wait_seconds`, `ratewise_inflight_requests`,
  * `ratewise_queued_requests`, `ratewise_concurrency_limit`,
@@ -50,7 +66,7 @@ const GAUGES: readonly [string, string, GaugeName][] = [
  * ```ts
  * const register = new Registry();
  * prometheusMetrics({ registry: client.registry, register });
- * // serve `await register.metrics()` as text/plain at /metrics
+ * // serve `await register.metrics()` with `register.contentType` at /metrics
  * ```
  */
 export function prometheusMetrics(options: PrometheusOptions): PrometheusMetrics {
@@ -59,89 +75,103 @@ export function prometheusMetrics(options: PrometheusOptions): PrometheusMetrics
   if (typeof register?.registerMetric !== 'function') {
     throw InvalidOptionError.invalid(owner, 'register', register, 'a prom-client Registry');
   }
-  const registers = [register];
-  // Registration order is scrape order: the gauges read the controllers (and forget evicted
-  // scopes) before the counters and histograms are written out.
-  const feed = new MetricsFeed(owner, options, {
-    request: (scope, seconds) => duration.observe({ scope }, seconds),
-    admission: (scope, seconds) => wait.observe({ scope }, seconds),
-    forget: (scope) => {
-      duration.remove({ scope });
-      wait.remove({ scope });
+  const feed = new MetricsFeed(owner, options);
+  // One read of the controllers per scrape: gauges come first in the scrape and take it.
+  let gauges = new Map<string, LabelGauges>();
+  const metrics: [string, string, Kind, () => Sample[]][] = GAUGES.map(([name, help, field], i) => [
+    name,
+    help,
+    'gauge',
+    () => {
+      if (i === 0) gauges = feed.read();
+      return [...gauges].flatMap(([scope, numbers]) =>
+        Number.isFinite(numbers[field]) ? [{ labels: { scope }, value: numbers[field] }] : [],
+      );
     },
-  });
-  const gauges = GAUGES.map(
-    ([name, help]) => new Gauge({ name, help, labelNames: ['scope'], registers }),
+  ]);
+  metrics.push(
+    [
+      'ratewise_scopes',
+      'Live rate-limit scopes.',
+      'gauge',
+      () => [{ labels: {}, value: feed.scopes }],
+    ],
+    [
+      'ratewise_requests_total',
+      'Request attempts by outcome (signal kind, or released: ended without one).',
+      'counter',
+      () =>
+        byLabel(feed, (scope, stats) => tally(stats.requests, (outcome) => ({ scope, outcome }))),
+    ],
+    [
+      'ratewise_limit_changes_total',
+      'Concurrency-limit changes by direction and the signal that caused them.',
+      'counter',
+      () =>
+        byLabel(feed, (scope, stats) =>
+          tally(stats.limitChanges, (key) => {
+            const [direction = '', reason = ''] = key.split('|');
+            return { scope, direction, reason };
+          }),
+        ),
+    ],
+    [
+      'ratewise_request_duration_seconds',
+      'Admission to outcome of each request attempt, seconds.',
+      'histogram',
+      () =>
+        byLabel(feed, (scope, stats) =>
+          buckets('ratewise_request_duration_seconds', scope, stats.duration),
+        ),
+    ],
+    [
+      'ratewise_admission_wait_seconds',
+      'Time each attempt waited for admission, seconds.',
+      'histogram',
+      () =>
+        byLabel(feed, (scope, stats) =>
+          buckets('ratewise_admission_wait_seconds', scope, stats.wait),
+        ),
+    ],
   );
-  (gauges[0] as Gauge & { collect?: () => void }).collect = () => {
-    for (const gauge of gauges) gauge.reset();
-    for (const [scope, numbers] of feed.read()) {
-      GAUGES.forEach(([, , field], i) => {
-        const value = numbers[field];
-        if (Number.isFinite(value)) gauges[i]?.set({ scope }, value);
-      });
-    }
-  };
-  const scopes = new Gauge({
-    name: 'ratewise_scopes',
-    help: 'Live rate-limit scopes.',
-    registers,
-    collect() {
-      scopes.set(feed.scopes);
-    },
-  });
-  const requests = new Counter({
-    name: 'ratewise_requests_total',
-    help: 'Request attempts by outcome (signal kind, or released: ended without one).',
-    labelNames: ['scope', 'outcome'],
-    registers,
-    collect() {
-      requests.reset();
-      for (const [scope, row] of feed.requests)
-        for (const [outcome, n] of row) requests.inc({ scope, outcome }, n);
-    },
-  });
-  const changes = new Counter({
-    name: 'ratewise_limit_changes_total',
-    help: 'Concurrency-limit changes by direction and the signal that caused them.',
-    labelNames: ['scope', 'direction', 'reason'],
-    registers,
-    collect() {
-      changes.reset();
-      for (const [scope, row] of feed.limitChanges) {
-        for (const [key, n] of row) {
-          const [direction, reason] = key.split('|') as [string, string];
-          changes.inc({ scope, direction, reason }, n);
-        }
-      }
-    },
-  });
-  const duration = new Histogram({
-    name: 'ratewise_request_duration_seconds',
-    help: 'Admission to outcome of each request attempt, seconds.',
-    labelNames: ['scope'],
-    buckets: BUCKETS,
-    registers,
-  });
-  const wait = new Histogram({
-    name: 'ratewise_admission_wait_seconds',
-    help: 'Time each attempt waited for admission, seconds.',
-    labelNames: ['scope'],
-    buckets: BUCKETS,
-    registers,
-  });
-  const names = [
-    'ratewise_request_duration_seconds',
-    'ratewise_admission_wait_seconds',
-    'ratewise_requests_total',
-    'ratewise_limit_changes_total',
-    'ratewise_scopes',
-    ...GAUGES.map(([name]) => name),
-  ];
+  for (const [name, help, type, values] of metrics) {
+    register.registerMetric({
+      name,
+      help,
+      get: () => ({ name, help, type, values: values(), aggregator: 'sum' }),
+    });
+  }
   return {
     close() {
       feed.close();
-      for (const name of names) register.removeSingleMetric(name);
+      for (const [name] of metrics) register.removeSingleMetric(name);
     },
   };
+}
+
+function byLabel(
+  feed: MetricsFeed,
+  samples: (scope: string, stats: LabelStats) => Sample[],
+): Sample[] {
+  return [...feed.stats].flatMap(([scope, stats]) => samples(scope, stats));
+}
+
+function tally(
+  table: Map<string, number>,
+  labels: (key: string) => Record<string, string>,
+): Sample[] {
+  return [...table].map(([key, value]) => ({ labels: labels(key), value }));
+}
+
+function buckets(name: string, scope: string, histogram: Histogram): Sample[] {
+  if (histogram.count === 0) return [];
+  const cumulative = histogram.cumulative();
+  const samples: Sample[] = cumulative.map((value, i) => ({
+    metricName: `${name}_bucket`,
+    labels: { scope, le: i < histogram.bounds.length ? String(histogram.bounds[i]) : '+Inf' },
+    value,
+  }));
+  samples.push({ metricName: `${name}_sum`, labels: { scope }, value: histogram.sum });
+  samples.push({ metricName: `${name}_count`, labels: { scope }, value: histogram.count });
+  return samples;
 }
