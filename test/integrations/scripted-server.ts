@@ -15,7 +15,7 @@ export const RETRY_AFTER_FORMS: Record<string, () => string> = {
  * A loopback server whose first request to a path misbehaves as the path says,
  * and every later one gets `200 ok`:
  * `/429/<form>/…` (Retry-After in that form), `/503/…`, `/reset/…` (socket
- * destroyed), `/hang/…` (never answers), `/redirect/<n>/…` (a chain of n
+ * destroyed; `/drop/…` every time), `/hang/…` (never answers), `/redirect/<n>/…` (a chain of n
  * hops to `/ok`), `/big/…` (2 MiB body, written slowly), anything else `200 ok`.
  */
 export function startScriptedServer(): Promise<TestServer> {
@@ -27,6 +27,7 @@ export function startScriptedServer(): Promise<TestServer> {
     const [, kind, arg] = path.split('/');
     if (kind === 'redirect') return redirect(res, Number(arg), path);
     if (kind === 'big') return big(res);
+    if (kind === 'drop') return req.socket.destroy(); // every time: a browser retries a reset once
     if (hit > 1) return ok(res);
     if (kind === '429') {
       const form = RETRY_AFTER_FORMS[arg ?? 'seconds'] ?? (() => '1');

@@ -1,0 +1,162 @@
+import { existsSync } from 'node:fs';
+import { Configuration, log } from '@crawlee/core';
+import { HttpCrawler } from '@crawlee/http';
+import { PlaywrightCrawler } from '@crawlee/playwright';
+import { chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fullJitter } from '../../src/backoff/full-jitter.js';
+import {
+  keepSessionsOn429,
+  type RatewiseCrawlee,
+  ratewiseCrawlee,
+  retryHttp429,
+} from '../../src/integrations/crawlee.js';
+import { seededRandom } from '../../src/random.js';
+import { fastClock, type TestServer, waitFor } from '../client/helpers.js';
+import { eventLog, RETRY_AFTER_FORMS, startScriptedServer } from './scripted-server.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const browserAvailable = existsSync(CHROMIUM) || process.env.CI !== undefined;
+
+let server: TestServer;
+beforeAll(async () => {
+  log.setLevel(log.LEVELS.OFF);
+  server = await startScriptedServer();
+});
+afterAll(() => server.close());
+
+async function setup() {
+  const events = eventLog();
+  const ratewise = await ratewiseCrawlee({
+    clock: fastClock(10),
+    random: seededRandom(1),
+    backoff: fullJitter({ baseMs: 10, capMs: 20 }),
+    events: events.sink,
+  });
+  return { ratewise, events };
+}
+
+function inflight(ratewise: RatewiseCrawlee): number {
+  let total = 0;
+  for (const controller of ratewise.registry.controllers()) total += controller.inflight;
+  return total;
+}
+
+/** An HttpCrawler on ratewise's client, in-memory storage; resolves with the statuses handled. */
+async function crawl(ratewise: RatewiseCrawlee, urls: string[], extra = {}): Promise<number[]> {
+  const handled: number[] = [];
+  const crawler = new HttpCrawler(
+    {
+      httpClient: ratewise.httpClient,
+      ...keepSessionsOn429,
+      ...retryHttp429,
+      additionalMimeTypes: ['text/plain'],
+      maxRequestRetries: 3,
+      requestHandler: async ({ response }) => {
+        handled.push(response.statusCode ?? 0);
+      },
+      ...extra,
+    },
+    new Configuration({ persistStorage: false, purgeOnStart: true }),
+  );
+  await crawler.run(urls);
+  return handled;
+}
+
+const samples = (log: ReturnType<typeof eventLog>) => log.events.filter((e) => e.type === 'sample');
+
+describe('ratewise/crawlee httpClient', () => {
+  for (const form of Object.keys(RETRY_AFTER_FORMS)) {
+    it(`sees a 429 with Retry-After as ${form} before Crawlee does; the retry waits for the scope`, async () => {
+      const { ratewise, events } = await setup();
+      expect(await crawl(ratewise, [`${server.url}/429/${form}/crawlee`])).toEqual([200]);
+      expect(events.events.find((e) => e.type === 'pause')?.reason).toMatch(
+        /^paused \d+ ms on 429/,
+      );
+      expect(samples(events).map((e) => e.status)).toEqual([429, 200]);
+      expect(inflight(ratewise)).toBe(0);
+      await ratewise.close();
+    });
+  }
+
+  it('reports a 503, a reset and a timeout; Crawlee retries them', async () => {
+    const { ratewise, events } = await setup();
+    const handled = await crawl(
+      ratewise,
+      [`${server.url}/503/crawlee`, `${server.url}/reset/crawlee`, `${server.url}/hang/crawlee`],
+      { navigationTimeoutSecs: 1, maxRequestRetries: 1, maxConcurrency: 1 },
+    );
+    expect(handled).toEqual([200, 200, 200]);
+    const kinds = samples(events).map((e) => e.signal);
+    expect(kinds.filter((k) => k !== 'ok')).toEqual(['overloaded', 'reset', 'timeout']);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 30_000);
+
+  it('follows a redirect chain as one attempt', async () => {
+    const { ratewise, events } = await setup();
+    expect(await crawl(ratewise, [`${server.url}/redirect/3/crawlee`])).toEqual([200]);
+    expect(samples(events).map((e) => e.status)).toEqual([200]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  });
+
+  it('holds a streamed body until it is destroyed half-way, and releases an aborted one', async () => {
+    const { ratewise, events } = await setup();
+    const response = await ratewise.httpClient.stream({ url: `${server.url}/big/crawlee` });
+    await new Promise<void>((resolve) => response.stream.once('data', () => resolve()));
+    expect(inflight(ratewise)).toBe(1);
+    response.stream.destroy();
+    await waitFor(() => inflight(ratewise) === 0);
+    const controller = new AbortController();
+    const pending = ratewise.httpClient
+      .stream({ url: `${server.url}/hang/crawlee-abort`, signal: controller.signal })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    await waitFor(() => server.seen.some((r) => r.path === '/hang/crawlee-abort'));
+    controller.abort();
+    expect(await pending).toBeInstanceOf(Error);
+    expect(samples(events).map((e) => e.status)).toEqual([200]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  });
+});
+
+describe.skipIf(!browserAvailable)('ratewise/crawlee navigation hooks', () => {
+  it('admits each navigation and reports its response; a 429 is retried after the pause', async () => {
+    const { ratewise, events } = await setup();
+    const handled: number[] = [];
+    const crawler = new PlaywrightCrawler(
+      {
+        ...ratewise.navigationHooks,
+        ...keepSessionsOn429,
+        maxRequestRetries: 2,
+        launchContext: {
+          launcher: chromium,
+          launchOptions: {
+            executablePath: CHROMIUM,
+            args: ['--headless', '--no-sandbox', '--disable-gpu'],
+          },
+        },
+        requestHandler: async ({ response }) => {
+          handled.push(response?.status() ?? 0);
+        },
+      },
+      new Configuration({ persistStorage: false, purgeOnStart: true }),
+    );
+    await crawler.run([
+      `${server.url}/429/seconds/crawlee-browser`,
+      `${server.url}/ok/crawlee-browser`,
+    ]);
+    expect(handled.sort()).toEqual([200, 200]);
+    expect(
+      samples(events)
+        .map((e) => e.status)
+        .sort(),
+    ).toEqual([200, 200, 429]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 60_000);
+});
