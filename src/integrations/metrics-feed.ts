@@ -54,6 +54,14 @@ export class LabelStats {
   readonly wait = new Histogram();
 }
 
+/** Called with each observation, for an exporter that records histograms itself. */
+export interface FeedObserver {
+  /** A request's admission-to-outcome time, s. */
+  duration(label: string, seconds: number): void;
+  /** A wait for admission, s. */
+  wait(label: string, seconds: number): void;
+}
+
 /** The label of scopes past `maxScopes`. */
 export const OTHER = 'other';
 
@@ -70,11 +78,13 @@ export class MetricsFeed {
   readonly #maxScopes: number;
   /** Scope → its label, for the scopes seen since their label was last forgotten. */
   readonly #labelOf = new Map<string, string>();
+  readonly #observer: FeedObserver | undefined;
   readonly #onRelease = (message: unknown) => this.#release(message as ReleaseMessage);
   readonly #onLimit = (message: unknown) => this.#limit(message as LimitMessage);
   readonly #admission = { asyncEnd: (message: AdmissionMessage) => this.#admitted(message) };
 
-  constructor(owner: string, options: MetricsOptions) {
+  constructor(owner: string, options: MetricsOptions, observer?: FeedObserver) {
+    this.#observer = observer;
     if (typeof options?.registry?.controllers !== 'function') {
       throw InvalidOptionError.invalid(
         owner,
@@ -162,7 +172,9 @@ export class MetricsFeed {
     if (!this.#ours(message)) return;
     const stats = this.#statsOf(message.scope);
     bump(stats.requests, message.signal ?? 'released');
-    if (message.signal !== undefined) stats.duration.observe(message.rttMs / 1000);
+    if (message.signal === undefined) return;
+    stats.duration.observe(message.rttMs / 1000);
+    this.#observer?.duration(this.labelOf(message.scope), message.rttMs / 1000);
   }
 
   #limit(message: LimitMessage): void {
@@ -175,7 +187,10 @@ export class MetricsFeed {
     if (message.registry !== this.#registry || message.result === undefined) return;
     const seconds = Math.max(0, message.result.sentAt - message.startedAt) / 1000;
     const scopes = typeof message.scopes === 'string' ? [message.scopes] : message.scopes;
-    for (const scope of scopes) this.#statsOf(scope).wait.observe(seconds);
+    for (const scope of scopes) {
+      this.#statsOf(scope).wait.observe(seconds);
+      this.#observer?.wait(this.labelOf(scope), seconds);
+    }
   }
 
   #statsOf(scope: string): LabelStats {

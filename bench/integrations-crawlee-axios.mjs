@@ -1,0 +1,119 @@
+// Crawlee and axios with and without ratewise, side by side, against the first reference's
+// server on loopback: a hidden fixed window of 30 req/s, 350 ms pages, 429 + Retry-After: 1
+// beyond it. 40-way demand for --seconds each (default 60); a fresh server per run.
+//
+//   npm run build && node bench/integrations-crawlee-axios.mjs [--seconds 60] [--only crawlee|axios]
+//
+// Without ratewise each library runs as it comes: Crawlee's HttpCrawler (got-scraping, its
+// session pool retiring a session on 429 and retrying at once, 3 retries), axios with
+// axios-retry's defaults (3 retries, no delay). With ratewise: Crawlee on ratewise's httpClient
+// with keepSessionsOn429 and retryHttp429; axios on ratewise's adapter with axios-retry's
+// retryDelay set to the adapter's. Figures are counted by the server over the run window:
+// ok (200), refused (429), their rates, ok as a share of capacity (30/s × window) and the
+// refused share of all requests.
+import { parseArgs } from 'node:util';
+import { Configuration, log } from '@crawlee/core';
+import { HttpCrawler } from '@crawlee/http';
+import axios from 'axios';
+import axiosRetry from 'axios-retry';
+import { ratewiseAdapter } from '../dist/integrations/axios.js';
+import { keepSessionsOn429, ratewiseCrawlee, retryHttp429 } from '../dist/integrations/crawlee.js';
+import { seededRandom } from '../dist/random.js';
+import { createModel } from '../dist/sim/models/index.js';
+import { startMockServer } from '../dist/testing/index.js';
+
+const { values } = parseArgs({
+  options: { seconds: { type: 'string', default: '60' }, only: { type: 'string' } },
+});
+const SECONDS = Number(values.seconds);
+const DEMAND = 40;
+const CAPACITY = 30;
+log.setLevel(log.LEVELS.OFF);
+
+const runs = [
+  ['Crawlee HttpCrawler', 'without', crawleeRun(false)],
+  ['Crawlee HttpCrawler', 'ratewise', crawleeRun(true)],
+  ['axios + axios-retry', 'without', axiosRun(false)],
+  ['axios + axios-retry', 'ratewise', axiosRun(true)],
+].filter(([name]) => !values.only || name.toLowerCase().startsWith(values.only));
+
+console.log(
+  `node ${process.version}; hidden limit ${CAPACITY} req/s (fixed window), 350 ms pages, 429 + Retry-After: 1; ${DEMAND}-way demand, ${SECONDS} s per run\n`,
+);
+console.log(
+  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s |',
+);
+console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+for (const [name, control, run] of runs) {
+  const server = await startMockServer({
+    model: createModel(
+      'fixed-window',
+      { rate: CAPACITY, latencyMs: 350, jitterMs: 50, retryAfter: 'seconds' },
+      seededRandom('server:1'),
+    ),
+  });
+  const started = performance.now();
+  let window;
+  await run(server.url, async () => {
+    window = server.stats(); // the run window ends here; what is in flight finishes after
+  });
+  const wall = (performance.now() - started) / 1000;
+  await server.close();
+  const ok = window.byStatus['200'] ?? 0;
+  const refused = window.byStatus['429'] ?? 0;
+  const other = Object.entries(window.byStatus)
+    .filter(([status]) => status !== '200' && status !== '429')
+    .reduce((sum, [, n]) => sum + n, 0);
+  console.log(
+    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} |`,
+  );
+}
+
+/** Crawlee's HttpCrawler over enough URLs for the run, stopped when the window ends. */
+function crawleeRun(withRatewise) {
+  return async (base, windowEnds) => {
+    const ratewise = withRatewise ? await ratewiseCrawlee({ maxConcurrency: DEMAND }) : undefined;
+    const crawler = new HttpCrawler(
+      {
+        ...(ratewise
+          ? { httpClient: ratewise.httpClient, ...keepSessionsOn429, ...retryHttp429 }
+          : {}),
+        minConcurrency: DEMAND,
+        maxConcurrency: DEMAND,
+        autoscaledPoolOptions: { desiredConcurrency: DEMAND },
+        additionalMimeTypes: ['text/plain'],
+        requestHandler: async () => {},
+        failedRequestHandler: async () => {},
+      },
+      new Configuration({ persistStorage: false, purgeOnStart: true }),
+    );
+    const urls = Array.from({ length: CAPACITY * SECONDS * 2 }, (_, i) => `${base}/item/${i}`);
+    const timer = setTimeout(async () => {
+      await windowEnds();
+      crawler.stop();
+    }, SECONDS * 1000);
+    await crawler.run(urls);
+    clearTimeout(timer);
+    await ratewise?.close();
+  };
+}
+
+/** 40 workers looping over URLs with axios (+ axios-retry) for the run window. */
+function axiosRun(withRatewise) {
+  return async (base, windowEnds) => {
+    const adapter = withRatewise ? ratewiseAdapter(axios, { maxConcurrency: DEMAND }) : undefined;
+    const api = axios.create({ ...(adapter ? { adapter } : {}), timeout: 30_000 });
+    axiosRetry(api, adapter ? { retries: 3, retryDelay: adapter.retryDelay } : {});
+    const until = performance.now() + SECONDS * 1000;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: DEMAND }, async () => {
+        while (performance.now() < until) {
+          await api.get(`${base}/item/${next++}`).catch(() => undefined);
+        }
+      }),
+    );
+    await windowEnds();
+    await adapter?.close();
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * ratewise's controllers as OpenTelemetry metrics, through `@opentelemetry/api`.
+ *
+ * @packageDocumentation
+ */
+import {
+  type Attributes,
+  type BatchObservableResult,
+  type Meter,
+  metrics,
+  type Observable,
+} from '@opentelemetry/api';
+import { SECONDS_BUCKETS } from './histogram.js';
+import { type LabelGauges, MetricsFeed, type MetricsOptions } from './metrics-feed.js';
+
+export type { MetricsOptions } from './metrics-feed.js';
+
+/** Options of {@link otelMetrics}. */
+export interface OtelOptions extends MetricsOptions {
+  /** The meter to create the instruments on. @default metrics.getMeter('ratewise') */
+  meter?: Meter;
+}
+
+/** The instruments' callback and subscriptions; `close()` stops both. */
+export interface OtelMetrics {
+  close(): void;
+}
+
+const GAUGES: readonly [string, string, keyof LabelGauges, string?][] = [
+  ['ratewise_inflight_requests', 'Requests admitted and not yet finished.', 'inflight'],
+  ['ratewise_queued_requests', 'Requests waiting for admission.', 'queued'],
+  ['ratewise_concurrency_limit', 'Concurrency limit (requests in flight allowed).', 'limit'],
+  ['ratewise_rate_limit', 'Pacing rate, requests per second (absent while unpaced).', 'rate'],
+  [
+    'ratewise_paused_seconds',
+    'Time left of a pause the server asked for, seconds.',
+    'pausedSeconds',
+    's',
+  ],
+];
+
+/**
+ * Creates ratewise's instruments on an OpenTelemetry meter: observable gauges
+ * and counters read in one batch callback at collection time, and two
+ * histograms recorded as requests end. Through the OTel Prometheus exporter
+ * they render under the same names as `ratewise/prometheus`. The `scope`
+ * attribute is bounded the same way (`scopeLabel`, `maxScopes` then `other`);
+ * an evicted scope stops being observed.
+ *
+ * ```ts
+ * const meterProvider = new MeterProvider({ readers: [new PrometheusExporter({ port: 9464 })] });
+ * otelMetrics({ registry: client.registry, meter: meterProvider.getMeter('ratewise') });
+ * ```
+ */
+export function otelMetrics(options: OtelOptions): OtelMetrics {
+  const meter = options?.meter ?? metrics.getMeter('ratewise');
+  const advice = { explicitBucketBoundaries: [...SECONDS_BUCKETS] };
+  const duration = meter.createHistogram('ratewise_request_duration_seconds', {
+    description: 'Admission to outcome of each request attempt, seconds.',
+    unit: 's',
+    advice,
+  });
+  const wait = meter.createHistogram('ratewise_admission_wait_seconds', {
+    description: 'Time each attempt waited for admission, seconds.',
+    unit: 's',
+    advice,
+  });
+  const { meter: _meter, ...feedOptions } = options;
+  const feed = new MetricsFeed('otelMetrics', feedOptions, {
+    duration: (scope, seconds) => duration.record(seconds, { scope }),
+    wait: (scope, seconds) => wait.record(seconds, { scope }),
+  });
+  const gauges = GAUGES.map(([name, description, , unit]) =>
+    meter.createObservableGauge(name, { description, ...(unit ? { unit } : {}) }),
+  );
+  const scopes = meter.createObservableGauge('ratewise_scopes', {
+    description: 'Live rate-limit scopes.',
+  });
+  const requests = meter.createObservableCounter('ratewise_requests_total', {
+    description: 'Request attempts by outcome (signal kind, or released: ended without one).',
+  });
+  const changes = meter.createObservableCounter('ratewise_limit_changes_total', {
+    description: 'Concurrency-limit changes by direction and the signal that caused them.',
+  });
+  const observe = (result: BatchObservableResult) => {
+    for (const [scope, numbers] of feed.read()) {
+      GAUGES.forEach(([, , field], i) => {
+        const value = numbers[field];
+        if (Number.isFinite(value)) result.observe(gauges[i] as Observable, value, { scope });
+      });
+    }
+    result.observe(scopes, feed.scopes);
+    for (const [scope, stats] of feed.stats) {
+      for (const [outcome, n] of stats.requests) result.observe(requests, n, { scope, outcome });
+      for (const [key, n] of stats.limitChanges) {
+        const [direction = '', reason = ''] = key.split('|');
+        const attributes: Attributes = { scope, direction, reason };
+        result.observe(changes, n, attributes);
+      }
+    }
+  };
+  const observables = [...gauges, scopes, requests, changes];
+  meter.addBatchObservableCallback(observe, observables);
+  return {
+    close() {
+      meter.removeBatchObservableCallback(observe, observables);
+      feed.close();
+    },
+  };
+}
