@@ -10,12 +10,14 @@
 // with keepSessionsOn429 and retryHttp429; axios on ratewise's adapter with axios-retry's
 // retryDelay set to the adapter's. Figures are counted by the server over the run window:
 // ok (200), refused (429), their rates, ok as a share of capacity (30/s × window) and the
-// refused share of all requests.
+// refused share of all requests. A last row runs ratewise's own client.fetch the same way, to
+// tell what the controller does from what an integration adds.
 import { parseArgs } from 'node:util';
 import { Configuration, log } from '@crawlee/core';
 import { HttpCrawler } from '@crawlee/http';
 import axios from 'axios';
 import axiosRetry from 'axios-retry';
+import { createClient } from '../dist/client/client.js';
 import { ratewiseAdapter } from '../dist/integrations/axios.js';
 import { keepSessionsOn429, ratewiseCrawlee, retryHttp429 } from '../dist/integrations/crawlee.js';
 import { seededRandom } from '../dist/random.js';
@@ -35,6 +37,7 @@ const runs = [
   ['Crawlee HttpCrawler', 'ratewise', crawleeRun(true)],
   ['axios + axios-retry', 'without', axiosRun(false)],
   ['axios + axios-retry', 'ratewise', axiosRun(true)],
+  ['client.fetch (reference)', 'ratewise', fetchRun()],
 ].filter(([name]) => !values.only || name.toLowerCase().startsWith(values.only));
 
 console.log(
@@ -95,6 +98,27 @@ function crawleeRun(withRatewise) {
     await crawler.run(urls);
     clearTimeout(timer);
     await ratewise?.close();
+  };
+}
+
+/** ratewise's own client, 40 workers: what the controller does with no library around it. */
+function fetchRun() {
+  return async (base, windowEnds) => {
+    const client = createClient({ maxConcurrency: DEMAND });
+    const until = performance.now() + SECONDS * 1000;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: DEMAND }, async () => {
+        while (performance.now() < until) {
+          await client
+            .fetch(`${base}/item/${next++}`)
+            .then((r) => r.arrayBuffer())
+            .catch(() => undefined);
+        }
+      }),
+    );
+    await windowEnds();
+    await client.close();
   };
 }
 

@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RedisProcess, startRedisServer } from '../src/redis/redis-process.js';
@@ -105,7 +105,13 @@ async function runModule(code: string, name: string): Promise<{ stdout: string; 
   const cwd = join(dir, name);
   mkdirSync(join(cwd, 'node_modules'), { recursive: true });
   symlinkSync(ROOT, join(cwd, 'node_modules', 'ratewise'));
-  symlinkSync(join(ROOT, 'node_modules', 'undici'), join(cwd, 'node_modules', 'undici'));
+  // undici, and the libraries an integration example imports (ky, axios, crawlee…).
+  const imported = [...code.matchAll(/from '((?:@[\w.-]+\/)?[\w.-]+)/g)].map((m) => m[1] as string);
+  for (const name of new Set(['undici', ...imported])) {
+    if (name === 'ratewise' || name.startsWith('node:')) continue;
+    mkdirSync(dirname(join(cwd, 'node_modules', name)), { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules', name), join(cwd, 'node_modules', name));
+  }
   writeFileSync(join(cwd, 'block.mjs'), localise(code));
   try {
     const { stdout } = await exec(process.execPath, ['block.mjs'], { cwd, timeout: 30_000 });
@@ -279,7 +285,7 @@ describe('README', () => {
         expect(stdout).toMatch(/^\d+ (\d+(\.\d+)?|Infinity)\n$/);
       }
     }
-  }, 60_000);
+  }, 120_000);
 
   it('the practice server stops on Ctrl-C and says what it saw', async () => {
     const exited = new Promise<number | null>((resolve) => server.on('exit', resolve));
