@@ -54,6 +54,20 @@ export class LabelStats {
   readonly wait = new Histogram();
 }
 
+/** The per-scope gauges every exporter reports: name, help text, field, unit. */
+export const SCOPE_GAUGES: readonly (readonly [string, string, keyof LabelGauges, string?])[] = [
+  ['ratewise_inflight_requests', 'Requests admitted and not yet finished.', 'inflight'],
+  ['ratewise_queued_requests', 'Requests waiting for admission.', 'queued'],
+  ['ratewise_concurrency_limit', 'Concurrency limit (requests in flight allowed).', 'limit'],
+  ['ratewise_rate_limit', 'Pacing rate, requests per second (absent while unpaced).', 'rate'],
+  [
+    'ratewise_paused_seconds',
+    'Time left of a pause the server asked for, seconds.',
+    'pausedSeconds',
+    's',
+  ],
+];
+
 /** Called with each observation, for an exporter that records histograms itself. */
 export interface FeedObserver {
   /** A request's admission-to-outcome time, s. */

@@ -11,7 +11,7 @@ import {
   type Observable,
 } from '@opentelemetry/api';
 import { SECONDS_BUCKETS } from './histogram.js';
-import { type LabelGauges, MetricsFeed, type MetricsOptions } from './metrics-feed.js';
+import { MetricsFeed, type MetricsOptions, SCOPE_GAUGES } from './metrics-feed.js';
 
 export type { MetricsOptions } from './metrics-feed.js';
 
@@ -25,19 +25,6 @@ export interface OtelOptions extends MetricsOptions {
 export interface OtelMetrics {
   close(): void;
 }
-
-const GAUGES: readonly [string, string, keyof LabelGauges, string?][] = [
-  ['ratewise_inflight_requests', 'Requests admitted and not yet finished.', 'inflight'],
-  ['ratewise_queued_requests', 'Requests waiting for admission.', 'queued'],
-  ['ratewise_concurrency_limit', 'Concurrency limit (requests in flight allowed).', 'limit'],
-  ['ratewise_rate_limit', 'Pacing rate, requests per second (absent while unpaced).', 'rate'],
-  [
-    'ratewise_paused_seconds',
-    'Time left of a pause the server asked for, seconds.',
-    'pausedSeconds',
-    's',
-  ],
-];
 
 /**
  * Creates ratewise's instruments on an OpenTelemetry meter: observable gauges
@@ -70,7 +57,7 @@ export function otelMetrics(options: OtelOptions): OtelMetrics {
     duration: (scope, seconds) => duration.record(seconds, { scope }),
     wait: (scope, seconds) => wait.record(seconds, { scope }),
   });
-  const gauges = GAUGES.map(([name, description, , unit]) =>
+  const gauges = SCOPE_GAUGES.map(([name, description, , unit]) =>
     meter.createObservableGauge(name, { description, ...(unit ? { unit } : {}) }),
   );
   const scopes = meter.createObservableGauge('ratewise_scopes', {
@@ -84,7 +71,7 @@ export function otelMetrics(options: OtelOptions): OtelMetrics {
   });
   const observe = (result: BatchObservableResult) => {
     for (const [scope, numbers] of feed.read()) {
-      GAUGES.forEach(([, , field], i) => {
+      SCOPE_GAUGES.forEach(([, , field], i) => {
         const value = numbers[field];
         if (Number.isFinite(value)) result.observe(gauges[i] as Observable, value, { scope });
       });

@@ -10,6 +10,7 @@ import {
   type LabelStats,
   MetricsFeed,
   type MetricsOptions,
+  SCOPE_GAUGES,
 } from './metrics-feed.js';
 
 export type { MetricsOptions } from './metrics-feed.js';
@@ -40,18 +41,6 @@ interface Sample {
 
 type Kind = 'counter' | 'gauge' | 'histogram';
 
-const GAUGES: readonly [string, string, keyof LabelGauges][] = [
-  ['ratewise_inflight_requests', 'Requests admitted and not yet finished.', 'inflight'],
-  ['ratewise_queued_requests', 'Requests waiting for admission.', 'queued'],
-  ['ratewise_concurrency_limit', 'Concurrency limit (requests in flight allowed).', 'limit'],
-  ['ratewise_rate_limit', 'Pacing rate, requests per second (absent while unpaced).', 'rate'],
-  [
-    'ratewise_paused_seconds',
-    'Time left of a pause the server asked for, seconds.',
-    'pausedSeconds',
-  ],
-];
-
 /**
  * Registers ratewise's metrics on a prom-client `register`. Gauges are read
  * from the controllers at scrape time; counters and histograms are counted
@@ -78,17 +67,19 @@ export function prometheusMetrics(options: PrometheusOptions): PrometheusMetrics
   const feed = new MetricsFeed(owner, options);
   // One read of the controllers per scrape: gauges come first in the scrape and take it.
   let gauges = new Map<string, LabelGauges>();
-  const metrics: [string, string, Kind, () => Sample[]][] = GAUGES.map(([name, help, field], i) => [
-    name,
-    help,
-    'gauge',
-    () => {
-      if (i === 0) gauges = feed.read();
-      return [...gauges].flatMap(([scope, numbers]) =>
-        Number.isFinite(numbers[field]) ? [{ labels: { scope }, value: numbers[field] }] : [],
-      );
-    },
-  ]);
+  const metrics: [string, string, Kind, () => Sample[]][] = SCOPE_GAUGES.map(
+    ([name, help, field], i) => [
+      name,
+      help,
+      'gauge',
+      () => {
+        if (i === 0) gauges = feed.read();
+        return [...gauges].flatMap(([scope, numbers]) =>
+          Number.isFinite(numbers[field]) ? [{ labels: { scope }, value: numbers[field] }] : [],
+        );
+      },
+    ],
+  );
   metrics.push(
     [
       'ratewise_scopes',
