@@ -84,11 +84,16 @@ describe('ratewise/crawlee httpClient', () => {
     const handled = await crawl(
       ratewise,
       [`${server.url}/503/crawlee`, `${server.url}/reset/crawlee`, `${server.url}/hang/crawlee`],
-      { navigationTimeoutSecs: 1, maxRequestRetries: 1, maxConcurrency: 1 },
+      { navigationTimeoutSecs: 2, maxRequestRetries: 2, maxConcurrency: 1 },
     );
     expect(handled).toEqual([200, 200, 200]);
+    // One of each (a loaded machine may time out a retry too, hence at least one timeout).
     const kinds = samples(events).map((e) => e.signal);
-    expect(kinds.filter((k) => k !== 'ok')).toEqual(['overloaded', 'reset', 'timeout']);
+    expect(kinds.filter((k) => k === 'overloaded' || k === 'reset')).toEqual([
+      'overloaded',
+      'reset',
+    ]);
+    expect(kinds).toContain('timeout');
     expect(inflight(ratewise)).toBe(0);
     await ratewise.close();
   }, 30_000);
