@@ -5,6 +5,7 @@
  *
  * @packageDocumentation
  */
+export { connectFleet, isCluster, RedisUnreachableError } from './connect.js';
 export type { FleetSettings, RedisFleetOptions } from './fleet-options.js';
 export { FleetRegistry } from './fleet-registry.js';
 export { type IoredisLike, ioredisLink } from './ioredis-link.js';
@@ -24,3 +25,4 @@ export {
   startRedisServer,
 } from './redis-process.js';
 export { RedisTimeoutError } from './script.js';
+export { readFleetStatus, type ScopeStatus } from './status.js';

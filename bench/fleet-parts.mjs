@@ -1,0 +1,93 @@
+// Pieces of the fleet benchmark (bench/fleet.mjs): processes to start and servers to script.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+
+const CLI = new URL('../dist/cli/main.js', import.meta.url).pathname;
+const WORKER = new URL('./fleet-worker.mjs', import.meta.url).pathname;
+
+/** `ratewise serve-mock …args` on a free port; resolves with its URL and a stop function. */
+export async function serveMock(args) {
+  const child = spawn(process.execPath, [CLI, 'serve-mock', '--json', '--port', '0', ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const [line] = await once(child.stdout, 'data');
+  const { url } = JSON.parse(String(line).split('\n')[0]);
+  return {
+    url,
+    stats: async () => (await fetch(`${url}/__stats`)).json(),
+    stop: async () => {
+      child.kill('SIGINT');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/** Starts one worker process (bench/fleet-worker.mjs); `done` resolves with its report. */
+export function startWorker(options) {
+  const child = spawn(process.execPath, [WORKER, JSON.stringify(options)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  child.stderr.on('data', (chunk) => (err += chunk));
+  const done = new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      const last = out.trim().split('\n').at(-1);
+      try {
+        resolve({ ...JSON.parse(last), code, signal, stderr: err });
+      } catch {
+        resolve({ code, signal, stderr: err, failedToReport: true });
+      }
+    }),
+  );
+  return { child, done };
+}
+
+/** Runs `n` workers with the same options to the end. */
+export function runWorkers(n, options) {
+  return Promise.all(Array.from({ length: n }, () => startWorker(options).done));
+}
+
+/**
+ * A scripted loopback server: `answer(request, arrivalMs)` returns `{ status, headers, holdMs }`;
+ * every arrival is recorded (ms since start).
+ */
+export async function scriptedServer(answer) {
+  const started = performance.now();
+  const arrivals = [];
+  let inflight = 0;
+  let maxInflight = 0;
+  const server = createServer((request, response) => {
+    const at = performance.now() - started;
+    arrivals.push(at);
+    maxInflight = Math.max(maxInflight, ++inflight);
+    const reply = answer(request, at);
+    setTimeout(() => {
+      inflight--;
+      response.writeHead(reply.status, reply.headers ?? {}).end(reply.status === 200 ? 'ok' : '');
+    }, reply.holdMs ?? 0);
+  });
+  server.keepAliveTimeout = 60_000;
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    arrivals,
+    started,
+    get maxInflight() {
+      return maxInflight;
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** Resolves after `ms`. */
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Sums a field over worker reports. */
+export const sum = (reports, field) => reports.reduce((total, r) => total + (r[field] ?? 0), 0);

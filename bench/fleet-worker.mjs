@@ -1,0 +1,119 @@
+// One worker of the fleet benchmark (bench/fleet.mjs): a real process that fetches from one
+// origin for a while with createClient — sharing its scopes through Redis when given one —
+// and prints what it saw as one JSON line. Options come as one JSON argument:
+//   { origin, durationMs, lanes, maxConcurrency?, initialConcurrency?, redis?, cluster?,
+//     leaseMs?, skewMs?, scopes?, hold? }
+// scopes > 1 spreads the requests over that many scopes (for the cluster run); hold keeps the
+// process alive after the run (for the SIGKILL loop, which kills it mid-request).
+
+import { createCluster, createClient as createRedis } from '@redis/client';
+import { createClient, systemClock } from '../dist/index.js';
+import { nodeRedisLink, redisFleet } from '../dist/redis/index.js';
+
+const options = JSON.parse(process.argv[2] ?? '{}');
+const skew = options.skewMs ?? 0;
+/** The worker's clock, off by skewMs (both its monotonic and its wall time). */
+const clock = {
+  now: () => systemClock.now() + skew,
+  wallNow: () => systemClock.wallNow() + skew,
+  setTimer: (ms, callback) => systemClock.setTimer(ms, callback),
+  sleep: (ms, signal) => systemClock.sleep(ms, signal),
+};
+
+/** Round-trip times of the fleet's script calls (EVALSHA/EVAL), ms. */
+const calls = [];
+const modes = [];
+let fleet;
+let redis;
+if (options.redis) {
+  const socket = { connectTimeout: 1000, reconnectStrategy: (n) => Math.min(50 * 2 ** n, 500) };
+  redis = options.cluster
+    ? createCluster({
+        rootNodes: [{ url: options.redis }],
+        defaults: { disableOfflineQueue: true, socket },
+      })
+    : createRedis({ url: options.redis, disableOfflineQueue: true, socket });
+  redis.on('error', () => undefined);
+  await redis.connect();
+  const link = nodeRedisLink(redis);
+  const timed = {
+    ...link,
+    command: async (key, args) => {
+      const started = performance.now();
+      try {
+        return await link.command(key, args);
+      } finally {
+        if (args[0] === 'EVALSHA' || args[0] === 'EVAL') calls.push(performance.now() - started);
+      }
+    },
+  };
+  fleet = redisFleet({
+    link: timed,
+    clock,
+    ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+    log: (line) => {
+      modes.push({ wall: Date.now(), line });
+      process.stderr.write(`${line}\n`);
+    },
+  });
+  await fleet.ready;
+}
+
+const scopes = options.scopes ?? 1;
+/** Times this worker's controller lowered a scope's concurrency limit (its own cuts, or the fleet's seen). */
+let cuts = 0;
+const events = (event) => {
+  const moved = event.type === 'limit' && /^(\d+) -> (\d+)/.exec(event.reason);
+  if (moved && Number(moved[2]) < Number(moved[1])) cuts++;
+};
+const client = createClient({
+  clock,
+  events,
+  ...(fleet ? { fleet } : {}),
+  maxConcurrency: options.maxConcurrency ?? 32,
+  ...(options.initialConcurrency ? { initialConcurrency: options.initialConcurrency } : {}),
+  ...(scopes > 1 ? { scope: ({ url }) => `host:${url.pathname.split('/')[1]}` } : {}),
+  retry: { maxAttempts: 1 },
+});
+
+const tally = { ok: 0, refused: 0, other: 0, failed: 0, errors: [] };
+const end = Date.now() + options.durationMs;
+let n = 0;
+async function lane() {
+  while (Date.now() < end) {
+    const i = n++;
+    const path = scopes > 1 ? `/s${i % scopes}/${i}` : `/${process.pid}/${i}`;
+    try {
+      const response = await client.fetch(`${options.origin}${path}`);
+      await response.arrayBuffer();
+      if (response.status === 200) tally.ok++;
+      else if (response.status === 429 || response.status === 503) tally.refused++;
+      else tally.other++;
+    } catch (error) {
+      tally.failed++;
+      if (tally.errors.length < 5) tally.errors.push(String(error?.message ?? error));
+    }
+  }
+}
+await Promise.all(Array.from({ length: options.lanes }, lane));
+if (options.hold) await new Promise(() => undefined);
+await client.close();
+calls.sort((a, b) => a - b);
+const at = (q) =>
+  calls.length ? calls[Math.min(calls.length - 1, Math.floor(q * calls.length))] : null;
+process.stdout.write(
+  `${JSON.stringify({
+    pid: process.pid,
+    ...tally,
+    cuts,
+    requests: tally.ok + tally.refused + tally.other + tally.failed,
+    roundTrips: fleet?.roundTrips ?? 0,
+    calls: calls.length,
+    callP50: at(0.5),
+    callP99: at(0.99),
+    callMax: calls.at(-1) ?? null,
+    modes,
+  })}\n`,
+);
+await fleet?.close();
+await redis?.destroy();

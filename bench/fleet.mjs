@@ -1,0 +1,342 @@
+// Fleet mode on Redis (issue 12), measured with real processes: worker processes
+// (bench/fleet-worker.mjs) crawl a real loopback server (serve-mock, or a scripted server where
+// a scenario needs exact timing), sharing their scopes through a real redis-server — or not,
+// for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
+//   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
+import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import { promisify } from 'node:util';
+import { createClient as createRedis } from '@redis/client';
+import {
+  readFleetStatus,
+  redisFleet,
+  scopeKeys,
+  startRedisCluster,
+  startRedisServer,
+} from '../dist/redis/index.js';
+import { runWorkers, scriptedServer, serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
+
+const run = promisify(execFile);
+const chosen = process.argv.slice(2);
+const wants = (name) => chosen.length === 0 || chosen.includes(name);
+const pct = (x) => `${(100 * x).toFixed(1)} %`;
+const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
+
+/** A fixed-window server of 30 req/s (100 ms latency), n workers for 30 s; steady state = 10-30 s. */
+async function throughput(n, redis, skew = false) {
+  const server = await serveMock(['--model', 'fixed-window', '--rate', '30', '--latency', '100']);
+  const workers = Array.from({ length: n }, (_, i) =>
+    startWorker({
+      origin: server.url,
+      durationMs: 30_000,
+      lanes: 8,
+      ...(redis ? { redis: redis.url } : {}),
+      skewMs: skew ? (i % 2 === 0 ? 5000 : -5000) : 0,
+    }),
+  );
+  await sleep(10_000);
+  const a = await server.stats();
+  await sleep(20_000);
+  const b = await server.stats();
+  const reports = await Promise.all(workers.map((w) => w.done));
+  await server.stop();
+  const ok = ((b.byStatus['200'] ?? 0) - (a.byStatus['200'] ?? 0)) / 20;
+  const refused = (b.byStatus['429'] ?? 0) - (a.byStatus['429'] ?? 0);
+  return {
+    workers: n,
+    mode: redis ? (skew ? 'Redis, clocks ±5 s' : 'Redis') : 'alone',
+    goodput: ok / 30,
+    refused: refused / Math.max(1, b.arrivals - a.arrivals),
+    roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
+    failed: sum(reports, 'failed'),
+  };
+}
+
+function printThroughput(rows) {
+  console.log(
+    '| workers | sharing | goodput (of 30 req/s, 10-30 s) | refused (10-30 s) | Redis round trips / request | failed |',
+  );
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
+  for (const r of rows)
+    console.log(
+      `| ${r.workers} | ${r.mode} | ${pct(r.goodput)} | ${pct(r.refused)} | ${r.mode === 'alone' ? '-' : fixed(r.roundTrips)} | ${r.failed} |`,
+    );
+}
+
+/** 8 workers against a server that refuses (503) past 8 requests at once, 20 s. */
+async function cap(redis) {
+  const server = await serveMock([
+    '--model',
+    'concurrency-cap',
+    '--param',
+    'limit=8',
+    '--latency',
+    '100',
+  ]);
+  const reports = await runWorkers(8, {
+    origin: server.url,
+    durationMs: 20_000,
+    lanes: 8,
+    maxConcurrency: 8,
+    ...(redis ? { redis: redis.url } : {}),
+  });
+  const stats = await server.stats();
+  await server.stop();
+  return {
+    mode: redis ? 'Redis' : 'alone',
+    maxInFlight: stats.maxInFlight,
+    refused: stats.byStatus['503'] ?? 0,
+    ok: sum(reports, 'ok'),
+  };
+}
+
+/** 8 workers; 5 s in, one request gets 429 Retry-After: 10. When does the server hear from anyone again? */
+async function pause(redis) {
+  let refusedAt;
+  const server = await scriptedServer((_request, at) => {
+    if (refusedAt === undefined && at > 5000) {
+      refusedAt = at;
+      return { status: 429, headers: { 'retry-after': '10' } };
+    }
+    return { status: 200, holdMs: 50 };
+  });
+  await runWorkers(8, { origin: server.url, durationMs: 22_000, lanes: 4, redis: redis.url });
+  await server.close();
+  const during = server.arrivals.filter((t) => t > refusedAt && t < refusedAt + 9800);
+  const next = server.arrivals.find((t) => t > refusedAt + 200);
+  return { during: during.map((t) => Math.round(t - refusedAt)), silenceMs: next - refusedAt };
+}
+
+/** 64 requests in flight across 8 workers; 50 of them answered 429 at the same moment. How many cuts? */
+async function burst(redis) {
+  const held = [];
+  let fired = false;
+  let t0 = 0;
+  // Every request is held 300 ms; 4 s in, once 64 are held, 50 of them are answered 429 at once.
+  const http = createServer((_request, response) => {
+    held.push(response);
+    if (!fired && held.length >= 64 && performance.now() - t0 > 4000) {
+      fired = true;
+      for (const r of held.splice(0, 50)) r.writeHead(429).end();
+    }
+    setTimeout(() => {
+      const i = held.indexOf(response);
+      if (i >= 0) held.splice(i, 1);
+      if (!response.writableEnded) response.end('ok');
+    }, 300);
+  });
+  http.listen(0, '127.0.0.1');
+  await new Promise((resolve) => http.once('listening', resolve));
+  t0 = performance.now();
+  const origin = `http://127.0.0.1:${http.address().port}`;
+  const reports = await runWorkers(8, {
+    origin,
+    durationMs: 8000,
+    lanes: 8,
+    maxConcurrency: 64,
+    initialConcurrency: 64,
+    ...(redis ? { redis: redis.url } : {}),
+  });
+  http.closeAllConnections();
+  http.close();
+  let epoch = null;
+  if (redis) {
+    const fleet = redisFleet({ url: redis.url, log: () => undefined });
+    await fleet.ready;
+    const [scope] = await readFleetStatus(fleet.link);
+    epoch = scope?.epoch ?? null;
+    await fleet.close();
+  }
+  return {
+    mode: redis ? 'Redis' : 'alone',
+    refused: sum(reports, 'refused'),
+    cuts: redis ? epoch : sum(reports, 'cuts'),
+  };
+}
+
+/** 100 workers SIGKILLed (10 at a time) while each holds 2 leases (lease 1 s): when are the slots back? */
+async function kill(redis) {
+  const server = await scriptedServer(() => ({ status: 200, holdMs: 600_000 }));
+  const keys = scopeKeys('rw', `host:${new URL(server.url).host}`);
+  const client = createRedis({ url: redis.url });
+  await client.connect();
+  const leasesOf = async (pid) =>
+    (await client.zRange(keys.leases, 0, -1)).filter((id) => id.includes(`-${pid}-`)).length;
+  const backMs = [];
+  let leaked = 0;
+  for (let batch = 0; batch < 10; batch++) {
+    const workers = Array.from({ length: 10 }, () =>
+      startWorker({
+        origin: server.url,
+        durationMs: 60_000,
+        lanes: 2,
+        maxConcurrency: 64,
+        initialConcurrency: 64,
+        redis: redis.url,
+        leaseMs: 1000,
+        hold: true,
+      }),
+    );
+    for (const w of workers) while ((await leasesOf(w.child.pid)) < 2) await sleep(20);
+    const killedAt = performance.now();
+    for (const w of workers) w.child.kill('SIGKILL');
+    await Promise.all(
+      workers.map(async (w) => {
+        while ((await leasesOf(w.child.pid)) > 0) {
+          if (performance.now() - killedAt > 1000 + 1000) {
+            leaked++;
+            return;
+          }
+          await sleep(10);
+        }
+        backMs.push(performance.now() - killedAt);
+      }),
+    );
+    await Promise.all(workers.map((w) => w.done));
+  }
+  await client.close();
+  await server.close();
+  backMs.sort((a, b) => a - b);
+  return { killed: 100, back: backMs.length, leaked, p50: backMs[49], max: backMs.at(-1) };
+}
+
+/** 8 workers at 30 req/s; Redis frozen (SIGSTOP) from 25 s to 55 s. */
+async function outage(redis) {
+  const server = await serveMock(['--model', 'fixed-window', '--rate', '30', '--latency', '100']);
+  const workers = Array.from({ length: 8 }, () =>
+    startWorker({ origin: server.url, durationMs: 75_000, lanes: 8, redis: redis.url }),
+  );
+  const rate = (a, b, s) => (b.arrivals - a.arrivals) / s;
+  await sleep(10_000);
+  const s10 = await server.stats();
+  await sleep(15_000);
+  const s25 = await server.stats();
+  redis.freeze();
+  const frozenWall = Date.now();
+  await sleep(2000);
+  const s27 = await server.stats();
+  await sleep(28_000);
+  const s55 = await server.stats();
+  redis.thaw();
+  const thawedWall = Date.now();
+  await sleep(2000);
+  const s57 = await server.stats();
+  await sleep(16_000);
+  const s73 = await server.stats();
+  const reports = await Promise.all(workers.map((w) => w.done));
+  await server.stop();
+  const rejoinMs = reports.map((r) => {
+    const back = (r.modes ?? []).find((m) => m.wall >= thawedWall && /back/.test(m.line));
+    return back ? back.wall - thawedWall : null;
+  });
+  const leftMs = reports.map((r) => {
+    const left = (r.modes ?? []).find((m) => m.wall >= frozenWall && /unreachable/.test(m.line));
+    return left ? left.wall - frozenWall : null;
+  });
+  return {
+    before: rate(s10, s25, 15),
+    during: rate(s27, s55, 28),
+    after: rate(s57, s73, 16),
+    failed: sum(reports, 'failed'),
+    leftMaxMs: Math.max(...leftMs.map((x) => x ?? Infinity)),
+    rejoinMaxMs: Math.max(...rejoinMs.map((x) => x ?? Infinity)),
+  };
+}
+
+/** A 3-master cluster, 8 workers over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
+async function cluster() {
+  const nodes = await startRedisCluster();
+  const server = await serveMock(['--model', 'healthy', '--latency', '20']);
+  const url = `redis://127.0.0.1:${nodes.nodes[0].port}`;
+  const workers = Array.from({ length: 8 }, () =>
+    startWorker({
+      origin: server.url,
+      durationMs: 30_000,
+      lanes: 8,
+      redis: url,
+      cluster: true,
+      scopes: 1000,
+    }),
+  );
+  await sleep(15_000);
+  await Promise.all(
+    nodes.nodes.map((n) => run('redis-cli', ['-p', String(n.port), 'SCRIPT', 'FLUSH'])),
+  );
+  const reports = await Promise.all(workers.map((w) => w.done));
+  await server.stop();
+  await nodes.close();
+  const errors = reports.flatMap((r) => r.errors ?? []);
+  return {
+    requests: sum(reports, 'requests'),
+    failed: sum(reports, 'failed'),
+    crossslot: errors.filter((e) => /CROSSSLOT/.test(e)).length,
+    leftShared: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
+    callP50: Math.max(...reports.map((r) => r.callP50)),
+    callP99: Math.max(...reports.map((r) => r.callP99)),
+    roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
+  };
+}
+
+const redis = await startRedisServer();
+const fresh = async () => {
+  await redis.stop();
+  await redis.start();
+};
+try {
+  if (wants('throughput')) {
+    const rows = [];
+    for (const n of [1, 4, 8]) {
+      rows.push(await throughput(n, undefined));
+      await fresh();
+      rows.push(await throughput(n, redis));
+    }
+    printThroughput(rows);
+  }
+  if (wants('skew')) {
+    await fresh();
+    printThroughput([await throughput(8, redis, true)]);
+  }
+  if (wants('cap')) {
+    await fresh();
+    for (const r of [await cap(undefined), await cap(redis)])
+      console.log(
+        `cap 8: ${r.mode}: the server saw at most ${r.maxInFlight} at once, ${r.refused} refused (503), ${r.ok} ok`,
+      );
+  }
+  if (wants('pause')) {
+    await fresh();
+    const r = await pause(redis);
+    console.log(
+      `Retry-After 10: arrivals in the 9.8 s after the 429: ${JSON.stringify(r.during)}; next arrival ${fixed(r.silenceMs / 1000, 3)} s after it`,
+    );
+  }
+  if (wants('burst')) {
+    await fresh();
+    for (const r of [await burst(undefined), await burst(redis)])
+      console.log(
+        `burst: ${r.mode}: ${r.refused} refusals, ${r.cuts} cut(s)${r.mode === 'Redis' ? ' (fleet epoch)' : ' (sum over the workers)'}`,
+      );
+  }
+  if (wants('kill')) {
+    await fresh();
+    const r = await kill(redis);
+    console.log(
+      `SIGKILL: ${r.killed} workers killed holding 2 leases each (lease 1 s): ${r.back} gave them back (p50 ${fixed(r.p50, 0)} ms, max ${fixed(r.max, 0)} ms), ${r.leaked} still held after 2 s`,
+    );
+  }
+  if (wants('outage')) {
+    await fresh();
+    const r = await outage(redis);
+    console.log(
+      `outage: arrivals/s before ${fixed(r.before)}, Redis frozen ${fixed(r.during)}, after ${fixed(r.after)}; failed ${r.failed}; all local within ${r.leftMaxMs} ms; all rejoined within ${r.rejoinMaxMs} ms of Redis answering`,
+    );
+  }
+  if (wants('cluster')) {
+    const r = await cluster();
+    console.log(
+      `cluster: ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms (worst worker); ${fixed(r.roundTrips)} round trips / request`,
+    );
+  }
+} finally {
+  await redis.close();
+}
