@@ -66,8 +66,9 @@ export async function scriptedServer(answer) {
     const reply = answer(request, at);
     setTimeout(() => {
       inflight--;
+      if (response.destroyed) return;
       response.writeHead(reply.status, reply.headers ?? {}).end(reply.status === 200 ? 'ok' : '');
-    }, reply.holdMs ?? 0);
+    }, reply.holdMs ?? 0).unref(); // a request held past the end does not keep the bench alive
   });
   server.keepAliveTimeout = 60_000;
   server.listen(0, '127.0.0.1');

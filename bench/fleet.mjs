@@ -160,8 +160,13 @@ async function kill(redis) {
   const keys = scopeKeys('rw', `host:${new URL(server.url).host}`);
   const client = createRedis({ url: redis.url });
   await client.connect();
-  const leasesOf = async (pid) =>
-    (await client.zRange(keys.leases, 0, -1)).filter((id) => id.includes(`-${pid}-`)).length;
+  // A lease counts until its expiry passes on Redis's clock (the next admission drops it).
+  const leasesOf = async (pid) => {
+    const [seconds, micros] = await client.time();
+    const now = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    const live = await client.zRangeByScore(keys.leases, now, '+inf');
+    return live.filter((id) => id.includes(`-${pid}-`)).length;
+  };
   const backMs = [];
   let leaked = 0;
   for (let batch = 0; batch < 10; batch++) {
@@ -177,7 +182,14 @@ async function kill(redis) {
         hold: true,
       }),
     );
-    for (const w of workers) while ((await leasesOf(w.child.pid)) < 2) await sleep(20);
+    for (const w of workers) {
+      const since = performance.now();
+      while ((await leasesOf(w.child.pid)) < 2) {
+        if (w.child.exitCode !== null || performance.now() - since > 20_000)
+          throw new Error(`kill: a worker never held its 2 leases: ${(await w.done).stderr}`);
+        await sleep(20);
+      }
+    }
     const killedAt = performance.now();
     for (const w of workers) w.child.kill('SIGKILL');
     await Promise.all(

@@ -12,8 +12,10 @@ export interface FleetGrant {
 
 /**
  * The requests one scope admitted alone while Redis was out of reach and that
- * still run. Back in the fleet they get leases in one call, so the fleet's
- * window counts them; nothing else of that time is replayed.
+ * were sent and still run. Back in the fleet they get leases in one call, so
+ * the fleet's window counts them; nothing else of that time is replayed. (One
+ * granted alone but not sent yet when the fleet is back goes to the fleet's
+ * queue instead: see `FleetRegistry.admit`.)
  */
 export class AloneGrants {
   readonly #running = new Set<FleetGrant>();
@@ -21,9 +23,12 @@ export class AloneGrants {
 
   /** A grant made without Redis. */
   grant(): FleetGrant {
-    const grant: FleetGrant = { leaseId: '', epoch: 0, inflight: 0, waitMs: 0 };
-    this.#running.add(grant);
-    return grant;
+    return { leaseId: '', epoch: 0, inflight: 0, waitMs: 0 };
+  }
+
+  /** The request of an alone `grant` was sent. */
+  sent(grant: FleetGrant): void {
+    if (grant.leaseId === '') this.#running.add(grant);
   }
 
   /** The request of `grant` ended; returns whether it was running alone. */

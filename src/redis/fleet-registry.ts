@@ -31,6 +31,7 @@ const NO_STORE: StateStore = {
  */
 export class FleetRegistry extends ScopeRegistry {
   readonly #scopes: FleetScopes;
+  readonly #fleet: RedisFleet;
   readonly #clock: Clock;
   readonly #events: EventSink | undefined;
   readonly #unwatch: () => void;
@@ -48,6 +49,7 @@ export class FleetRegistry extends ScopeRegistry {
     const setup: ScopeFactory = (scope) => scopes.setup(scope);
     super({ ...options, setup, store: NO_STORE });
     this.#scopes = scopes;
+    this.#fleet = fleet;
     this.#clock = clock;
     this.#events = options.events;
     this.#unwatch = fleet.watch((mode, reason) => this.#switched(mode, reason));
@@ -57,17 +59,26 @@ export class FleetRegistry extends ScopeRegistry {
     const keys = typeof scopes === 'string' ? [scopes] : [...new Set(scopes)].sort();
     const deadline = deadlineOf(options, this.#clock.now());
     const stage = () => untilDeadline(options, deadline, this.#clock.now());
-    const grants: (readonly [FleetScope, FleetGrant])[] = [];
-    try {
-      for (const key of keys) {
-        const scope = this.#scopes.open(key);
-        grants.push([scope, await scope.admit(stage())]);
+    for (;;) {
+      const grants: (readonly [FleetScope, FleetGrant])[] = [];
+      try {
+        for (const key of keys) {
+          const scope = this.#scopes.open(key);
+          grants.push([scope, await scope.admit(stage())]);
+        }
+        const local = await super.admit(scopes, stage());
+        // Granted alone, but the fleet came back while it waited locally: back to the fleet's queue.
+        if (this.#fleet.shared && grants.some(([, grant]) => grant.leaseId === '')) {
+          local.release();
+          for (const [scope, grant] of grants) scope.release(grant);
+          continue;
+        }
+        for (const [scope, grant] of grants) scope.sent(grant);
+        return new FleetPermit(local, grants, this.#clock);
+      } catch (error) {
+        for (const [scope, grant] of grants) scope.release(grant);
+        throw error;
       }
-      const local = await super.admit(scopes, stage());
-      return new FleetPermit(local, grants, this.#clock);
-    } catch (error) {
-      for (const [scope, grant] of grants) scope.release(grant);
-      throw error;
     }
   }
 

@@ -91,6 +91,11 @@ export class FleetScope {
     }
   }
 
+  /** The request of `grant` was sent (an alone one is leased if the fleet comes back while it runs). */
+  sent(grant: FleetGrant): void {
+    this.#alone.sent(grant);
+  }
+
   /** Reports a request's outcome to the fleet: frees its lease, pauses, queues it for learning. */
   report(grant: FleetGrant, sample: Sample): void {
     const retryAfterMs = sample.signal.retryAfterMs ?? 0;

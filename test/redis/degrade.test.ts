@@ -73,4 +73,38 @@ describe('a fleet worker when Redis goes away', () => {
     expect(await held()).toBe(0);
     await registry.close();
   });
+
+  it('sends a request granted alone but still waiting when Redis is back through the fleet', async () => {
+    const fleet = await redis.fleet({ leaseMs: 600, callTimeoutMs: 100 });
+    const registry = fleet.registry({
+      setup: controlSetup({ maxConcurrency: 1, initialConcurrency: 1 }),
+    });
+    const leases = scopeKeys('rw', 'host:requeue').leases;
+    const held = async () => Number(await fleet.link.command(leases, ['ZCARD', leases]));
+    (await registry.admit('host:requeue')).report(OK);
+    redis.server().freeze();
+    let first: Awaited<ReturnType<typeof registry.admit>>;
+    let second: Promise<Awaited<ReturnType<typeof registry.admit>>>;
+    try {
+      first = await registry.admit('host:requeue'); // alone, sent
+      second = registry.admit('host:requeue'); // alone, waiting for the local slot
+      await pause(20);
+    } finally {
+      redis.server().thaw();
+    }
+    while (!fleet.shared) await pause(10);
+    let admitted = false;
+    void second.then(() => {
+      admitted = true;
+    });
+    await pause(100);
+    expect(await held()).toBe(1); // the first, adopted; the second waits in the fleet's queue
+    expect(admitted).toBe(false);
+    first.report(OK);
+    (await second).report(OK);
+    expect(admitted).toBe(true);
+    await pause(50);
+    expect(await held()).toBe(0);
+    await registry.close();
+  });
 });
