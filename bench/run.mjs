@@ -7,6 +7,7 @@ const benches = [
   ['--expose-gc', 'bench/core.mjs'],
   ['bench/sim-speed.mjs'],
   ['bench/client-throughput.mjs'],
+  ['bench/memory.mjs'],
   ['dist/cli/main.js', 'bench'],
 ];
 

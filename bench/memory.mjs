@@ -1,0 +1,169 @@
+// Memory and time under load that grows: `npm run build && node bench/memory.mjs`.
+//  - hosts: 1,000,000 distinct hosts through createClient (an in-process dispatcher answers
+//    each at once, so the figures are ratewise's own, without sockets), with the default
+//    idleMs and with idleMs 10 s; heap and RSS after a GC every 100,000 hosts.
+//  - bodies: `--save-bodies` crawls of 100 chunked bodies (16 KiB chunks) of 12.5, 25 and 50 MB
+//    from a hostile server in another process: wall time, peak RSS.
+// Each part runs in a process of its own. Results belong in BENCHMARKS.md.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const [part, arg] = process.argv.slice(2);
+const dist = new URL('../dist/', import.meta.url);
+const MB = 1_048_576;
+
+if (part === 'hosts') await hosts(arg === 'default' ? undefined : Number(arg));
+else if (part === 'bodies') await bodies(Number(arg));
+else if (part === undefined) runAll();
+else throw new Error(`unknown part ${part}`);
+
+function runAll() {
+  console.log(
+    `# bench/memory.mjs — node ${process.version}, ${cpus()[0]?.model} × ${cpus().length}`,
+  );
+  console.log('\n1,000,000 distinct hosts through createClient (in-process dispatcher)\n');
+  console.log('| idleMs | hosts | live scopes | saved states | heap MB | RSS MB | s |');
+  console.log('| -----: | ----: | ----------: | -----------: | ------: | -----: | -: |');
+  for (const idle of ['default', '10000']) child(['--expose-gc', 'hosts', idle]);
+  console.log(
+    '\n`--save-bodies` crawl of 100 chunked bodies (16 KiB chunks), hostile server in another process\n',
+  );
+  console.log('| body | bodies | total GB | wall s | s per GB | peak RSS MB |');
+  console.log('| ---: | -----: | -------: | -----: | -------: | ----------: |');
+  for (const mb of [12.5, 25, 50]) child(['bodies', String(mb)]);
+}
+
+function child(args) {
+  const flags = args[0] === '--expose-gc' ? [args.shift()] : [];
+  const { status } = spawnSync(
+    process.execPath,
+    [...flags, new URL(import.meta.url).pathname, ...args],
+    {
+      stdio: 'inherit',
+    },
+  );
+  if (status !== 0) process.exitCode = status ?? 1;
+}
+
+/** A dispatcher that answers every request with `200 ok` at once, in-process. */
+function instantDispatcher() {
+  const controller = {
+    aborted: false,
+    paused: false,
+    reason: null,
+    abort() {},
+    pause() {},
+    resume() {},
+  };
+  const body = Buffer.from('ok');
+  return {
+    dispatch(_opts, handler) {
+      queueMicrotask(() => {
+        handler.onRequestStart?.(controller, {});
+        handler.onResponseStart?.(controller, 200, { 'content-length': '2' }, 'OK');
+        handler.onResponseData?.(controller, body);
+        handler.onResponseEnd?.(controller, {});
+      });
+      return true;
+    },
+    close: async () => {},
+    destroy: async () => {},
+  };
+}
+
+async function hosts(idleMs) {
+  const { createClient, MemoryStore } = await import(new URL('index.js', dist));
+  const store = new MemoryStore(); // the default store, kept at hand to count what it holds
+  let now = 0; // 1 ms per request: 1,000 new hosts a second
+  const clock = {
+    now: () => now,
+    wallNow: () => Date.UTC(2026, 0, 1) + now,
+    setTimer(ms, callback) {
+      const handle = setTimeout(callback, Math.min(ms, 2 ** 31 - 1));
+      return () => clearTimeout(handle);
+    },
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+  const client = createClient({
+    dispatcher: instantDispatcher(),
+    clock,
+    store,
+    ...(idleMs === undefined ? {} : { idleMs }),
+  });
+  const started = performance.now();
+  for (let i = 1; i <= 1_000_000; i++) {
+    now += 1;
+    const response = await client.fetch(`http://h${i}.example/`);
+    await response.arrayBuffer();
+    if (i % 100_000 === 0) {
+      await client.registry.sweep(); // what the next admission would start; waited for here
+      globalThis.gc?.();
+      const { heapUsed, rss } = process.memoryUsage();
+      const row = [
+        idleMs ?? '600000 (default)',
+        i.toLocaleString('en'),
+        client.registry.size.toLocaleString('en'),
+        store.size.toLocaleString('en'),
+        (heapUsed / MB).toFixed(0),
+        (rss / MB).toFixed(0),
+        ((performance.now() - started) / 1000).toFixed(1),
+      ];
+      console.log(`| ${row.join(' | ')} |`);
+    }
+  }
+  await client.close();
+}
+
+async function bodies(mb) {
+  const { runCrawl } = await import(new URL('cli/run-crawl.js', dist));
+  const serverCode = `import(${JSON.stringify(new URL('testing/index.js', dist).href)}).then(async ({ startHostileServer }) => {
+    const s = await startHostileServer();
+    console.log(s.url);
+  });`;
+  const server = spawn(process.execPath, ['-e', serverCode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise((resolve) =>
+    server.stdout.once('data', (data) => resolve(String(data).trim())),
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'ratewise-bodies-bench-'));
+  try {
+    const bytes = Math.round(mb * MB);
+    const urls = Array.from(
+      { length: 100 },
+      (_, i) => `${url}/chunked?bytes=${bytes}&chunk=16384&n=${i}`,
+    );
+    let peak = 0;
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 100);
+    const started = performance.now();
+    const summary = await runCrawl({
+      urls,
+      saveBodies: join(dir, 'bodies'),
+      out: join(dir, 'out.jsonl'),
+      client: { maxBodyBytes: 64 * MB },
+    });
+    const seconds = (performance.now() - started) / 1000;
+    clearInterval(sampler);
+    peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
+    const saved = readdirSync(join(dir, 'bodies')).filter((name) => name.endsWith('.body')).length;
+    if (saved !== 100 || summary.failed !== 0)
+      throw new Error(`saved ${saved}, failed ${summary.failed}`);
+    const gb = (100 * bytes) / 1e9;
+    const row = [
+      `${mb} MB`,
+      saved,
+      gb.toFixed(2),
+      seconds.toFixed(1),
+      (seconds / gb).toFixed(2),
+      (peak / MB).toFixed(0),
+    ];
+    console.log(`| ${row.join(' | ')} |`);
+  } finally {
+    server.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
