@@ -1,5 +1,6 @@
 import { classify } from '../classify.js';
 import type { Clock } from '../clock.js';
+import { capPause } from '../controller/pause-cap.js';
 import type { Permit } from '../controller/permit.js';
 import type { ScopeRegistry } from '../controller/registry.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
@@ -21,6 +22,11 @@ export interface AttemptContext {
   clock: Clock;
   /** Randomness for backoff jitter. */
   random: Random;
+  /**
+   * Longest pause one response may ask for, applied to what is reported, so
+   * that every controller behind a permit (a fleet's too) sees it capped.
+   */
+  maxPauseMs?: number;
 }
 
 /** One request, as the attempt loop needs to see it. */
@@ -123,7 +129,7 @@ async function attemptLoop<T>(
       permit.release();
       throw outcome.error;
     }
-    report(spec, permit, outcome as AttemptOutcome<T>);
+    report(spec, permit, outcome as AttemptOutcome<T>, context.maxPauseMs);
     const budget = registry.get(firstScope(spec.scopes))?.retryBudget;
     if (attempt === 1) budget?.deposit();
     const done = outcome as AttemptOutcome<T>;
@@ -194,12 +200,18 @@ function waitOptions<T>(spec: AttemptSpec<T>): Waiting {
   };
 }
 
-function report<T>(spec: AttemptSpec<T>, permit: Permit, outcome: AttemptOutcome<T>): void {
-  const { result, signal } = outcome;
+function report<T>(
+  spec: AttemptSpec<T>,
+  permit: Permit,
+  outcome: AttemptOutcome<T>,
+  maxPauseMs: number | undefined,
+): void {
+  const { result } = outcome;
+  const signal = capped(outcome.signal, maxPauseMs);
   if (result !== undefined && spec.hold) {
     spec.hold(result, (finished) =>
       permit.report(
-        finished.signal ?? signal,
+        finished.signal ? capped(finished.signal, maxPauseMs) : signal,
         finished.timings ? { timings: finished.timings } : undefined,
       ),
     );
@@ -207,6 +219,10 @@ function report<T>(spec: AttemptSpec<T>, permit: Permit, outcome: AttemptOutcome
   }
   const timings = result === undefined ? undefined : spec.timings?.(result);
   permit.report(signal, timings ? { timings } : undefined);
+}
+
+function capped(signal: Signal, maxPauseMs: number | undefined): Signal {
+  return maxPauseMs === undefined ? signal : (capPause(signal, maxPauseMs)?.signal ?? signal);
 }
 
 type Attempted<T> = Omit<AttemptOutcome<T>, 'signal'> & { signal: Signal | undefined };

@@ -114,6 +114,8 @@ export interface ControlledSettings {
   random: Random;
   timeoutMs: number;
   maxBodyBytes: number;
+  /** Longest pause one response may ask for (capped before any controller, a fleet's included, sees it). */
+  maxPauseMs: number;
 }
 
 /** Every {@link ControlledOptions} key. */
@@ -188,6 +190,10 @@ export function readControlledOptions(
     random,
     timeoutMs: numberOption(owner, 'timeoutMs', options.timeoutMs, 120_000, {
       min: 1,
+      infinite: true,
+    }),
+    maxPauseMs: numberOption(owner, 'maxPauseMs', options.maxPauseMs, 300_000, {
+      min: 0,
       infinite: true,
     }),
     maxBodyBytes: numberOption(owner, 'maxBodyBytes', options.maxBodyBytes, 67_108_864, {
