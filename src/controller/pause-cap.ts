@@ -24,23 +24,33 @@ export function capPause(signal: Signal, maxPauseMs: number): CappedPause | unde
   const { retryAfterMs, quota } = signal;
   const spent = quota !== undefined && (quota.remaining ?? 1) < 1 && quota.resetMs !== undefined;
   if (retryAfterMs === undefined && !spent) return undefined;
-  let capped = signal;
+  // Capped once already (by the client, before a fleet's controllers): explain what was asked.
+  const asked = (signal as Capped)[ASKED] ?? { retryAfterMs, resetMs: quota?.resetMs };
+  let capped: Capped = signal;
   const parts: string[] = [];
   if (retryAfterMs !== undefined) {
-    parts.push(
-      `${signal.reason} with Retry-After ${seconds(retryAfterMs)}${capNote(retryAfterMs, maxPauseMs)}`,
-    );
+    const ms = asked.retryAfterMs ?? retryAfterMs;
+    parts.push(`${signal.reason} with Retry-After ${seconds(ms)}${capNote(ms, maxPauseMs)}`);
     if (retryAfterMs > maxPauseMs) capped = { ...capped, retryAfterMs: maxPauseMs };
   }
   if (spent) {
     const resetMs = quota.resetMs as number;
+    const ms = asked.resetMs ?? resetMs;
     parts.push(
-      `quota spent (${signal.reason}), resets in ${seconds(resetMs)}${capNote(resetMs, maxPauseMs)}`,
+      `quota spent (${signal.reason}), resets in ${seconds(ms)}${capNote(ms, maxPauseMs)}`,
     );
     if (resetMs > maxPauseMs) capped = { ...capped, quota: { ...quota, resetMs: maxPauseMs } };
   }
+  if (capped !== signal) capped[ASKED] = asked;
   return { signal: capped, cause: parts.join('; ') };
 }
+
+/** Where a capped signal keeps what the response asked for (module-private: not part of `Signal`). */
+const ASKED = Symbol('ratewise.askedPause');
+
+type Capped = Signal & {
+  [ASKED]?: { retryAfterMs: number | undefined; resetMs: number | undefined };
+};
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 1000)} s`;
