@@ -12,9 +12,12 @@ import { nodeRedisLink, redisFleet } from '../dist/redis/index.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
 const skew = options.skewMs ?? 0;
-/** The worker's clock, off by skewMs (both its monotonic and its wall time). */
+/**
+ * The worker's clock: its wall time off by skewMs, its monotonic time from its own origin
+ * (10 s + skewMs after the process started, so workers disagree on that too).
+ */
 const clock = {
-  now: () => systemClock.now() + skew,
+  now: () => systemClock.now() + 10_000 + skew,
   wallNow: () => systemClock.wallNow() + skew,
   setTimer: (ms, callback) => systemClock.setTimer(ms, callback),
   sleep: (ms, signal) => systemClock.sleep(ms, signal),

@@ -34,7 +34,12 @@ export interface RedisFleetOptions {
   stateTtlMs?: number;
   /** Outcomes are learned from in batches at most this often per scope, ms (refusals at once). @default 250 */
   learnEveryMs?: number;
-  /** How far ahead a request may reserve its send time on the shared schedule, ms. @default 1000 */
+  /**
+   * How far ahead a request may reserve its send time on the shared schedule,
+   * ms. A reserved request holds its slot while it waits; one that would wait
+   * longer sleeps and asks again.
+   * @default leaseMs
+   */
   horizonMs?: number;
   /** This worker's name in the fleet. @default `<hostname>-<pid>-<random>` */
   workerId?: string;
@@ -105,7 +110,7 @@ export function readFleetOptions(options: RedisFleetOptions): FleetSettings {
     callTimeoutMs: ms('callTimeoutMs', 100, 1),
     stateTtlMs: ms('stateTtlMs', 86_400_000, 1000),
     learnEveryMs: ms('learnEveryMs', 250, 1),
-    horizonMs: ms('horizonMs', 1000, 0),
+    horizonMs: ms('horizonMs', leaseMs, 0),
     renewMs: Math.max(50, Math.floor(leaseMs / 3)),
     workerId: options.workerId ?? defaultWorkerId(),
     log: options.log ?? ((line) => console.warn(line)),

@@ -37,7 +37,16 @@ export function learnFrom(
   outcomes: readonly FleetOutcome[],
   redisNow: number,
 ): LearnedState {
-  const { limit, rate } = resume(setup, scope, stored, redisNow);
+  return learnWith(resume(setup, scope, stored, redisNow), outcomes);
+}
+
+/**
+ * {@link learnFrom} on algorithms already resumed — the learner's own, kept
+ * from its previous step while nobody else wrote the state since, so what
+ * they hold beyond their `toJSON()` (recent send times…) carries on.
+ */
+export function learnWith(algorithms: ScopeSetup, outcomes: readonly FleetOutcome[]): LearnedState {
+  const { limit, rate } = algorithms;
   const ordered = [...outcomes].sort((x, y) => x.a - y.a);
   for (const outcome of ordered) {
     if ('alarm' in outcome) {

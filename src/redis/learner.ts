@@ -1,8 +1,8 @@
 import type { CancelTimer, Clock } from '../clock.js';
-import type { ScopeFactory } from '../controller/registry.js';
+import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
 import { storedRate } from './fleet-view.js';
 import type { ScopeKeys } from './keys.js';
-import { learnFrom, parseOutcomes } from './learn-step.js';
+import { learnWith, parseOutcomes, resume } from './learn-step.js';
 import { learnApplyScript, learnReadScript } from './lua/learn.js';
 import type { RedisFleet } from './redis-fleet.js';
 import { LOCK_MS } from './scope-calls.js';
@@ -27,6 +27,8 @@ export class Learner {
   #again = false;
   #next: CancelTimer | undefined;
   #stopped = false;
+  /** The algorithms of this worker's last write, and the version it wrote. */
+  #kept: { version: number; algorithms: ScopeSetup } | undefined;
 
   constructor(
     fleet: RedisFleet,
@@ -84,13 +86,14 @@ export class Learner {
     );
     if (Number(read[0]) !== 1) return false;
     const raw = read[4] as unknown[];
-    const next = learnFrom(
-      this.#setup,
-      this.#scope,
-      String(read[3] ?? ''),
-      parseOutcomes(raw),
-      Number(read[1]),
-    );
+    const version = Number(read[2]);
+    // Our own algorithms when the state is still the one we wrote; else resumed from Redis.
+    const algorithms =
+      this.#kept?.version === version
+        ? this.#kept.algorithms
+        : resume(this.#setup, this.#scope, String(read[3] ?? ''), Number(read[1]));
+    this.#kept = undefined;
+    const next = learnWith(algorithms, parseOutcomes(raw));
     const applied = await this.#fleet.run(
       learnApplyScript,
       [k.state, k.samples, k.learner, k.channel],
@@ -107,7 +110,9 @@ export class Learner {
       ],
     );
     if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
-    return Number(applied[0]) === 1;
+    if (Number(applied[0]) !== 1) return false;
+    this.#kept = { version: Number(applied[1]), algorithms };
+    return true;
   }
 
   #lookAgain(): void {
