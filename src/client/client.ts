@@ -3,10 +3,10 @@ import type { ScopeRegistry } from '../controller/registry.js';
 import { redactUrl } from '../util/redact.js';
 import type { AttemptOutcome } from './attempts.js';
 import { FetchFailedError, RedirectError } from './client-errors.js';
+import { type ClientOptions, type ClientSettings, readClientOptions } from './client-options.js';
 import { timedConnect } from './connection-timings.js';
 import { runControlled } from './controlled-attempt.js';
 import { closedInFlight, LiveAttempts } from './live-attempts.js';
-import { type ClientOptions, type ClientSettings, readClientOptions } from './options.js';
 import { nextHop } from './redirects.js';
 import {
   flatHeaders,

@@ -71,7 +71,8 @@ export function decodedStream(
   );
 }
 
-function ignoreClosed(call: () => void): void {
+/** Calls `call`, ignoring the error a closed or cancelled web stream throws. */
+export function ignoreClosed(call: () => void): void {
   try {
     call();
   } catch {

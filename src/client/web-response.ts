@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { redactUrl } from '../util/redact.js';
 import { type DecoderChain, decoderChain } from './content-decoding.js';
-import { decodedStream } from './decoded-stream.js';
+import { decodedStream, ignoreClosed } from './decoded-stream.js';
 import type { ResponseTap } from './response-tap.js';
 
 /** Statuses whose response has no body, per the fetch standard. */
@@ -103,12 +103,4 @@ export function toHeaders(raw: IncomingHttpHeaders): Headers {
     else headers.append(name, value);
   }
   return headers;
-}
-
-function ignoreClosed(call: () => void): void {
-  try {
-    call();
-  } catch {
-    // already closed or cancelled
-  }
 }

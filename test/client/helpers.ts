@@ -69,3 +69,11 @@ export async function waitFor(condition: () => boolean, timeoutMs = 10_000): Pro
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
+
+/** Settles as `promise` does if it does within `ms` of real time, else with `'still pending'`. */
+export function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still pending'> {
+  return Promise.race([
+    promise,
+    new Promise<'still pending'>((resolve) => setTimeout(() => resolve('still pending'), ms)),
+  ]);
+}

@@ -6,7 +6,7 @@ import type { ControlEvent } from '../../src/events/event.js';
 import { seededRandom } from '../../src/random.js';
 import { type HostileServer, startHostileServer } from '../../src/testing/hostile-server.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
-import { startServer, type TestServer, waitFor } from './helpers.js';
+import { startServer, type TestServer, waitFor, within } from './helpers.js';
 
 let hostile: HostileServer | undefined;
 let server: TestServer | undefined;
@@ -21,14 +21,6 @@ afterEach(async () => {
 });
 
 const FIVE_MINUTES = 300_000;
-
-/** Settles within `ms` of real time, or says it did not. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'> {
-  return Promise.race([
-    promise,
-    new Promise<'still waiting'>((resolve) => setTimeout(() => resolve('still waiting'), ms)),
-  ]);
-}
 
 function scopeOf(c: RatewiseClient, url: string) {
   return c.registry.get(`host:${new URL(url).host}`);

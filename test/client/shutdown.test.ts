@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
 import { type HostileServer, startHostileServer } from '../../src/testing/hostile-server.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
-import { startServer, type TestServer, waitFor } from './helpers.js';
+import { startServer, type TestServer, waitFor, within } from './helpers.js';
 
 let hostile: HostileServer | undefined;
 let server: TestServer | undefined;
@@ -15,14 +15,6 @@ afterEach(async () => {
   hostile = undefined;
   server = undefined;
 });
-
-/** Settles within `ms` of real time, or says it did not. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T | 'still pending'> {
-  return Promise.race([
-    promise,
-    new Promise<'still pending'>((resolve) => setTimeout(() => resolve('still pending'), ms)),
-  ]);
-}
 
 const CLOSED = { code: 'ERR_RATEWISE_CLOSED' };
 
