@@ -1,4 +1,3 @@
-import { setMaxListeners } from 'node:events';
 import { createClient, type RatewiseClient } from '../client/client.js';
 import { fanout } from '../events/fanout.js';
 import { drainBody, removeStaleParts, saveBody } from './body-files.js';
@@ -85,8 +84,6 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
     stop: new AbortController(),
     cancel: new AbortController(),
   };
-  // Every request waiting or in flight listens to these two.
-  setMaxListeners(0, crawl.stop.signal, crawl.cancel.signal);
   const started = clock.now();
   let stopped: CrawlSummary['stopped'] = 'done';
   const halt = (why: CrawlSummary['stopped']) => {
