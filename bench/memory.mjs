@@ -117,7 +117,7 @@ async function hosts(idleMs) {
 }
 
 async function bodies(mb) {
-  const { runCrawl } = await import(new URL('cli/run-crawl.js', dist));
+  const { runCrawl } = await import(new URL('crawl/run-crawl.js', dist));
   const serverCode = `import(${JSON.stringify(new URL('testing/index.js', dist).href)}).then(async ({ startHostileServer }) => {
     const s = await startHostileServer();
     console.log(s.url);

@@ -43,12 +43,6 @@ export {
   type SniffedResponse,
   THROTTLE_MARKERS,
 } from './classify.js';
-// Crawling, analysis and reports
-export type { CrawlOptions } from './cli/crawl-options.js';
-export type { CrawlProgress } from './cli/crawl-progress.js';
-export type { CrawlResult } from './cli/crawl-result.js';
-export type { CrawlSummary } from './cli/crawl-tally.js';
-export { runCrawl } from './cli/run-crawl.js';
 // HTTP client
 export {
   type AttemptContext,
@@ -95,6 +89,12 @@ export {
 } from './controller/resolvers.js';
 export { RetryBudget, type RetryBudgetOptions } from './controller/retry-budget.js';
 export { ScopeController, type ScopeControllerOptions } from './controller/scope-controller.js';
+// Crawling, analysis and reports
+export type { CrawlOptions } from './crawl/crawl-options.js';
+export type { CrawlProgress } from './crawl/crawl-progress.js';
+export type { CrawlResult } from './crawl/crawl-result.js';
+export type { CrawlSummary } from './crawl/crawl-tally.js';
+export { runCrawl } from './crawl/run-crawl.js';
 export { type LatencyBaseline, parseBaseline } from './detect/baseline-file.js';
 // Soft-throttling detectors
 export { type BimodalResult, detectBimodal } from './detect/bimodal.js';

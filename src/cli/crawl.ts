@@ -3,14 +3,14 @@ import { access, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type Command, Option } from 'commander';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
+import type { CrawlSummary } from '../crawl/crawl-tally.js';
+import { countUrls, readLines } from '../crawl/line-reader.js';
+import { cutTornLine } from '../crawl/results-file.js';
+import { runCrawl } from '../crawl/run-crawl.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
-import type { CrawlSummary } from './crawl-tally.js';
-import { countUrls, readLines } from './line-reader.js';
 import { type MetricsAddress, metricsAddress, serveMetrics } from './metrics-port.js';
 import { numberArg, positiveArg } from './parsers.js';
 import { progressDisplay } from './progress-display.js';
-import { cutTornLine } from './results-file.js';
-import { runCrawl } from './run-crawl.js';
 import { USAGE_EXIT, UsageError } from './usage-error.js';
 
 /** Options of `ratewise crawl`, as commander parses them. */

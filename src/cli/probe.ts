@@ -4,6 +4,7 @@ import { createClient } from '../client/client.js';
 import { timedConnect } from '../client/connection-timings.js';
 import { isHttpUrl } from '../client/request-input.js';
 import { ratewiseTimings } from '../client/response-info.js';
+import { drainBody } from '../crawl/body-files.js';
 import {
   diagnosePhases,
   type PhaseDiagnosis,
@@ -11,7 +12,6 @@ import {
 } from '../detect/phase-diagnosis.js';
 import type { PhaseTimings } from '../timings.js';
 import { redactSecrets, redactUrl } from '../util/redact.js';
-import { drainBody } from './body-files.js';
 import { numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 

@@ -1,6 +1,6 @@
 import type { Writable } from 'node:stream';
 import { Presets, SingleBar } from 'cli-progress';
-import type { BusiestScope, CrawlProgress } from './crawl-progress.js';
+import type { BusiestScope, CrawlProgress } from '../crawl/crawl-progress.js';
 
 /** Shows a crawl's progress. */
 export interface ProgressDisplay {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readLines, urlProblem } from '../../src/cli/line-reader.js';
+import { readLines, urlProblem } from '../../src/crawl/line-reader.js';
 import { startServer, type TestServer } from '../client/helpers.js';
 import { ensureBuilt, runCli } from './cli-process.js';
 

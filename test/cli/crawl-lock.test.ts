@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCrawl } from '../../src/cli/run-crawl.js';
+import { runCrawl } from '../../src/crawl/run-crawl.js';
 import { startServer, type TestServer, waitFor } from '../client/helpers.js';
 import { ensureBuilt, runCli, startCli } from './cli-process.js';
 

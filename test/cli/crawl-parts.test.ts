@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCrawlOptions } from '../../src/cli/crawl-options.js';
-import { countUrls, readLines } from '../../src/cli/line-reader.js';
 import { progressDisplay } from '../../src/cli/progress-display.js';
-import { ResultsFile } from '../../src/cli/results-file.js';
-import { runCrawl } from '../../src/cli/run-crawl.js';
+import { readCrawlOptions } from '../../src/crawl/crawl-options.js';
+import { countUrls, readLines } from '../../src/crawl/line-reader.js';
+import { ResultsFile } from '../../src/crawl/results-file.js';
+import { runCrawl } from '../../src/crawl/run-crawl.js';
 import { startServer, waitFor } from '../client/helpers.js';
 
 let dir: string;

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCrawl } from '../../src/cli/run-crawl.js';
+import { runCrawl } from '../../src/crawl/run-crawl.js';
 import { startHostileServer } from '../../src/testing/hostile-server.js';
 import { startServer, type TestServer } from '../client/helpers.js';
 import { ensureBuilt, runCli } from './cli-process.js';

@@ -11,8 +11,8 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { removeStaleParts } from '../../src/cli/body-files.js';
-import { runCrawl } from '../../src/cli/run-crawl.js';
+import { removeStaleParts } from '../../src/crawl/body-files.js';
+import { runCrawl } from '../../src/crawl/run-crawl.js';
 import { type HostileServer, startHostileServer } from '../../src/testing/hostile-server.js';
 
 let dir: string;

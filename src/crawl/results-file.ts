@@ -2,9 +2,9 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
+import { UsageError } from '../cli/usage-error.js';
 import { lockFile } from './file-lock.js';
 import { readLines } from './line-reader.js';
-import { UsageError } from './usage-error.js';
 
 /** Where a results file's lines go: a file handle or a stream. */
 interface LineTarget {

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
+import { UsageError } from '../cli/usage-error.js';
 import { processRuns } from './process-alive.js';
-import { UsageError } from './usage-error.js';
 
 /** Who holds a lock, as its lock file says. */
 interface Holder {
