@@ -1,36 +1,32 @@
 import { InvalidOptionError } from '../errors.js';
 import { type NumberRule, numberOption } from '../options.js';
+import type { ProbeBudgetState } from './probe-budget.js';
+import type { QuotaPaceState } from './quota-pace.js';
 import type { RateMeterState } from './rate-meter.js';
 
-/** The decisions of an {@link AdaptiveRate}, apart from its measurements. */
+/** The decisions of an {@link AdaptiveRate}, apart from its measurements and budget. */
 export type RateDecisionState = {
-  /** The learned ceiling in requests/s, 0 when none. */
+  /** The learned ceiling in requests/s, 0 when none (unpaced). */
   ceiling: number;
-  /** The probe curve's ceiling in requests/s, 0 when unpaced. */
-  curveCeiling: number;
-  /** The probe curve's starting rate, requests/s. */
-  curveStart: number;
-  /** The probe curve's plateau, ms. */
-  plateauMs: number;
-  /** Time spent on the probe curve, ms (negative during an overload hold). */
-  elapsedMs: number;
-  /** The highest confirmed ceiling, requests/s (0 when none). */
-  peak: number;
-  /** When the peak was confirmed. */
-  peakAt: number;
+  /** How far below the ceiling the rate is held, a fraction. */
+  margin: number;
+  /** Time into the current probe, ms; -1 while holding. */
+  probeMs: number;
+  /** No probe starts before this time. */
+  holdUntil: number;
   /** `at` of the last decrease. */
   lastDecreaseAt: number;
-  /** Rate cap from the server's published quota, 0 when none. */
-  quotaCap: number;
-  /** When the quota cap goes stale. */
-  quotaExpiresAt: number;
 };
 
 /**
  * Serialisable state of an {@link AdaptiveRate}; numbers only. Rates of 0 mean "none" (unpaced, no ceiling, no quota cap);
  * times of `NEVER` (`-Number.MAX_VALUE`, see congestion.ts) mean "not yet".
  */
-export type AdaptiveRateState = RateDecisionState & RateMeterState;
+export type AdaptiveRateState = RateDecisionState &
+  RateMeterState & {
+    budget?: ProbeBudgetState;
+    quota?: QuotaPaceState;
+  };
 
 const RATE: NumberRule = { min: 0 };
 
@@ -46,22 +42,13 @@ export function readRateDecisions(
 ): RateDecisionState {
   const n = (name: keyof RateDecisionState, rule: NumberRule = {}) =>
     numberOption(owner, name, state[name], fresh[name], rule);
-  const read: RateDecisionState = {
+  return {
     ceiling: n('ceiling', RATE),
-    curveCeiling: n('curveCeiling', RATE),
-    curveStart: n('curveStart', RATE),
-    plateauMs: n('plateauMs', { min: 0 }),
-    elapsedMs: n('elapsedMs'),
-    peak: n('peak', RATE),
-    peakAt: n('peakAt'),
+    margin: n('margin', { min: 0, max: 0.5 }),
+    probeMs: n('probeMs', { min: -1 }),
+    holdUntil: n('holdUntil'),
     lastDecreaseAt: n('lastDecreaseAt'),
-    quotaCap: n('quotaCap', RATE),
-    quotaExpiresAt: n('quotaExpiresAt'),
   };
-  if (read.curveCeiling > 0 && !(read.curveStart > 0)) {
-    throw InvalidOptionError.invalid(owner, 'curveStart', state.curveStart, 'a number > 0');
-  }
-  return read;
 }
 
 /**
@@ -87,5 +74,27 @@ export function readRateMeter(
     acceptedAt: n('acceptedAt'),
     offeredSum: n('offeredSum', { min: 0 }),
     offeredAt: n('offeredAt'),
+  };
+}
+
+/** Reads saved quota state, validating each field; undefined when none was saved. */
+export function readQuotaPace(
+  state: Readonly<Record<string, unknown>>,
+  owner: string,
+): QuotaPaceState | undefined {
+  const saved = state.quota;
+  if (saved === undefined) return undefined;
+  if (typeof saved !== 'object' || saved === null) {
+    throw InvalidOptionError.invalid(owner, 'quota', saved, 'an object');
+  }
+  const record = saved as Record<string, unknown>;
+  const n = (name: keyof QuotaPaceState) =>
+    numberOption(`${owner} quota`, name, record[name], 0, { min: 0 });
+  return {
+    cap: n('cap'),
+    expiresAt: n('expiresAt'),
+    policyCap: n('policyCap'),
+    windowMs: n('windowMs'),
+    resetAt: n('resetAt'),
   };
 }

@@ -7,59 +7,65 @@ import {
 import {
   type AdaptiveRateState,
   type RateDecisionState,
+  readQuotaPace,
   readRateDecisions,
   readRateMeter,
 } from './adaptive-rate-state.js';
 import { NEVER, speedOf, startsNewEvent } from './congestion.js';
-import { type ProbeCurve, probeRate } from './probe-curve.js';
-import { type QuotaPace, quotaPace } from './quota-pace.js';
-import { DEEPEST_CUT, RateMeter } from './rate-meter.js';
-import { firstCeilingRecount, grantRecount, type Recount, recountedCeiling } from './recount.js';
+import { ProbeBudget } from './probe-budget.js';
+import { readProbeBudget } from './probe-budget-state.js';
+import { probeRate } from './probe-curve.js';
+import { QuotaPace } from './quota-pace.js';
+import { RateMeter } from './rate-meter.js';
+import {
+  firstCeilingRecount,
+  grantRecount,
+  probeRecount,
+  type Recount,
+  recountedCeiling,
+} from './recount.js';
 import type { AlarmAction, RatePolicy, Sample } from './sample.js';
 
-/** A calm measurement within this fraction of the ceiling (at a rate as near it) confirms it. */
-const CONFIRM = 0.05;
-/** Each confirmation doubles the plateau, the time between probes. */
-const PLATEAU_GROWTH = 2;
-/** Past the plateau, the rate stops climbing while less than this share of it is accepted. */
-const IN_USE = 0.8;
+/** A ceiling measured again within this fraction is the same ceiling. */
+const SAME = 0.05;
+/** The margin below the ceiling stays within these. */
+const MARGIN = { min: 0.01, max: 0.25 } as const;
+/** A refusal at the held rate widens the margin by this factor; a probe that confirms narrows it. */
+const WIDEN = 1.5;
+const NARROW = 0.8;
+/** A probe's clock runs only while the server is accepting at least this share of what is sent. */
+const IN_USE = 0.6;
+/** A probe asks for at most this multiple of the larger of the ceiling and what is accepted. */
+const PROBE_REACH = 2;
 /** Idleness is judged only when a window should hold at least this many requests. */
 const MIN_JUDGED = 8;
-/** A ceiling below this share of the recent peak is a fallen one, probed at the shortest interval. */
-const FALLEN = 0.75;
-/** Accepted this far above the learned ceiling, the ceiling is stale and follows. */
-const HEADROOM = 1.1;
-/** After the ceiling follows the accepted rate, probing resumes at this multiple of it. */
-const CLIMB_GAIN = 1.5;
 /**
  * The first cut of a latency alarm is a decisive experiment — a quarter of
- * what the server is serving, so a target that delays us for exceeding a
- * per-client rate shows it at once — and later cuts halve (reference 003's 50 %).
+ * what the server is serving — and later cuts of the same alarm halve.
  */
 const FIRST_ALARM_RATIO = 0.25;
 const ALARM_RATIO = 0.5;
-/**
- * A latency alarm's cut is held this long before probing up again: long enough
- * for the latency guard to judge it, and shorter than a throttling plateau —
- * soft throttling is not a window that costs a pause per probe.
- */
-const ALARM_PLATEAU_MS = 10_000;
+/** A latency alarm's cut is held this long before probing: long enough for the guard to judge it. */
+const ALARM_HOLD_MS = 10_000;
+/** A refusal at the held rate lowers the ceiling to no less than this share of that rate. */
+const HELD_CUT = 0.5;
+/** Pauses for refusals that name none, ms: the first, the longest, and "right after a pause". */
+const UNHINTED_PAUSE = { first: 1000, max: 32_000, soonMs: 2000 } as const;
+/** A ceiling below this share of the recent peak is a fallen one. */
+const FALLEN = 0.75;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
+/** A refused probe is judged by the sends of at least this span before it, ms. */
+const MIN_PROBE_SPAN_MS = 1000;
+/** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
+const HOLD_RTTS = 4;
 const OWNER = 'AdaptiveRate state';
 const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
 
-/** What the rate has learned from throttling (or was given as `startRate`); absent before. */
-interface Learned {
-  /** The learned ceiling, requests/s; 0 while only a start rate is known. */
+/** What a latency alarm's cuts replaced, to put back if they were futile. */
+interface BeforeAlarm {
   ceiling: number;
-  /** The way back to the ceiling and past it. */
-  curve: ProbeCurve;
-  /** Time spent on the curve, ms (negative during an overload hold). */
-  elapsedMs: number;
-  /** The highest confirmed ceiling, and when it was confirmed. */
-  peak: number;
-  peakAt: number;
+  margin: number;
 }
 
 /**
@@ -67,24 +73,19 @@ interface Learned {
  * rate the server accepts and paces just below it, without being told.
  *
  * - Unpaced at first (unless `startRate`): the concurrency limit governs.
- * - On throttling, once per congestion event, it learns a ceiling: after a
- *   calm spell, the rate that was really sent (the pacer's average, if the
- *   server accepted it) — or what was accepted; soon after a server pause, what
- *   the server granted between the pause and the new refusal (see
- *   {@link RateMeter.ceilingAt}). Both the first ceiling and a grant are
- *   recounted by send time once the outcomes they need are in. The rate
- *   drops to `ceiling × backoffRatio` (× `backoffRatio` again while the
- *   ceiling is unconfirmed)
- *   and climbs back along a {@link ProbeCurve}: flat near the ceiling, then
- *   probing above it. A probe that finds the same ceiling (within 5 %)
- *   confirms it and doubles the plateau, up to `maxProbeIntervalMs`, so
- *   probes are rare at steady state; a ceiling that moved is probed again
- *   after `minProbeIntervalMs`, and so is one that fell below 75 % of the
- *   highest confirmed ceiling of the last minutes (a capacity that fell may
- *   come back; that memory halves every 5 minutes). Throttling that persists
- *   is a new event: cut again.
- * - The curve's clock stops during server pauses, and past the plateau while
- *   less than 80 % of the rate is accepted (a rate nobody uses is not probing).
+ * - On throttling, once per congestion event, it learns the ceiling: the rate
+ *   the server granted before refusing (see {@link RateMeter.ceilingAt};
+ *   recounted by send time once the outcomes it needs are in), and holds a
+ *   `margin` below it. The margin widens when the held rate is refused and
+ *   narrows when a probe finds the same ceiling again.
+ * - It probes above the ceiling when the {@link ProbeBudget} can pay for it:
+ *   the refusals and pauses recent probes cost, earned at `refusedShare` of
+ *   the requests and `pausedShare` of the time. A probe starts `probeStep`
+ *   above the ceiling and doubles its excess every `probeDoublingMs` until
+ *   refused, so an unchanged capacity costs a refusal or two and a capacity
+ *   that rose is followed within seconds. Its clock stops while the server
+ *   accepts less than 60 % of what is offered (a rate nobody uses is not
+ *   probing).
  * - The server's word wins: `documentedRate` always caps; a published quota
  *   caps at limit/window and spreads `remaining` over the time to the reset;
  *   a spent quota pauses until the reset; `Retry-After` pauses (at least
@@ -93,16 +94,34 @@ interface Learned {
 export class AdaptiveRate implements RatePolicy {
   readonly #s: AdaptiveRateSettings;
   readonly #meter: RateMeter;
+  /** Created with the first ceiling: most scopes are never throttled. */
+  #budget: ProbeBudget | undefined;
   #lastDecreaseAt = NEVER;
-  // Absent until needed: most of a crawl's scopes are never throttled.
-  #learned: Learned | undefined;
+  #ceiling = 0;
+  #margin: number;
+  /** Time into the current probe, ms; undefined while holding. */
+  #probeMs: number | undefined;
+  #holdUntil = NEVER;
+  /**
+   * What the last congestion event cost, whether a probe caused it and found
+   * the ceiling where it was, and whether it was a refusal (timeouts and
+   * resets are no refusals: probing after them draws none, and is not paid).
+   */
+  #event = { refusals: 0, pauseMs: 0, probe: false, confirmed: false, refusal: true };
   /** A ceiling to recount by send time once the outcomes it needs are in. */
   #recount: Recount | undefined;
-  /** Whether the first ceiling was counted (it is, once: later unpaced spells follow an alarm). */
+  /** Whether the first ceiling was counted (once). */
   #firstCounted = false;
-  /** What was learned before the current latency alarm's cuts (null: unpaced); undefined outside one. */
-  #beforeAlarm: Learned | null | undefined;
+  /** What the current latency alarm's cuts replaced; undefined outside one. */
+  #beforeAlarm: BeforeAlarm | undefined;
+  /** Created with the first published quota. */
   #quota: QuotaPace | undefined;
+  /** Time of the latest sample. */
+  #now = -Infinity;
+  /** The highest ceiling lately, and when it was seen. */
+  #peak = { value: 0, at: 0 };
+  /** The pause the next refusal without a Retry-After brings, ms. */
+  #unhintedMs: number = UNHINTED_PAUSE.first;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
@@ -116,14 +135,17 @@ export class AdaptiveRate implements RatePolicy {
   ) {
     this.#s = adaptiveRateSettings(options);
     this.#meter = new RateMeter(this.#s.windowMs);
-    const { startRate } = this.#s;
-    if (startRate !== Infinity) this.#learn(0, this.#newCurve(startRate, startRate, 0), 0);
+    this.#margin = this.#s.margin;
+    if (this.#s.startRate !== Infinity) {
+      this.#ceiling = this.#s.startRate;
+      this.#probeMs = 0;
+    }
     if (state !== undefined) this.#restore(state);
   }
 
   /** Current rate in requests/s; `Infinity` means unpaced. Never NaN, never above `documentedRate`. */
   get rate(): number {
-    return Math.min(this.#learnedRate(), this.#s.documentedRate, this.#quota?.cap ?? Infinity);
+    return Math.min(this.#learnedRate(), this.#s.documentedRate, this.#quotaCap());
   }
 
   /** Monotonic ms before which nothing may be sent (a server-requested pause); 0 when none. */
@@ -133,8 +155,12 @@ export class AdaptiveRate implements RatePolicy {
 
   /** The learned ceiling in requests/s (the server's capacity as last measured), if any. */
   get ceiling(): number | undefined {
-    const ceiling = this.#learned?.ceiling ?? 0;
-    return ceiling > 0 ? ceiling : undefined;
+    return this.#ceiling > 0 ? this.#ceiling : undefined;
+  }
+
+  /** Whether the rate is probing above the ceiling right now. */
+  get probing(): boolean {
+    return this.#probeMs !== undefined;
   }
 
   /** Updates the rate and pause from one sample, its Retry-After and its quota. */
@@ -142,32 +168,35 @@ export class AdaptiveRate implements RatePolicy {
     const { at, signal } = sample;
     if (!Number.isFinite(at) || !Number.isFinite(sample.sentAt)) return;
     const activeMs = this.#meter.advance(sample, this.rate);
-    const learned = this.#learned;
-    // One sample moves the curve at most one window: after a silence (an open
-    // breaker, an idle crawl) the probe resumes where it was instead of leaping.
-    if (learned !== undefined && !this.#idle(learned, at)) {
-      learned.elapsedMs += Math.min(activeMs, this.#s.windowMs);
+    if (this.#probeMs !== undefined && !this.#idle(at)) {
+      // One sample moves the probe at most one window: after a silence it resumes, not leaps.
+      this.#probeMs += Math.min(activeMs, this.#meter.windowMs);
     }
-    if (this.#quota !== undefined && at >= this.#quota.expiresAt) this.#quota = undefined;
+    this.#now = Math.max(this.#now, at);
     const speed = speedOf(sample);
-    if (speed === 'grow' || speed === 'hold') {
+    this.#budget?.onRequest();
+    // A refusal for its concurrency is the concurrency limit's to learn from.
+    if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency)
+      this.#cut(sample, speed);
+    else if (speed === 'grow' || speed === 'hold') {
       this.#meter.accept(sample);
       if (this.#recount !== undefined && at >= this.#recount.at) this.#applyRecount();
-      if (learned !== undefined) this.#followHeadroom(learned, at);
-    } else this.#cut(sample, speed);
-    const retryAfter = signal.retryAfterMs;
-    if (speed !== 'grow' && retryAfter !== undefined && Number.isFinite(retryAfter)) {
-      this.#meter.pause(at, Math.max(this.#s.minPauseMs, retryAfter));
     }
-    if (signal.quota !== undefined) this.#applyQuota(signal.quota, at);
+    const retryAfter = signal.retryAfterMs ?? this.#unhintedPause(sample);
+    if (speed !== 'grow' && retryAfter !== undefined && Number.isFinite(retryAfter)) {
+      this.#pause(at, Math.max(this.#s.minPauseMs, retryAfter));
+    }
+    if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
+    this.#budget?.onTime(at);
+    if (this.#probeMs === undefined) this.#maybeProbe(at);
   }
 
   /**
-   * A soft-throttling alarm (latency inflating with no error): `slow-down` cuts
-   * to {@link FIRST_ALARM_RATIO} of what the server is serving (later cuts of the
-   * same alarm: {@link ALARM_RATIO}) and holds there for {@link ALARM_PLATEAU_MS}; `futile` restores what was learned before the
-   * alarm (slowing down did not help); `cleared` keeps the lower rate as the
-   * ceiling to probe up from.
+   * A soft-throttling alarm (latency inflating with no error): `slow-down`
+   * cuts to a quarter of what the server is serving (later cuts of the same
+   * alarm: half) and holds there; `futile` restores what was learned before
+   * the alarm (slowing down did not help); `cleared` keeps the lower rate as
+   * the ceiling to probe up from.
    */
   onAlarm(at: number, action: AlarmAction): void {
     if (action === 'cleared') {
@@ -175,7 +204,11 @@ export class AdaptiveRate implements RatePolicy {
       return;
     }
     if (action === 'futile') {
-      if (this.#beforeAlarm !== undefined) this.#learned = this.#beforeAlarm ?? undefined;
+      if (this.#beforeAlarm !== undefined) {
+        this.#ceiling = this.#beforeAlarm.ceiling;
+        this.#margin = this.#beforeAlarm.margin;
+        this.#holdUntil = at;
+      }
       this.#beforeAlarm = undefined;
       return;
     }
@@ -183,96 +216,133 @@ export class AdaptiveRate implements RatePolicy {
     const served = this.#meter.accepted(at) ?? Infinity;
     const base = Math.min(this.#learnedRate(), served);
     if (base === Infinity) return; // nothing measured yet to cut from
-    if (first) this.#beforeAlarm = copyLearned(this.#learned);
-    const target = Math.max(this.#s.minRate, base * (first ? FIRST_ALARM_RATIO : ALARM_RATIO));
-    this.#learn(target, this.#newCurve(target, target, ALARM_PLATEAU_MS), 0);
+    if (first) this.#beforeAlarm = { ceiling: this.#ceiling, margin: this.#margin };
+    this.#ceiling = Math.max(this.#s.minRate, base * (first ? FIRST_ALARM_RATIO : ALARM_RATIO));
+    this.#probeMs = undefined;
+    this.#holdUntil = at + ALARM_HOLD_MS;
+    this.#budget ??= this.#newBudget(at);
   }
 
   /** Plain state, for a shared store or a restart. */
   toJSON(): AdaptiveRateState {
-    return { ...this.#decisions(), ...this.#meter.toJSON() };
+    const state: AdaptiveRateState = { ...this.#decisions(), ...this.#meter.toJSON() };
+    if (this.#budget !== undefined) state.budget = this.#budget.toJSON();
+    if (this.#quota !== undefined) state.quota = this.#quota.toJSON();
+    return state;
   }
 
   #decisions(): RateDecisionState {
-    const learned = this.#learned;
     return {
-      ceiling: learned?.ceiling ?? 0,
-      curveCeiling: learned?.curve.ceiling ?? 0,
-      curveStart: learned?.curve.start ?? 0,
-      plateauMs: learned?.curve.plateauMs ?? 0,
-      elapsedMs: learned?.elapsedMs ?? 0,
-      peak: learned?.peak ?? 0,
-      peakAt: learned?.peakAt ?? NEVER,
+      ceiling: this.#ceiling,
+      margin: this.#margin,
+      probeMs: this.#probeMs ?? -1,
+      holdUntil: this.#holdUntil,
       lastDecreaseAt: this.#lastDecreaseAt,
-      quotaCap: this.#quota === undefined || this.#quota.cap === Infinity ? 0 : this.#quota.cap,
-      quotaExpiresAt: this.#quota?.expiresAt ?? NEVER,
     };
   }
 
   #restore(saved: Readonly<Record<string, unknown>>): void {
     const state = readRateDecisions(saved, this.#decisions(), OWNER);
     this.#meter.restore(readRateMeter(saved, this.#meter.toJSON(), OWNER));
+    const budget = readProbeBudget(saved, OWNER);
+    this.#ceiling = state.ceiling;
+    this.#margin = state.margin;
+    this.#probeMs = state.probeMs < 0 || state.ceiling === 0 ? undefined : state.probeMs;
+    this.#holdUntil = state.holdUntil;
     this.#lastDecreaseAt = state.lastDecreaseAt;
-    this.#learned = undefined;
     this.#firstCounted = state.ceiling > 0;
-    if (state.curveCeiling > 0) {
-      const curve = this.#newCurve(state.curveCeiling, state.curveStart, state.plateauMs);
-      const learned = this.#learn(state.ceiling, curve, state.elapsedMs);
-      learned.peak = state.peak;
-      learned.peakAt = state.peakAt;
+    const quota = readQuotaPace(saved, OWNER);
+    if (quota !== undefined) {
+      this.#quota = new QuotaPace();
+      this.#quota.restore(quota);
     }
-    this.#quota =
-      state.quotaCap > 0
-        ? { cap: state.quotaCap, pauseUntil: 0, expiresAt: state.quotaExpiresAt }
-        : undefined;
+    if (budget !== undefined) {
+      this.#budget = this.#newBudget(budget.at);
+      this.#budget.restore(budget);
+    }
   }
 
-  /** Past the plateau, whether the rate is far above what is accepted (so not being tested). */
-  #idle(learned: Learned, at: number): boolean {
-    if (learned.elapsedMs < learned.curve.plateauMs) return false;
+  /** Whether the server accepts clearly less than the rate (so a probe tests nothing: the demand or the concurrency limit binds). */
+  #idle(at: number): boolean {
     const rate = this.#learnedRate();
-    // Too few requests per window to tell a quiet scope from a slow one: assume in use.
-    if ((rate * this.#s.windowMs) / 1000 < MIN_JUDGED) return false;
+    if ((rate * this.#meter.windowMs) / 1000 < MIN_JUDGED) return false;
     const accepted = this.#meter.accepted(at);
     return accepted !== undefined && accepted < IN_USE * rate;
   }
 
-  /**
-   * Past the plateau, a server seen to accept clearly more than the learned
-   * ceiling has more capacity than we knew: the ceiling follows what it
-   * accepts, and the probe restarts from {@link CLIMB_GAIN} times that, so a
-   * capacity increase is found in a few windows instead of along the slow
-   * start of the convex curve.
-   */
-  #followHeadroom(learned: Learned, at: number): void {
-    if (learned.ceiling === 0 || learned.elapsedMs <= learned.curve.plateauMs) return;
-    const accepted = this.#meter.accepted(at);
-    if (accepted === undefined || accepted < HEADROOM * learned.ceiling) return;
-    learned.ceiling = accepted;
-    learned.curve = this.#newCurve(accepted, accepted, 0);
-    learned.elapsedMs = this.#s.probeDoublingMs * Math.cbrt(CLIMB_GAIN - 1);
+  /** Starts a probe once the hold is over, no pause is pending and the budget can pay for it. */
+  #maybeProbe(at: number): void {
+    const budget = this.#budget;
+    if (this.#ceiling === 0 || budget === undefined || at < this.#holdUntil) return;
+    const eager = this.#fallen(at);
+    if (this.#meter.pausedUntil > at) return;
+    if (!this.#event.refusal) {
+      this.#probeMs = 0; // after a timeout or a reset: free to look
+      return;
+    }
+    if (!budget.allows(eager)) return;
+    if (this.#quotaCap() <= this.#learnedRate()) return; // the server says how much
+    if (this.#event.probe) {
+      budget.charge(this.#event, eager);
+      this.#event = { refusals: 0, pauseMs: 0, probe: false, confirmed: false, refusal: true };
+      if (!budget.allows(eager)) return;
+    }
+    this.#probeMs = 0;
   }
 
-  /** Replaces the ceiling by its recount, once the outcomes it needs are in (the curve keeps its shape). */
+  /**
+   * The pause a refusal that names none brings: a second (what most limits
+   * count over), doubling while the server refuses again right after each
+   * pause, up to {@link UNHINTED_PAUSE.max}. Without it, a limit that
+   * remembers the last second's requests refuses every request sent in that
+   * second, each a new congestion event — a collapse. None for a refusal of
+   * concurrency (the concurrency limit handles that) or for anything else.
+   */
+  #unhintedPause(sample: Sample): number | undefined {
+    if (!isRefusal(sample) || sample.overConcurrency) return undefined;
+    const endedAt = this.#meter.pauseEnd;
+    if (sample.sentAt < endedAt) return undefined; // sent before the last pause ended: same burst
+    const soon = sample.sentAt - endedAt < UNHINTED_PAUSE.soonMs;
+    this.#unhintedMs = soon
+      ? Math.min(UNHINTED_PAUSE.max, this.#unhintedMs * 2)
+      : UNHINTED_PAUSE.first;
+    return this.#unhintedMs;
+  }
+
+  /**
+   * Whether the ceiling is well below the highest of the last minutes (the
+   * peak's memory halves every {@link PEAK_HALF_LIFE_MS}): a capacity that fell
+   * may come back, so it is probed eagerly.
+   */
+  #fallen(at: number): boolean {
+    const peak = this.#peak.value * 2 ** (-Math.max(0, at - this.#peak.at) / PEAK_HALF_LIFE_MS);
+    if (this.#ceiling >= peak) this.#peak = { value: this.#ceiling, at };
+    return this.#ceiling < FALLEN * peak;
+  }
+
+  #pause(at: number, ms: number): void {
+    const before = Math.max(at, this.#meter.pausedUntil);
+    this.#meter.pause(at, ms);
+    this.#event.pauseMs += Math.max(0, this.#meter.pausedUntil - before);
+    this.#holdUntil = Math.max(this.#holdUntil, this.#meter.pausedUntil);
+  }
+
+  /** Replaces the ceiling by its recount, once the outcomes it needs are in. */
   #applyRecount(): void {
     const recount = this.#recount as Recount;
     this.#recount = undefined;
     const count = this.#meter.acceptedSentIn(recount.from, recount.to);
-    const learned = this.#learned;
-    if (learned === undefined || count === undefined) return;
-    const counted = recountedCeiling(recount, count, learned.ceiling);
+    if (this.#ceiling === 0 || count === undefined) return;
+    const counted = recountedCeiling(recount, count, this.#ceiling);
     if (counted === undefined) return;
     this.#beforeAlarm = undefined;
-    const scale = counted / learned.ceiling;
-    learned.ceiling = counted;
-    learned.curve = { ...learned.curve, ceiling: counted, start: learned.curve.start * scale };
+    this.#ceiling = counted;
   }
 
   /**
    * What to recount after a cut: the first ceiling (once), or soon after a
    * pause, when the refusal asked for another, what the server granted between
-   * the two. Undefined when there is nothing to recount: a recount still
-   * pending then stays due.
+   * the two. Undefined when there is nothing to recount.
    */
   #recountAfter(sample: Sample, current: number, calm: boolean): Recount | undefined {
     if (current === Infinity) {
@@ -280,103 +350,126 @@ export class AdaptiveRate implements RatePolicy {
       this.#firstCounted = true;
       return firstCeilingRecount(sample);
     }
-    // Only a refusal that asked for a pause reads like a window or a log.
     const paused = !calm && sample.signal.retryAfterMs !== undefined;
     const window = paused ? this.#meter.grantWindow(sample) : undefined;
     return window === undefined ? undefined : grantRecount(sample, window, current);
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
+    this.#event.refusals++;
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
+    const { at } = sample;
     this.#beforeAlarm = undefined; // a refusal outranks a latency alarm: never undo this cut
-    this.#lastDecreaseAt = sample.at;
+    this.#lastDecreaseAt = at;
     const current = this.#learnedRate();
     const measured = this.#meter.ceilingAt(sample, current);
-    if (measured === undefined) return; // unpaced and nothing measured yet: nothing to learn from
-    this.#recount = this.#recountAfter(sample, current, measured.calm) ?? this.#recount;
-    // One event lowers the ceiling by at most half: when nothing completes (every
-    // request timing out), "accepted" reads near zero, which is no measurement.
-    const floor = current === Infinity ? this.#s.minRate : current * DEEPEST_CUT;
-    const ceiling = Math.max(this.#s.minRate, floor, measured.ceiling);
-    const previous = this.#learned?.ceiling ?? 0;
-    const confirmed = measured.calm && near(ceiling, previous) && near(current, previous);
-    const peak = this.#recentPeak(sample.at);
-    const fallen = ceiling < FALLEN * peak;
-    const plateauMs =
-      confirmed && !fallen
-        ? Math.min(
-            this.#s.maxProbeIntervalMs,
-            (this.#learned?.curve.plateauMs ?? 0) * PLATEAU_GROWTH,
-          )
-        : this.#shortestPlateau(sample);
-    let ratio = speed === 'cut-hard' ? this.#s.overloadRatio : this.#s.backoffRatio;
-    if (!confirmed) ratio *= this.#s.backoffRatio; // a new ceiling gets a wider margin
-    const start = Math.max(this.#s.minRate, ceiling * ratio);
-    const hold = speed === 'cut-hard' ? -this.#s.overloadHoldMs : 0;
-    const learned = this.#learn(ceiling, this.#newCurve(ceiling, start, plateauMs), hold);
-    if (confirmed && ceiling >= peak) {
-      learned.peak = ceiling;
-      learned.peakAt = sample.at;
+    const floor = Math.max(this.#s.minRate, this.#floor(sample, current, measured !== undefined));
+    const confirmed = this.#adaptMargin(measured?.ceiling);
+    const probing = this.#probeMs !== undefined;
+    // A probe that found the ceiling where it was keeps it (the reading is no
+    // better than the one it confirms, and the held rate was refusal-free).
+    let ceiling = confirmed && probing ? this.#ceiling : Math.max(floor, measured?.ceiling ?? 0);
+    if (measured !== undefined && !(confirmed && probing)) {
+      const recount =
+        probing && measured.calm
+          ? probeRecount(sample, this.#probeSpan(sample), floor, current)
+          : this.#recountAfter(sample, current, measured.calm);
+      if (recount !== undefined) this.#recount = { ...recount, min: Math.max(recount.min, floor) };
     }
+    if (speed === 'cut-hard') ceiling *= this.#s.overloadRatio;
+    // A refusal at the held rate soon after a probe is part of that probe's
+    // cost (its reading was too high); otherwise a new event starts.
+    const refusal = isRefusal(sample);
+    if (this.#probeMs !== undefined || !this.#event.probe) {
+      const probe = this.#probeMs !== undefined;
+      const confirms = this.#probeMs !== undefined && confirmed;
+      this.#event = { refusals: 1, pauseMs: 0, probe, confirmed: confirms, refusal };
+    } else this.#event.confirmed = false;
+    this.#ceiling = ceiling;
+    this.#probeMs = undefined;
+    const rttMs = at - sample.sentAt;
+    const holdMs = speed === 'cut-hard' ? this.#s.overloadHoldMs : this.#s.minHoldMs;
+    this.#holdUntil = Math.max(this.#holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
+    // A first ceiling read from nothing (refused before anything was measured)
+    // is a guess: the budget starts with a probe's worth to check it soon.
+    this.#budget ??= this.#newBudget(at, measured === undefined ? 1 : 0);
   }
 
   /**
-   * The plateau after a cut that did not confirm the ceiling: `minProbeIntervalMs`
-   * when the server asked for a pause (each failed probe will cost another), and
-   * no more than {@link ALARM_PLATEAU_MS} when it did not (a timeout, a bare 503).
+   * The sends a refused probe is judged by: those since it started (before,
+   * the rate was lower and would dilute the count), at least
+   * {@link MIN_PROBE_SPAN_MS} and at most the meter's window.
    */
-  #shortestPlateau(sample: Sample): number {
-    const { minProbeIntervalMs } = this.#s;
-    return sample.signal.retryAfterMs === undefined
-      ? Math.min(minProbeIntervalMs, ALARM_PLATEAU_MS)
-      : minProbeIntervalMs;
+  #probeSpan(sample: Sample): number {
+    const since = sample.sentAt - (this.#now - (this.#probeMs ?? 0));
+    return Math.min(this.#meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
   }
 
-  /** Sets what was learned, keeping the peak. */
-  #learn(ceiling: number, curve: ProbeCurve, elapsedMs: number): Learned {
-    const learned = this.#learned;
-    if (learned === undefined) {
-      this.#learned = { ceiling, curve, elapsedMs, peak: 0, peakAt: NEVER };
-      return this.#learned;
-    }
-    learned.ceiling = ceiling;
-    learned.curve = curve;
-    learned.elapsedMs = elapsedMs;
-    return learned;
+  /**
+   * The lowest ceiling one event may leave: a probe refused says only that the
+   * capacity is below the probe, not below the rate held without refusal
+   * before it; a
+   * refusal at the held rate lowers it by at most {@link HELD_CUT} (a reading
+   * taken across a pause or at a slow pace can be far too low, and the next
+   * probe may be a long way off); refused before anything was measured (a
+   * burst limit met at once), as many per second as were in flight — a guess
+   * the first probes soon correct.
+   */
+  #floor(sample: Sample, current: number, measured: boolean): number {
+    if (current === Infinity) return measured ? 0 : sample.inflight;
+    if (this.#probeMs !== undefined) return this.#ceiling * (1 - this.#margin);
+    return current * HELD_CUT;
   }
 
-  /** The highest confirmed ceiling, fading with a half-life of {@link PEAK_HALF_LIFE_MS}. */
-  #recentPeak(at: number): number {
-    const learned = this.#learned;
-    if (learned === undefined || learned.peakAt === NEVER) return 0;
-    return learned.peak * 2 ** (-Math.max(0, at - learned.peakAt) / PEAK_HALF_LIFE_MS);
+  /**
+   * A probe that finds the same ceiling again narrows the margin; a refusal at
+   * the held rate with the ceiling where it was widens it (the hold was too
+   * close); a ceiling that moved says nothing about the margin. Returns
+   * whether the ceiling was found where it was.
+   */
+  #adaptMargin(measured: number | undefined): boolean {
+    const previous = this.#ceiling;
+    if (previous === 0 || measured === undefined) return false;
+    if (Math.abs(measured - previous) > SAME * previous) return false;
+    const factor = this.#probeMs === undefined ? WIDEN : NARROW;
+    this.#margin = Math.min(MARGIN.max, Math.max(MARGIN.min, this.#margin * factor));
+    return true;
   }
 
-  #applyQuota(quota: RateLimitQuota, at: number): void {
-    const pace = quotaPace(quota, at, this.#s.quotaMargin);
-    if (pace === undefined) return;
-    this.#quota = pace;
-    if (pace.pauseUntil > at) this.#meter.pause(at, pace.pauseUntil - at);
+  #applyQuota(quota: RateLimitQuota, sample: Sample): void {
+    this.#quota ??= new QuotaPace();
+    const pauseUntil = this.#quota.onQuota(quota, sample);
+    if (pauseUntil > sample.at) this.#meter.pause(sample.at, pauseUntil - sample.at);
   }
 
-  #newCurve(ceiling: number, start: number, plateauMs: number): ProbeCurve {
-    return { ceiling, start, plateauMs, doublingMs: this.#s.probeDoublingMs };
+  #quotaCap(): number {
+    return this.#quota?.cap(this.#now) ?? Infinity;
+  }
+
+  #newBudget(at: number, probes = 0): ProbeBudget {
+    return new ProbeBudget(this.#s.refusedShare, this.#s.pausedShare, at, probes);
   }
 
   /** The learned rate (before caps); `Infinity` while unpaced. */
   #learnedRate(): number {
-    const learned = this.#learned;
-    if (learned === undefined) return Infinity;
-    return Math.max(this.#s.minRate, probeRate(learned.curve, learned.elapsedMs));
+    if (this.#ceiling === 0) return Infinity;
+    if (this.#probeMs === undefined) {
+      return Math.max(this.#s.minRate, this.#ceiling * (1 - this.#margin));
+    }
+    const curve = {
+      ceiling: this.#ceiling,
+      firstStep: this.#s.probeStep,
+      doublingMs: this.#s.probeDoublingMs,
+    };
+    // A probe never runs further ahead of what is accepted than twice: errors
+    // that are not refusals (a server failing everything) stop it there.
+    const reach = PROBE_REACH * Math.max(this.#ceiling, this.#meter.accepted(this.#now) ?? 0);
+    return Math.max(this.#s.minRate, Math.min(probeRate(curve, this.#probeMs), reach));
   }
 }
 
-/** A copy of what was learned (null when nothing was: unpaced). */
-function copyLearned(learned: Learned | undefined): Learned | null {
-  return learned === undefined ? null : { ...learned, curve: { ...learned.curve } };
-}
-
-/** Whether `value` is within {@link CONFIRM} of a known `ceiling`. */
-function near(value: number, ceiling: number): boolean {
-  return ceiling > 0 && Math.abs(value - ceiling) <= CONFIRM * ceiling;
+/** Whether a sample is the server refusing (as opposed to a timeout or a reset). */
+function isRefusal(sample: Sample): boolean {
+  const { kind } = sample.signal;
+  return kind === 'throttled' || kind === 'overloaded';
 }

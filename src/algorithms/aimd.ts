@@ -1,6 +1,12 @@
+import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
+import { readProbeBudget } from './probe-budget-state.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
+
+/** Share of time probing past a refused concurrency may spend in server-requested pauses. */
+const PAUSED_SHARE = 0.03;
 
 /** Options of {@link AimdLimit}. */
 export interface AimdOptions {
@@ -16,10 +22,10 @@ export interface AimdOptions {
   /** Largest limit, a politeness and socket budget. @default 32 */
   max?: number;
   /**
-   * Factor applied to the limit on a `cut` (429, reset, timeout), once per
-   * congestion event. 0.7 is CUBIC's β (RFC 9438): because we decrease only
-   * once per event, a gentle cut suffices and keeps utilisation high (a sawtooth
-   * between 0.7 and 1 averages 85 % against Reno's 75 % for 0.5).
+   * Factor applied to the limit on a `cut` that is not a refusal (a reset, a
+   * timeout), once per congestion event. 0.7 is CUBIC's β (RFC 9438): because
+   * we decrease only once per event, a gentle cut suffices. A refusal (429)
+   * cuts by what it shows instead: see {@link AimdLimit}.
    * @default 0.7
    */
   backoffRatio?: number;
@@ -39,6 +45,13 @@ export interface AimdOptions {
    * @default Infinity (until the first decrease or `max`)
    */
   slowStartThreshold?: number;
+  /**
+   * Past a concurrency the server refused, the limit grows by this much per
+   * success: finding the cap again then costs about this share of refusals
+   * (the same budget the adaptive rate probes with).
+   * @default 0.01
+   */
+  refusedShare?: number;
 }
 
 /** Serialisable state of an {@link AimdLimit}; numbers only. */
@@ -51,6 +64,8 @@ export type AimdState = {
   lastDecreaseAt: number;
   /** Increases are held until this time (after an overload). */
   holdUntil: number;
+  /** What concurrency refusals showed. */
+  ceiling: ConcurrencyCeilingState;
 };
 
 const OWNER = 'AimdLimit';
@@ -62,6 +77,7 @@ const KNOWN = [
   'overloadRatio',
   'overloadHoldMs',
   'slowStartThreshold',
+  'refusedShare',
 ];
 
 /**
@@ -71,9 +87,16 @@ const KNOWN = [
  * - grows by about one per round trip (`1 / limit` per success), and only while
  *   the limit is used (`inflight * 2 >= limit`); with slow start, by one per
  *   success until the first decrease;
- * - decreases by `backoffRatio` once per congestion event: a rejected request
+ * - on a refusal (429), once per congestion event, learns what it shows: a
+ *   request refused at more in flight than any recently accepted one was
+ *   refused for its concurrency (a concurrency cap), so the limit drops to the
+ *   most in flight that was accepted and slow start ends there; one refused at
+ *   a concurrency the server had been accepting was refused for the rate,
+ *   which the pacer governs: the limit stays, and keeps growing only while it
+ *   is used, so it settles near twice what the pace keeps in flight. A request
  *   sent before the last decrease does not decrease again, so a burst of 429s
- *   is one event, not a collapse to `min`;
+ *   is one event;
+ * - on a reset or timeout, decreases by `backoffRatio` once per event;
  * - on overload (`cut-hard`) decreases by `overloadRatio` and holds increases
  *   for `overloadHoldMs`.
  */
@@ -83,6 +106,7 @@ export class AimdLimit implements ConcurrencyLimit {
   #slowStartThreshold: number;
   #lastDecreaseAt = NEVER;
   #holdUntil = NEVER;
+  readonly #ceiling: ConcurrencyCeiling;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
@@ -94,6 +118,7 @@ export class AimdLimit implements ConcurrencyLimit {
     this.#s = aimdSettings(options);
     this.#value = this.#s.initialLimit;
     this.#slowStartThreshold = this.#s.slowStartThreshold;
+    this.#ceiling = new ConcurrencyCeiling(this.#s.refusedShare, PAUSED_SHARE);
     if (state !== undefined) this.#restore(state);
   }
 
@@ -105,9 +130,13 @@ export class AimdLimit implements ConcurrencyLimit {
   /** Updates the limit from one sample and returns the new limit. */
   onSample(sample: Sample): number {
     const speed = speedOf(sample);
-    if (speed === 'grow') this.#grow(sample);
-    else if (speed === 'cut') this.#decrease(sample, this.#s.backoffRatio);
-    else if (speed === 'cut-hard') this.#overload(sample);
+    if (speed === 'grow') {
+      this.#ceiling.onAccepted(sample);
+      this.#grow(sample);
+    } else if (speed === 'cut') {
+      if (sample.signal.kind === 'throttled') this.#refused(sample);
+      else this.#decrease(sample, this.#s.backoffRatio);
+    } else if (speed === 'cut-hard') this.#overload(sample);
     return this.limit;
   }
 
@@ -118,6 +147,7 @@ export class AimdLimit implements ConcurrencyLimit {
       slowStartThreshold: this.#slowStartThreshold,
       lastDecreaseAt: this.#lastDecreaseAt,
       holdUntil: this.#holdUntil,
+      ceiling: this.#ceiling.toJSON(),
     };
   }
 
@@ -125,7 +155,17 @@ export class AimdLimit implements ConcurrencyLimit {
     if (sample.at < this.#holdUntil) return;
     if (sample.inflight * 2 < this.#value) return; // app-limited: no evidence of headroom
     const step = this.#value < this.#slowStartThreshold ? 1 : 1 / this.#value;
-    this.#value = Math.min(this.#s.max, this.#value + step);
+    const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling.cap));
+    this.#value = Math.min(cap, this.#value + step);
+  }
+
+  #refused(sample: Sample): void {
+    if (sample.overConcurrency !== true) return; // refused for the rate: the pacer's concern
+    if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
+    this.#lastDecreaseAt = sample.at;
+    this.#ceiling.onRefused(sample, this.#s.min);
+    this.#value = Math.max(this.#s.min, Math.min(this.#value, this.#ceiling.cap));
+    this.#slowStartThreshold = this.#value;
   }
 
   #overload(sample: Sample): void {
@@ -153,6 +193,8 @@ export class AimdLimit implements ConcurrencyLimit {
     );
     this.#lastDecreaseAt = numberOption(owner, 'lastDecreaseAt', state.lastDecreaseAt, NEVER);
     this.#holdUntil = numberOption(owner, 'holdUntil', state.holdUntil, NEVER);
+    const ceiling = readCeiling(state.ceiling, owner);
+    if (ceiling !== undefined) this.#ceiling.restore(ceiling);
   }
 }
 
@@ -186,10 +228,33 @@ const aimdSettings = sharedSettings((options: AimdOptions): AimdSettings => {
       min: 0,
     }),
     slowStartThreshold: Math.min(threshold, max),
+    refusedShare: numberOption(OWNER, 'refusedShare', options.refusedShare, 0.01, {
+      min: 0,
+      max: 1,
+    }),
   });
   return settings;
 });
 
 function ratioOption(name: string, value: unknown, fallback: number): number {
   return numberOption(OWNER, name, value, fallback, { min: 0.01, max: 1 });
+}
+
+/** Reads saved concurrency-ceiling state, validating each field; undefined when none was saved. */
+function readCeiling(saved: unknown, owner: string): ConcurrencyCeilingState | undefined {
+  if (saved === undefined) return undefined;
+  if (typeof saved !== 'object' || saved === null) {
+    throw InvalidOptionError.invalid(owner, 'ceiling', saved, 'an object');
+  }
+  const record = saved as Record<string, unknown>;
+  const n = (name: 'ceiling' | 'acceptedHigh' | 'probeStep') =>
+    numberOption(`${owner} ceiling`, name, record[name], 0, { min: 0 });
+  const state: ConcurrencyCeilingState = {
+    ceiling: n('ceiling'),
+    acceptedHigh: n('acceptedHigh'),
+    probeStep: n('probeStep'),
+  };
+  const budget = readProbeBudget(record, `${owner} ceiling`);
+  if (budget !== undefined) state.budget = budget;
+  return state;
 }

@@ -117,9 +117,10 @@ export interface BreakerOutcome {
 
 /**
  * The breaker's decisions as a pure state machine: outcomes and times in,
- * state out. It opens after `threshold` strikes with no success between (or
- * on a long Retry-After), stays open for max(cooldown, Retry-After) spread
- * by jitter, at most `maxCooldownMs`, then is half-open: one probe decides — success closes it, failure
+ * state out. It opens after `threshold` strikes with no success between, for
+ * max(cooldown, Retry-After), or on a long Retry-After, for the Retry-After;
+ * spread by jitter either way and at most `maxCooldownMs`. Then it is
+ * half-open: one probe decides — success closes it, failure
  * reopens it with a longer cooldown. Parking callers is {@link BreakerGate}'s job.
  */
 export class BreakerPolicy {
@@ -196,16 +197,19 @@ export class BreakerPolicy {
     }
     const longPause =
       outcome.retryAfterMs > 0 && outcome.retryAfterMs >= this.#settings.openOnRetryAfterMs;
-    if (this.#s.state === 'closed' && (this.#s.strikes >= this.#settings.threshold || longPause)) {
-      this.#open(outcome.at, outcome.retryAfterMs);
-    }
+    if (this.#s.state !== 'closed') return;
+    if (this.#s.strikes >= this.#settings.threshold) this.#open(outcome.at, outcome.retryAfterMs);
+    // The server asked for a long pause: open for that long (the pause is its
+    // word, not a sign of failure), so that one probe goes first after it.
+    else if (longPause) this.#open(outcome.at, outcome.retryAfterMs, true);
   }
 
-  #open(at: number, retryAfterMs = 0): void {
+  /** Opens for max(cooldown, Retry-After) — or for the Retry-After alone when `pauseOnly`. */
+  #open(at: number, retryAfterMs = 0, pauseOnly = false): void {
     const { maxCooldownMs, jitter } = this.#settings;
     // A Retry-After longer than the longest cooldown does not keep the breaker open longer.
     const asked = Math.min(retryAfterMs, maxCooldownMs);
-    const base = Math.max(this.#s.cooldownMs, asked);
+    const base = pauseOnly ? asked : Math.max(this.#s.cooldownMs, asked);
     const drawn = base * (1 + jitter * (this.#random.next() - 0.5));
     this.#s.state = 'open';
     this.#s.openedAt = at;

@@ -11,10 +11,19 @@ export class DecayingCount {
   sum = 0;
   /** Time of the last update, ms ({@link NEVER} before the first). */
   at = NEVER;
-  readonly #tauMs: number;
+  #tauMs: number;
 
   /** @param tauMs the time constant τ, ms (> 0). */
   constructor(tauMs: number) {
+    this.#tauMs = tauMs;
+  }
+
+  /** The time constant τ, ms; a new one applies from the last update on. */
+  get tauMs(): number {
+    return this.#tauMs;
+  }
+
+  set tauMs(tauMs: number) {
     this.#tauMs = tauMs;
   }
 

@@ -1,51 +1,128 @@
 import type { RateLimitQuota } from '../headers/quota.js';
+import type { Sample } from './sample.js';
 
-/** What a server's published quota allows, as of one response. */
-export interface QuotaPace {
-  /** Rate cap in requests/s; `Infinity` when the quota caps nothing. */
+/** Serialisable state of a {@link QuotaPace}. */
+export type QuotaPaceState = {
+  /** Rate cap in requests/s, 0 when none. */
   cap: number;
-  /** Monotonic ms to pause until because the quota is spent; 0 for no pause. */
-  pauseUntil: number;
-  /** When this information goes stale: the quota window resets. */
+  /** When the cap goes stale (the window resets), ms. */
   expiresAt: number;
-}
+  /** The policy's cap (limit per window) in requests/s, kept past a reset; 0 when unknown. */
+  policyCap: number;
+  /** The window length, ms; 0 when unknown. */
+  windowMs: number;
+  /** The latest reset seen happen (remaining going up), ms; `NEVER` when none. */
+  resetAt: number;
+};
 
 /**
- * Turns a published quota into a rate cap so that the 429 never comes:
+ * Turns a server's published quota into a pace, so that the 429 never comes
+ * and the quota is used in full:
  *
- * - a policy (`limit` >= 1 per `windowMs` > 0) caps at `limit / window`;
- * - `remaining` is spread over the time to the reset, with a `margin` (a
- *   fraction) kept in reserve for requests the server had not counted yet when
- *   it wrote the header (those still on the way to it);
- * - nothing left to spend (less than one request) pauses until the reset.
+ * - a policy (`limit` per window) caps at `limit / window`, also across resets;
+ * - `remaining` is spread over the time to the reset, less the requests still
+ *   in flight when the header was written (they will count against it);
+ * - nothing left pauses until the reset.
  *
- * The time to the reset is `resetMs`, or `windowMs` when only the policy is
- * known (the worst case). Without either, the quota says nothing usable and
- * `undefined` is returned. Non-finite or negative fields are ignored. With
- * `margin` in [0, 1) the cap is always positive (or `Infinity`).
+ * The time to the reset comes from the header (whole seconds, so up to one
+ * late), or, once a reset was seen happen — `remaining` going up between two
+ * responses — from that instant plus whole windows: exact to within a round
+ * trip, so the last second of each window is not lost.
  */
-export function quotaPace(
-  quota: RateLimitQuota,
-  at: number,
-  margin: number,
-): QuotaPace | undefined {
-  const limit = usable(quota.limit);
-  const windowMs = usable(quota.windowMs);
-  const toReset = usable(quota.resetMs) ?? windowMs;
-  if (toReset === undefined) return undefined;
-  const policyCap =
-    limit !== undefined && limit >= 1 && windowMs !== undefined && windowMs > 0
-      ? (limit * 1000) / windowMs
-      : Infinity;
-  const pace: QuotaPace = { cap: policyCap, pauseUntil: 0, expiresAt: at + toReset };
-  const remaining = usable(quota.remaining);
-  if (remaining === undefined) return pace;
-  if (remaining < 1)
-    pace.pauseUntil = at + toReset; // no whole request left
-  else if (toReset > 0) {
-    pace.cap = Math.min(policyCap, (remaining * (1 - margin) * 1000) / toReset);
+export class QuotaPace {
+  #cap = Infinity;
+  #expiresAt = -Infinity;
+  #policyCap = Infinity;
+  #windowMs = 0;
+  #resetAt = -Infinity;
+  #lastRemaining: number | undefined;
+
+  /** The rate cap now, requests/s (`Infinity`: none). */
+  cap(at: number): number {
+    return at < this.#expiresAt ? Math.min(this.#cap, this.#policyCap) : this.#policyCap;
   }
-  return pace;
+
+  /**
+   * Reads the quota `sample` carries; returns the time to pause until when the
+   * quota is spent (0: none).
+   */
+  onQuota(quota: RateLimitQuota, sample: Sample): number {
+    const { at } = sample;
+    const limit = usable(quota.limit);
+    const windowMs = usable(quota.windowMs);
+    if (limit !== undefined && limit >= 1 && windowMs !== undefined && windowMs > 0) {
+      this.#policyCap = (limit * 1000) / windowMs;
+      this.#windowMs = windowMs;
+    }
+    const remaining = usable(quota.remaining);
+    this.#learnReset(remaining, quota, sample);
+    const toReset = this.#toReset(quota, at);
+    if (toReset === undefined) return 0;
+    this.#expiresAt = at + toReset;
+    if (remaining === undefined) return 0;
+    const left = remaining - (sample.outstanding ?? 0);
+    if (left < 1) {
+      this.#cap = Infinity;
+      return remaining < 1 ? at + toReset : 0;
+    }
+    this.#cap = toReset > 0 ? (left * 1000) / toReset : Infinity;
+    return 0;
+  }
+
+  /**
+   * A reset happened between the last response and this one when `remaining`
+   * went up by more than the requests in flight (answers overtaking each other
+   * raise it by at most that many).
+   */
+  #learnReset(remaining: number | undefined, quota: RateLimitQuota, sample: Sample): void {
+    const last = this.#lastRemaining;
+    this.#lastRemaining = remaining;
+    if (remaining === undefined || last === undefined) return;
+    if (remaining - last <= (sample.outstanding ?? 0) + 1) return;
+    // The server counted this request in the new window: the reset came before
+    // it arrived there, about half its round trip after it was sent (later by
+    // the server's own time to answer, which only wastes that much).
+    this.#resetAt = (sample.sentAt + sample.at) / 2;
+    const resetMs = usable(quota.resetMs);
+    if (this.#windowMs === 0 && resetMs !== undefined)
+      this.#windowMs = Math.ceil(resetMs / 1000) * 1000;
+  }
+
+  /** Ms to the reset: from the learned phase when there is one, else from the header. */
+  #toReset(quota: RateLimitQuota, at: number): number | undefined {
+    const header = usable(quota.resetMs) ?? usable(quota.windowMs);
+    const w = this.#windowMs;
+    if (this.#resetAt === -Infinity || w === 0) return header;
+    const next = this.#resetAt + Math.ceil((at - this.#resetAt + 1) / w) * w;
+    // A phase that disagrees with the header by more than a second is stale (the window moved).
+    if (header !== undefined && Math.abs(next - at - header) > 1000) return header;
+    return next - at;
+  }
+
+  /** Plain state. */
+  toJSON(): QuotaPaceState {
+    return {
+      cap: finite(this.#cap),
+      expiresAt: this.#expiresAt === -Infinity ? 0 : this.#expiresAt,
+      policyCap: finite(this.#policyCap),
+      windowMs: this.#windowMs,
+      resetAt: this.#resetAt === -Infinity ? 0 : this.#resetAt,
+    };
+  }
+
+  /** Restores state from {@link QuotaPace.toJSON}, already validated. */
+  restore(state: QuotaPaceState): void {
+    this.#cap = state.cap > 0 ? state.cap : Infinity;
+    this.#expiresAt = state.expiresAt === 0 ? -Infinity : state.expiresAt;
+    this.#policyCap = state.policyCap > 0 ? state.policyCap : Infinity;
+    this.#windowMs = state.windowMs;
+    this.#resetAt = state.resetAt === 0 ? -Infinity : state.resetAt;
+  }
+}
+
+/** 0 for "none" (`Infinity` does not survive JSON). */
+function finite(value: number): number {
+  return value === Infinity ? 0 : value;
 }
 
 function usable(value: number | undefined): number | undefined {

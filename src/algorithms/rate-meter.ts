@@ -12,6 +12,8 @@ export const DEEPEST_CUT = 0.5;
 const SENT_KEPT = 64;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
+/** A window holds at least this many requests at the paced rate: slow scopes measure over longer spans. */
+const WINDOW_REQUESTS = 20;
 
 /** A server-requested pause and what the pacer offered since it ended. */
 interface Pause {
@@ -61,7 +63,8 @@ export type RateMeterState = {
  * window) and a few numbers.
  */
 export class RateMeter {
-  readonly #windowMs: number;
+  readonly #baseWindowMs: number;
+  #windowMs: number;
   readonly #accepted: DecayingCount;
   /** Allocated when pacing starts: most scopes are never throttled. */
   #offered: DecayingCount | undefined;
@@ -82,8 +85,19 @@ export class RateMeter {
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
+    this.#baseWindowMs = windowMs;
     this.#windowMs = windowMs;
     this.#accepted = new DecayingCount(windowMs / 2);
+  }
+
+  /** How far back rates are measured now, ms: the base window, longer at slow paces. */
+  get windowMs(): number {
+    return this.#windowMs;
+  }
+
+  /** When the latest server pause ended (or ends), ms; `-Infinity` when there was none. */
+  get pauseEnd(): number {
+    return this.#pause?.to ?? -Infinity;
   }
 
   /** Monotonic ms before which the server asked for silence; 0 when none is pending. */
@@ -102,6 +116,7 @@ export class RateMeter {
     if (this.#startedAt === NEVER) this.#startedAt = Math.min(sample.sentAt, at);
     const from = this.#lastAt === NEVER ? at : Math.min(at, this.#lastAt);
     this.#lastAt = Math.max(this.#lastAt, at);
+    this.#rescale(rate);
     if (rate === Infinity) this.#unpacedAt = at;
     else {
       this.#offered ??= new DecayingCount(this.#windowMs / 2);
@@ -112,6 +127,15 @@ export class RateMeter {
     if (rate !== Infinity)
       pause.offered += (Math.max(0, at - Math.max(from, pause.to)) * rate) / 1000;
     return at - from - Math.max(0, Math.min(at, pause.to) - Math.max(from, pause.from));
+  }
+
+  /** Stretches the window to hold {@link WINDOW_REQUESTS} at `rate` (requests/s; `Infinity`: unpaced). */
+  #rescale(rate: number): void {
+    const windowMs = Math.max(this.#baseWindowMs, (WINDOW_REQUESTS * 1000) / rate);
+    if (windowMs === this.#windowMs) return;
+    this.#windowMs = windowMs;
+    this.#accepted.tauMs = windowMs / 2;
+    if (this.#offered !== undefined) this.#offered.tauMs = windowMs / 2;
   }
 
   /** Records an outcome the server did not throttle. */
@@ -156,19 +180,19 @@ export class RateMeter {
 
   /**
    * Accepted requests sent in [`from`, `to`], counted from the kept send
-   * times; undefined when none are kept or when the ring may have dropped
-   * some of them (it is full and reaches back no further than `from`).
+   * times, and the span they were counted over: [`from`, `to`], or less when
+   * the ring (full) reaches back no further — then from its oldest send.
+   * Undefined when none are kept.
    */
-  acceptedSentIn(from: number, to: number): number | undefined {
+  acceptedSentIn(from: number, to: number): { count: number; fromMs: number } | undefined {
     const sent = this.#sent;
     if (sent === undefined || sent.length === 0) return undefined;
-    let count = 0;
     let oldest = Infinity;
-    for (const t of sent) {
-      if (t >= from && t <= to) count++;
-      oldest = Math.min(oldest, t);
-    }
-    return sent.length === SENT_KEPT && oldest >= from ? undefined : count;
+    for (const t of sent) oldest = Math.min(oldest, t);
+    const start = sent.length === SENT_KEPT ? Math.max(from, oldest) : from;
+    let count = 0;
+    for (const t of sent) if (t >= start && t <= to) count++;
+    return { count, fromMs: start };
   }
 
   /**

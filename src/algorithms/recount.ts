@@ -75,13 +75,31 @@ export function grantRecount(
   };
 }
 
-/** The ceiling `count` accepted sends make, or undefined when `ceiling` should stay. */
+/**
+ * The ceiling that the accepted sends counted since `fromMs` make (see
+ * `RateMeter.acceptedSentIn`), or undefined when `ceiling` should stay. When
+ * the count could not reach back to the recount's start, it is a rate over
+ * the span it covers.
+ */
 export function recountedCeiling(
   recount: Recount,
-  count: number,
+  counted: { count: number; fromMs: number },
   ceiling: number,
 ): number | undefined {
-  const counted = Math.min(recount.max, Math.max(recount.min, (count * 1000) / recount.spanMs));
-  if (counted === ceiling || (recount.raiseOnly && counted < ceiling)) return undefined;
-  return counted;
+  const spanMs = counted.fromMs > recount.from ? recount.to - counted.fromMs : recount.spanMs;
+  if (!(spanMs > 0)) return undefined;
+  const rate = (counted.count * 1000) / spanMs;
+  const bounded = Math.min(recount.max, Math.max(recount.min, rate));
+  if (bounded === ceiling || (recount.raiseOnly && bounded < ceiling)) return undefined;
+  return bounded;
+}
+
+/**
+ * A refusal of a probe: the accepted sends of the `spanMs` before the refused
+ * one (the server was being asked for more than it grants all along), between
+ * `min` (the ceiling the probe started from) and the rate that failed.
+ */
+export function probeRecount(sample: Sample, spanMs: number, min: number, max: number): Recount {
+  const to = sample.sentAt;
+  return { from: to - spanMs, to, spanMs, at: dueAfter(sample), min, max, raiseOnly: false };
 }

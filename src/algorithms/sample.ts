@@ -13,6 +13,18 @@ export interface Sample {
   at: number;
   /** Requests in flight in the scope when this one was sent, itself included. */
   inflight: number;
+  /**
+   * For a refusal: it was sent at more in flight than any recently accepted
+   * request, so it was refused for its concurrency (a concurrency cap), not
+   * for the rate. Absent when unknown (read as a refusal for the rate).
+   */
+  overConcurrency?: boolean;
+  /**
+   * Requests of the scope still in flight when this outcome arrived (it
+   * excluded): sent after it, they are not yet counted in the quota its
+   * headers publish. Absent when unknown (read as none).
+   */
+  outstanding?: number;
   /** The classified outcome. */
   signal: Signal;
 }
@@ -41,6 +53,8 @@ export interface RatePolicy {
   readonly rate: number;
   /** Monotonic ms before which nothing may be sent (a server-requested pause); 0 when none. */
   readonly pausedUntil: number;
+  /** Whether the rate is above its learned ceiling on purpose (a refusal then is the rate's). */
+  readonly probing?: boolean;
   /** Updates the rate from one sample (including its Retry-After and quota). */
   onSample(sample: Sample): void;
   /** Reacts to a soft-throttling alarm at `at` (optional: policies without it ignore alarms). */

@@ -16,8 +16,9 @@ export interface LatencyGuardOptions {
    */
   windowSize?: number;
   /**
-   * After slowing down, how long to wait before judging whether it helped, ms.
-   * @default 5000
+   * After slowing down, how long to wait before judging whether it helped, ms:
+   * the cost of each experiment where slowing down does not help.
+   * @default 2500
    */
   judgeAfterMs?: number;
   /**
@@ -40,6 +41,13 @@ const MIN_JUDGED = 10;
 const RECENT_WEIGHT = 0.2;
 /** The unloaded latency is the 10th percentile of the window that had the lowest one. */
 const FLOOR_QUANTILE = 0.1;
+/**
+ * After a futile alarm the guard stays quiet this long, doubling with each
+ * futile alarm in a row: where latency follows something we do not control
+ * (a ramp keyed to the request count), every new normal is soon exceeded
+ * again, and each experiment costs a slowed spell.
+ */
+const QUIET = { firstMs: 30_000, maxMs: 600_000 } as const;
 
 type GuardSettings = Readonly<Required<LatencyGuardOptions>>;
 
@@ -52,7 +60,7 @@ export const guardSettings = sharedSettings((options: LatencyGuardOptions): Guar
       min: 5,
       integer: true,
     }),
-    judgeAfterMs: numberOption(OWNER, 'judgeAfterMs', options.judgeAfterMs, 5000, { min: 0 }),
+    judgeAfterMs: numberOption(OWNER, 'judgeAfterMs', options.judgeAfterMs, 2500, { min: 0 }),
     minExcessMs: numberOption(OWNER, 'minExcessMs', options.minExcessMs, 100, { min: 0 }),
   });
 });
@@ -86,6 +94,10 @@ export class LatencyGuard {
   /** Latencies of requests sent after the last cut: their sum and count. */
   #afterSum = 0;
   #afterCount = 0;
+  /** No alarm before this. */
+  #quietUntil = -Infinity;
+  /** The next quiet spell after a futile alarm, ms. */
+  #quietMs: number = QUIET.firstMs;
 
   constructor(options: LatencyGuardOptions = {}) {
     this.#settings = guardSettings(options);
@@ -122,6 +134,7 @@ export class LatencyGuard {
     const excess = (this.#window.quantile(0.5) ?? 0) - this.#floor;
     if (
       !this.#alarmed &&
+      at >= this.#quietUntil &&
       ratio > this.#settings.threshold &&
       excess >= this.#settings.minExcessMs
     ) {
@@ -150,12 +163,15 @@ export class LatencyGuard {
       this.#window = new SortedWindow(this.#settings.windowSize);
       this.#alarmed = false;
       this.#judging = false;
+      this.#quietMs = QUIET.firstMs;
       return 'cleared';
     }
     if (after < HELPED * this.#meanAtCut) return this.#cut(at);
     this.#judging = false;
     this.#alarmed = false;
     this.#floor = this.#window.quantile(FLOOR_QUANTILE) ?? this.#floor; // the new normal
+    this.#quietUntil = at + this.#quietMs;
+    this.#quietMs = Math.min(QUIET.maxMs, this.#quietMs * 2);
     return 'futile';
   }
 

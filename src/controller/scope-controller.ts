@@ -1,5 +1,6 @@
 import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-policy.js';
 import { BreakerPolicy, breakerSettings } from '../algorithms/breaker-policy.js';
+import { RecentMax } from '../algorithms/recent-max.js';
 import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
@@ -14,6 +15,7 @@ import { type Random, systemRandom } from '../random.js';
 import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { guardSettings, LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
+import { OverloadFilter } from './overload-filter.js';
 import { capPause, type PauseLimits, pauseLimits } from './pause-cap.js';
 import type { OutcomeDetails, Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
@@ -57,6 +59,9 @@ export interface ScopeControllerOptions {
    */
   maxPauseWaitMs?: number;
 }
+
+/** How many recent successes the highest accepted concurrency is taken over. */
+const RECENT_ACCEPTED = 32;
 
 const KNOWN = [
   'clock',
@@ -105,6 +110,9 @@ export class ScopeController implements PermitOwner {
   readonly #pauseLimits: PauseLimits;
   /** Created with the first pause or wait: what the scope is paused for, and who cannot wait that long. */
   #pauses: PauseGuard | undefined;
+  readonly #overload = new OverloadFilter();
+  /** The in-flight counts recent successes were sent at. */
+  readonly #acceptedInflight = new RecentMax(RECENT_ACCEPTED);
   #sent = 0;
   /** Whole ms, so the field stays a small integer rather than a boxed double. */
   #lastUsed: number;
@@ -368,12 +376,13 @@ export class ScopeController implements PermitOwner {
    * @internal A request's outcome (called by its permit): feed the algorithms,
    * resize and re-pace, then free its slot.
    */
-  _complete(permit: ScopePermit, heard: Signal, details: OutcomeDetails | undefined): void {
+  _complete(permit: ScopePermit, reported: Signal, details: OutcomeDetails | undefined): void {
     const at = this.#clock.now();
     this.#lastUsed = Math.floor(at);
-    const capped = capPause(heard, this.#pauseLimits.maxPauseMs);
-    const signal = capped?.signal ?? heard;
-    const sample: Sample = { sentAt: permit.sentAt, at, inflight: permit.inflightAtSend, signal };
+    const capped = capPause(reported, this.#pauseLimits.maxPauseMs);
+    const heard = capped?.signal ?? reported;
+    const signal = this.#overload.judge(heard);
+    const sample = this.#sampleOf(permit, at, signal);
     const before = this.#log || outcomesObserved() ? this.#numbers() : undefined;
     this.#limit.onSample(sample);
     this.#rate.onSample(sample);
@@ -396,11 +405,35 @@ export class ScopeController implements PermitOwner {
       this.#notePause(at, capped?.cause ?? signal.reason);
     if (before === undefined) return;
     const after = this.#numbers();
-    publishOutcome(this, sample, before, after);
+    // Observers see the outcome as it was classified; the filter only changed the reaction.
+    const seen = signal === heard ? sample : { ...sample, signal: heard };
+    publishOutcome(this, seen, before, after);
     if (this.#log) {
-      this.#log.outcome(sample, details, before, after, capped?.cause);
+      this.#log.outcome(seen, details, before, after, capped?.cause);
       if (alarm) this.#log.alarm(alarm, this.#guard?.ratio ?? 0, before.rate, this.rate);
     }
+  }
+
+  /**
+   * The sample an outcome makes. A refusal sent at more in flight than any
+   * recent success is marked as refused for its concurrency — unless the rate
+   * was probing, which raises the concurrency too and is the likelier cause.
+   */
+  #sampleOf(permit: ScopePermit, at: number, signal: Signal): Sample {
+    const inflight = permit.inflightAtSend;
+    const sample: Sample = {
+      sentAt: permit.sentAt,
+      at,
+      inflight,
+      signal,
+      outstanding: this.#sent - 1,
+    };
+    if (signal.kind === 'ok') this.#acceptedInflight.add(inflight);
+    else if (signal.kind === 'throttled' && this.#rate.probing !== true) {
+      const accepted = this.#acceptedInflight.max;
+      sample.overConcurrency = accepted !== undefined && inflight > accepted;
+    }
+    return sample;
   }
 
   #numbers(): ScopeNumbers {

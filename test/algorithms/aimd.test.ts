@@ -35,35 +35,58 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(12);
   });
 
-  it('slow start adds one per success (doubling per round trip) until the first cut', () => {
+  it('slow start adds one per success (doubling per round trip) until a refusal of concurrency', () => {
     const limit = new AimdLimit({ initialLimit: 4 });
     succeed(limit, 4);
     expect(limit.limit).toBe(8);
     succeed(limit, 8, 2000);
     expect(limit.limit).toBe(16);
-    limit.onSample(sample({ at: 3000, sentAt: 2900, kind: 'throttled' }));
-    expect(limit.limit).toBe(11); // 16 × 0.7
-    succeed(limit, 11, 4000);
-    expect(limit.limit).toBe(12); // additive from now on
+    const refused = { at: 3000, sentAt: 2900, kind: 'throttled' as const, inflight: 14 };
+    limit.onSample(sample({ ...refused, overConcurrency: true }));
+    expect(limit.limit).toBe(13); // the most the server took: one less than was refused
+    succeed(limit, 13, 4000);
+    expect(limit.limit).toBe(13); // at the cap, one more only when the budget pays for it
   });
 
-  it('decreases once per congestion event: a burst of 429s sent before the cut is one event', () => {
+  it('leaves the limit to the pacer when a refusal was for the rate', () => {
+    const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
+    limit.onSample(sample({ at: 1000, sentAt: 990, kind: 'throttled', inflight: 20 }));
+    expect(limit.limit).toBe(20);
+  });
+
+  it('learns a concurrency cap once per congestion event, and probes one past it on budget', () => {
     const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
     for (let i = 0; i < 15; i++) {
-      limit.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'throttled', inflight: 20 }));
+      const spec = { at: 1000 + i, sentAt: 990, kind: 'throttled' as const, inflight: 20 - i };
+      limit.onSample(sample({ ...spec, overConcurrency: true }));
     }
-    expect(limit.limit).toBe(14);
-    // A request sent after the decrease that is throttled too is a new event.
-    limit.onSample(sample({ at: 1200, sentAt: 1100, kind: 'throttled' }));
-    expect(limit.limit).toBe(9); // 14 × 0.7 = 9.8
+    expect(limit.limit).toBe(19);
+    // The budget starts with two probes' worth: at the cap, it lets one more go (a round trip on).
+    succeed(limit, 25, 2000);
+    expect(limit.limit).toBe(20);
+    // The server takes 20 too: the cap rises, and each try goes twice as far as the last.
+    limit.onSample(sample({ at: 2100, inflight: 20 }));
+    succeed(limit, 80, 2200);
+    expect(limit.limit).toBeGreaterThanOrEqual(22);
   });
 
   it('does not collapse under a burst the way per-response halving does (reference 000)', () => {
     const limit = new AimdLimit({ initialLimit: 32, slowStartThreshold: 0 });
-    // 26 rejections of one burst, all sent together at t=0.
-    for (let i = 0; i < 26; i++)
-      limit.onSample(sample({ at: 10 + i, sentAt: 0, kind: 'throttled' }));
-    expect(limit.limit).toBe(22);
+    // 26 rejections of one burst, all sent together at t=0, at 32 in flight: one event.
+    for (let i = 0; i < 26; i++) {
+      const spec = { at: 10 + i, sentAt: 0, kind: 'throttled' as const, inflight: 32 };
+      limit.onSample(sample({ ...spec, overConcurrency: true }));
+    }
+    expect(limit.limit).toBe(31);
+  });
+
+  it('cuts by backoffRatio on a reset or timeout, once per event', () => {
+    const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
+    for (let i = 0; i < 5; i++)
+      limit.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'timeout' }));
+    expect(limit.limit).toBe(14);
+    limit.onSample(sample({ at: 1200, sentAt: 1100, kind: 'reset' }));
+    expect(limit.limit).toBe(9); // 14 × 0.7 = 9.8
   });
 
   it('cuts harder on overload and holds increases for overloadHoldMs', () => {
@@ -100,14 +123,16 @@ describe('AimdLimit', () => {
     succeed(first, 50);
     first.onSample(sample({ at: 2000, kind: 'overloaded' }));
     const saved = JSON.parse(JSON.stringify(first.toJSON())) as Record<string, unknown>;
-    for (const value of Object.values(saved)) expect(typeof value).toBe('number');
+    for (const [key, value] of Object.entries(saved)) {
+      expect(typeof value).toBe(key === 'ceiling' ? 'object' : 'number');
+    }
     const second = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 }, saved);
     expect(second.limit).toBe(first.limit);
     expect(second.toJSON()).toEqual(first.toJSON());
     // The hold and the once-per-event rule carry over.
     succeed(second, 20, 3000);
     expect(second.limit).toBe(first.limit);
-    second.onSample(sample({ at: 3100, sentAt: 1500, kind: 'throttled' }));
+    second.onSample(sample({ at: 3100, sentAt: 1500, kind: 'timeout' }));
     expect(second.limit).toBe(first.limit);
   });
 
@@ -128,6 +153,7 @@ describe('AimdLimit', () => {
             dt: fc.double({ min: 0, max: 2000, noNaN: true }),
             rtt: fc.double({ min: -100, max: 5000, noNaN: true }),
             inflight: fc.integer({ min: 0, max: 64 }),
+            overConcurrency: fc.boolean(),
           }),
           { maxLength: 200 },
         ),
@@ -137,7 +163,13 @@ describe('AimdLimit', () => {
           for (const step of steps) {
             at += step.dt;
             const value = limit.onSample(
-              sample({ at, sentAt: at - step.rtt, kind: step.kind, inflight: step.inflight }),
+              sample({
+                at,
+                sentAt: at - step.rtt,
+                kind: step.kind,
+                inflight: step.inflight,
+                overConcurrency: step.overConcurrency,
+              }),
             );
             expect(Number.isInteger(value)).toBe(true);
             expect(value).toBeGreaterThanOrEqual(min);

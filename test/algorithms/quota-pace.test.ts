@@ -1,38 +1,54 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { quotaPace } from '../../src/algorithms/quota-pace.js';
+import { QuotaPace } from '../../src/algorithms/quota-pace.js';
+import type { RateLimitQuota } from '../../src/headers/quota.js';
+import { sample } from './samples.js';
 
-describe('quotaPace', () => {
-  it('spreads the remaining quota over the time to the reset, with a margin', () => {
-    const pace = quotaPace({ remaining: 10, resetMs: 5000, source: 'x-ratelimit' }, 1000, 0.05);
-    expect(pace).toEqual({ cap: 1.9, pauseUntil: 0, expiresAt: 6000 });
+/** Feeds one quota as of a response at `at` (sent 50 ms before), with `outstanding` in flight. */
+function feed(pace: QuotaPace, quota: Omit<RateLimitQuota, 'source'>, at: number, outstanding = 0) {
+  return pace.onQuota(
+    { ...quota, source: 'x-ratelimit' },
+    sample({ sentAt: at - 50, at, outstanding }),
+  );
+}
+
+describe('QuotaPace', () => {
+  it('spreads remaining, less the requests still in flight, over the time to the reset', () => {
+    const pace = new QuotaPace();
+    expect(feed(pace, { remaining: 12, resetMs: 5000 }, 1000, 2)).toBe(0);
+    expect(pace.cap(1000)).toBeCloseTo(2, 9); // (12 − 2) / 5 s
+    expect(pace.cap(6001)).toBe(Infinity); // stale after the reset, with no policy known
   });
 
-  it('caps at the policy, limit per window', () => {
-    const policy = { limit: 600, windowMs: 60_000, source: 'ietf' } as const;
-    expect(quotaPace(policy, 0, 0.05)).toEqual({ cap: 10, pauseUntil: 0, expiresAt: 60_000 });
-    const plenty = quotaPace({ ...policy, remaining: 500, resetMs: 1000 }, 0, 0.05);
-    expect(plenty?.cap).toBe(10);
+  it('caps at the policy, limit per window, also after the reset', () => {
+    const pace = new QuotaPace();
+    feed(pace, { limit: 600, windowMs: 60_000 }, 0);
+    expect(pace.cap(0)).toBe(10);
+    feed(pace, { limit: 600, windowMs: 60_000, remaining: 500, resetMs: 1000 }, 10);
+    expect(pace.cap(10)).toBe(10);
+    expect(pace.cap(120_000)).toBe(10);
   });
 
   it('pauses until the reset when nothing is left', () => {
-    const pace = quotaPace({ remaining: 0, resetMs: 2500, source: 'x-ratelimit' }, 100, 0.05);
-    expect(pace).toEqual({ cap: Infinity, pauseUntil: 2600, expiresAt: 2600 });
+    const pace = new QuotaPace();
+    expect(feed(pace, { remaining: 0, resetMs: 2500 }, 100)).toBe(2600);
   });
 
-  it('says nothing without a time to the reset, and ignores broken fields', () => {
-    expect(quotaPace({ remaining: 3, source: 'x-ratelimit' }, 0, 0.05)).toBeUndefined();
-    const broken = {
-      limit: -1,
-      remaining: Number.NaN,
-      resetMs: 1000,
-      windowMs: 0,
-      source: 'ietf',
-    } as const;
-    expect(quotaPace(broken, 0, 0.05)).toEqual({ cap: Infinity, pauseUntil: 0, expiresAt: 1000 });
+  it('learns the reset instant from remaining going up, not from answers overtaking each other', () => {
+    const pace = new QuotaPace();
+    const policy = { limit: 100, windowMs: 10_000 };
+    feed(pace, { ...policy, remaining: 40, resetMs: 3000 }, 7500, 5);
+    feed(pace, { ...policy, remaining: 43, resetMs: 3000 }, 7520, 5); // overtaken: within in flight
+    expect(pace.toJSON().resetAt).toBe(0);
+    feed(pace, { ...policy, remaining: 1, resetMs: 1000 }, 9900);
+    feed(pace, { ...policy, remaining: 99, resetMs: 10_000 }, 10_050); // sent at 10,000
+    expect(pace.toJSON().resetAt).toBe(10_025);
+    // The header says 10 s (whole seconds); the learned phase says 9.475 s left at 10,550.
+    feed(pace, { ...policy, remaining: 90, resetMs: 10_000 }, 10_550);
+    expect(pace.cap(10_550)).toBeCloseTo(90 / 9.475, 6);
   });
 
-  it('never caps at zero, a negative number or NaN (property)', () => {
+  it('never caps at zero, a negative number or NaN, and survives JSON (property)', () => {
     const field = fc.option(fc.double({ noNaN: false }), { nil: undefined });
     fc.assert(
       fc.property(
@@ -40,16 +56,17 @@ describe('quotaPace', () => {
         field,
         field,
         field,
-        fc.double({ min: 0, max: 0.5, noNaN: true }), // margin is validated as an option
-        (limit, remaining, resetMs, windowMs, margin) => {
-          const quota = {
-            source: 'ietf' as const,
-            ...strip({ limit, remaining, resetMs, windowMs }),
-          };
-          const pace = quotaPace(quota, 0, margin);
-          if (pace === undefined) return;
-          expect(pace.cap > 0).toBe(true);
-          expect(Number.isNaN(pace.pauseUntil)).toBe(false);
+        fc.integer({ min: 0, max: 100 }),
+        (limit, remaining, resetMs, windowMs, outstanding) => {
+          const pace = new QuotaPace();
+          const quota = { ...strip({ limit, remaining, resetMs, windowMs }) };
+          const until = feed(pace, quota, 1000, outstanding);
+          expect(Number.isNaN(until)).toBe(false);
+          const cap = pace.cap(1000);
+          expect(cap > 0).toBe(true);
+          const copy = new QuotaPace();
+          copy.restore(JSON.parse(JSON.stringify(pace.toJSON())));
+          expect(copy.cap(1000)).toBe(cap);
         },
       ),
     );

@@ -14,6 +14,10 @@ export interface SampleSpec {
   inflight?: number;
   retryAfterMs?: number;
   quota?: RateLimitQuota;
+  /** Requests still in flight when it arrived. */
+  outstanding?: number;
+  /** Refused for its concurrency. */
+  overConcurrency?: boolean;
 }
 
 /** A sample for plain-call tests. */
@@ -22,10 +26,13 @@ export function sample(spec: SampleSpec): Sample {
   const signal: Sample['signal'] = { kind, reason: kind };
   if (spec.retryAfterMs !== undefined) signal.retryAfterMs = spec.retryAfterMs;
   if (spec.quota !== undefined) signal.quota = spec.quota;
-  return {
+  const made: Sample = {
     sentAt: spec.sentAt ?? spec.at - 100,
     at: spec.at,
     inflight: spec.inflight ?? 1,
     signal,
   };
+  if (spec.outstanding !== undefined) made.outstanding = spec.outstanding;
+  if (spec.overConcurrency !== undefined) made.overConcurrency = spec.overConcurrency;
+  return made;
 }

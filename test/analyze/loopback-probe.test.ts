@@ -73,7 +73,9 @@ describe('the HTTP probe measures rather than adapts', () => {
     await hammer(`${server.url}/`, 15);
     const stats = server.stats();
     expect(stats.maxInFlight).toBe(4);
-    expect(stats.byStatus['503']).toBeGreaterThanOrEqual(20); // AIMD's cut left 2 of 60
+    // The concurrency limit holds at 4 (AIMD would have cut to 2 and hidden the cap); the
+    // pacer that cannot be switched off spaces the requests after the first 503s.
+    expect(stats.byStatus['503']).toBeGreaterThanOrEqual(4);
   });
 
   it('keeps 4 in flight against a one-worker queue: latency stays 4 × the service time', async () => {
@@ -142,7 +144,7 @@ describe('baselines against loopback mock servers', () => {
     });
     await close();
     expect(capture).toMatchObject({ stoppedEarly: true, rejected: 2 });
-    expect(capture?.requests).toBeLessThan(10);
+    expect(capture?.requests).toBeLessThan(20);
     expect(await loadBaseline(dir, 'nowhere.example')).toMatchObject({ ok: false, missing: true });
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(dir, baselineFileName('bad.example')), '{"host":"bad.example","p50":1}');

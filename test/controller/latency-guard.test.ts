@@ -27,12 +27,11 @@ describe('LatencyGuard', () => {
 
   it('alarms when latency inflates, and clears once the requests sent after the cut are fast again', () => {
     const guard = new LatencyGuard({ judgeAfterMs: 5000 });
-    let slow = true;
     feed(guard, 0, 10_000, () => 200);
-    const raised = feed(guard, 10_000, 20_000, () => (slow ? 1200 : 200));
+    const raised = feed(guard, 10_000, 13_700, () => 1200);
     expect(raised[0]?.[1]).toBe('slow-down');
-    slow = false; // the cut worked: the target delays only when we are too fast
-    const after = feed(guard, 20_000, 40_000, () => (slow ? 1200 : 200));
+    // the cut worked: the target delays only when we are too fast
+    const after = feed(guard, 13_700, 40_000, () => 200);
     expect(after.map(([, action]) => action)).toContain('cleared');
     expect(after.map(([, action]) => action)).not.toContain('futile');
   });
@@ -48,6 +47,22 @@ describe('LatencyGuard', () => {
     // after giving up, the same latency does not alarm again at once
     const later = feed(guard, 40_000, 45_000, () => 1700);
     expect(later).toEqual([]);
+  });
+
+  it('stays quiet longer after each futile alarm in a row (a ramp it cannot help)', () => {
+    const guard = new LatencyGuard({ judgeAfterMs: 2000 });
+    feed(guard, 0, 10_000, () => 200);
+    // latency doubling every 20 s whatever we do: each new normal is soon exceeded
+    const actions = feed(
+      guard,
+      10_000,
+      400_000,
+      (sentAt) => 200 * 2 ** ((sentAt - 10_000) / 20_000),
+    );
+    const alarms = actions.filter(([, action]) => action === 'slow-down').map(([at]) => at);
+    expect(alarms.length).toBeGreaterThan(2);
+    const gaps = alarms.slice(1).map((at, i) => at - (alarms[i] as number));
+    expect(gaps[gaps.length - 1]).toBeGreaterThan(2 * (gaps[0] as number));
   });
 
   it('validates its options', () => {

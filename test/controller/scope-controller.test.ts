@@ -62,13 +62,15 @@ describe('ScopeController', () => {
     });
   });
 
-  it('pauses the whole scope on Retry-After and cuts the limit once per burst', async () => {
+  it('pauses the whole scope on Retry-After and learns a rate once per burst', async () => {
     const { clock, controller, recorder } = setup(4);
     const permits = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
     await clock.advance(50);
     for (const p of permits) p.report(throttled(1000));
-    expect(controller.limit).toBe(2); // 4 × 0.7 = 2.8 → 2, once for the whole burst
-    expect(recorder.filter('limit')).toHaveLength(1);
+    // Nothing was accepted yet: a refusal of the rate, not of a concurrency the server turned down.
+    expect(controller.limit).toBe(4);
+    expect(controller.rate).toBeLessThan(Infinity);
+    expect(recorder.filter('rate')).toHaveLength(1);
     expect(recorder.filter('pause')).toHaveLength(1);
     expect(controller.tryAdmit()).toBeUndefined();
     const admittedAt: number[] = [];
@@ -76,6 +78,18 @@ describe('ScopeController', () => {
     await clock.advance(2000);
     await next;
     expect(admittedAt[0]).toBe(1050);
+  });
+
+  it('cuts the limit to what the server took when it refuses a concurrency it never accepted', async () => {
+    const { clock, controller } = setup(4);
+    const first = await Promise.all([1, 2].map(() => controller.admit()));
+    await clock.advance(50);
+    for (const p of first) p.report(ok);
+    const burst = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
+    await clock.advance(50);
+    for (const p of burst.slice(0, 2)) p.report(ok);
+    for (const p of burst.slice(2)) p.report(throttled(0));
+    expect(controller.limit).toBe(2); // the fourth in flight was refused: the server took two
   });
 
   it('a released permit frees its slot without feeding the algorithms', async () => {

@@ -43,11 +43,13 @@ describe('diagnostics channels', () => {
         ['throttled', 429, 100],
         [undefined, undefined, 100],
       ]);
-      expect(limits.messages.find((m) => m.kind === 'concurrency')).toMatchObject({
+      // A refusal of the rate (nothing was accepted yet): the rate is learned, the limit stays.
+      expect(limits.messages.find((m) => m.kind === 'rate')).toMatchObject({
         scope: 'host:a',
-        from: 8,
+        from: Infinity,
         reason: 'throttled',
       });
+      expect(limits.messages.find((m) => m.kind === 'concurrency')).toBeUndefined();
       expect(pauses.messages).toEqual([
         expect.objectContaining({ scope: 'host:a', ms: 2000, reason: 'throttled' }),
       ]);

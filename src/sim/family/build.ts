@@ -65,7 +65,7 @@ function limitModel(server: FamilyServer): ServerModel {
     case 'gcra':
       return new GcraModel({ rate, burst: server.burst, retryAfter, ...latency });
     case 'concurrency-cap':
-      return new ConcurrencyCapModel({ limit: server.slots, retryAfter, ...latency });
+      return new ConcurrencyCapModel({ limit: server.slots, status: 429, retryAfter, ...latency });
     case 'quota':
       return new QuotaModel({
         limit: quotaLimit(server),

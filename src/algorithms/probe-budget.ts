@@ -1,0 +1,131 @@
+/** Weight of each new probe's cost in the running estimate. */
+const COST_WEIGHT = 0.3;
+/**
+ * Credit never piles up beyond this many probes' worth (a long quiet spell
+ * buys no burst of probes), nor debt below it (one unlucky probe does not
+ * stop probing for good).
+ */
+const MAX_PROBES_SAVED = 2;
+
+/** What one probe cost: the refusals it drew and the pause they brought; and what it found. */
+export interface ProbeCost {
+  readonly refusals: number;
+  readonly pauseMs: number;
+  /** Whether it found the ceiling where it was (a stable capacity). */
+  readonly confirmed?: boolean;
+}
+
+/** Each probe that confirms the ceiling makes the next one wait this much longer, up to {@link MAX_PATIENCE}. */
+const PATIENCE_GROWTH = 2;
+const MAX_PATIENCE = 4;
+/** An eager probe (a capacity that fell) waits for this share of a probe's worth. */
+const EAGER = 0.5;
+
+/** Serialisable state of a {@link ProbeBudget}. */
+export type ProbeBudgetState = {
+  /** Refusals the budget can pay for now. */
+  refusalCredit: number;
+  /** Pause time the budget can pay for now, ms. */
+  pauseCreditMs: number;
+  /** Expected refusals per probe. */
+  refusalCost: number;
+  /** Expected pause per probe, ms. */
+  pauseCostMs: number;
+  /** How many probes' worth of credit the next probe waits for (more after confirmations). */
+  patience: number;
+  /** When the pause credit was last brought up to date. */
+  at: number;
+};
+
+/**
+ * What probing above a learned ceiling may spend. A probe is the only way to
+ * find a capacity that rose, and it costs what the server charges for
+ * exceeding: the refusals it draws and any pause they bring. The budget earns
+ * `refusedShare` of a refusal per request sent and `pausedShare` of a
+ * millisecond per millisecond of time, pays for each probe once its cost is
+ * known, and allows the next one once it holds what a probe is expected to
+ * cost — an estimate that follows what recent probes really cost — times a
+ * patience that doubles with each probe that found the ceiling where it was
+ * (up to 4×) and drops back when one finds it moved: a stable capacity is
+ * checked less often, a moving one as often as the budget allows. (Refusals
+ * no probe caused — a slow start's overshoot, a capacity that fell — are not
+ * charged: they are not the price of looking.) So cheap refusals (no pause, a refusal or two) allow frequent
+ * probes, and a server that pauses every refusal for seconds gets rare ones;
+ * over time refusals stay near `refusedShare` of requests and pauses near
+ * `pausedShare` of time.
+ */
+export class ProbeBudget {
+  readonly #refusedShare: number;
+  readonly #pausedShare: number;
+  #state: ProbeBudgetState;
+
+  /** @param probes credit to start with, in probes' worth. */
+  constructor(refusedShare: number, pausedShare: number, at: number, probes = 0) {
+    this.#refusedShare = refusedShare;
+    this.#pausedShare = pausedShare;
+    this.#state = {
+      refusalCredit: probes,
+      pauseCreditMs: 0,
+      refusalCost: 1,
+      pauseCostMs: 0,
+      patience: 1,
+      at,
+    };
+  }
+
+  /** Earns the credit of one request sent. */
+  onRequest(): void {
+    const s = this.#state;
+    s.refusalCredit = Math.min(
+      s.refusalCredit + this.#refusedShare,
+      MAX_PROBES_SAVED * s.refusalCost * s.patience,
+    );
+  }
+
+  /** Earns the pause credit of the time up to `at`. */
+  onTime(at: number): void {
+    const s = this.#state;
+    if (at > s.at) s.pauseCreditMs += (at - s.at) * this.#pausedShare;
+    s.at = Math.max(s.at, at);
+    s.pauseCreditMs = Math.min(s.pauseCreditMs, MAX_PROBES_SAVED * s.pauseCostMs * s.patience + 1);
+  }
+
+  /**
+   * Pays for a finished probe and learns from what it cost; `eager` (a
+   * capacity that fell, and may come back) pays half and drops the patience.
+   */
+  charge(cost: ProbeCost, eager = false): void {
+    const s = this.#state;
+    // A patient budget pays more per probe, so that probes really are rarer.
+    const patience = eager ? EAGER : s.patience;
+    const debt = MAX_PROBES_SAVED * Math.max(cost.refusals, s.refusalCost);
+    s.refusalCredit = Math.max(-debt, s.refusalCredit - cost.refusals * patience);
+    const pauseDebt = MAX_PROBES_SAVED * Math.max(cost.pauseMs, s.pauseCostMs);
+    s.pauseCreditMs = Math.max(-pauseDebt, s.pauseCreditMs - cost.pauseMs * patience);
+    s.refusalCost += (Math.max(1, cost.refusals) - s.refusalCost) * COST_WEIGHT;
+    s.pauseCostMs += (cost.pauseMs - s.pauseCostMs) * COST_WEIGHT;
+    s.patience =
+      cost.confirmed && !eager ? Math.min(MAX_PATIENCE, s.patience * PATIENCE_GROWTH) : 1;
+  }
+
+  /**
+   * Whether the credit covers what a probe is expected to cost, times the
+   * patience; `eager` (a capacity that fell may come back) asks for half a
+   * probe's worth, whatever the patience.
+   */
+  allows(eager = false): boolean {
+    const s = this.#state;
+    const times = eager ? EAGER : s.patience;
+    return s.refusalCredit >= s.refusalCost * times && s.pauseCreditMs >= s.pauseCostMs * times;
+  }
+
+  /** Plain state. */
+  toJSON(): ProbeBudgetState {
+    return { ...this.#state };
+  }
+
+  /** Restores state from {@link ProbeBudget.toJSON}, already validated. */
+  restore(state: ProbeBudgetState): void {
+    this.#state = { ...state };
+  }
+}

@@ -1,0 +1,22 @@
+/** The largest of the last `size` values added (a ring), for "the most in flight recently accepted". */
+export class RecentMax {
+  readonly #values: number[] = [];
+  readonly #size: number;
+  #next = 0;
+
+  constructor(size: number) {
+    this.#size = size;
+  }
+
+  /** Adds a value, dropping the oldest once `size` are held. */
+  add(value: number): void {
+    if (this.#values.length < this.#size) this.#values.push(value);
+    else this.#values[this.#next] = value;
+    this.#next = (this.#next + 1) % this.#size;
+  }
+
+  /** The largest value held; undefined before the first. */
+  get max(): number | undefined {
+    return this.#values.length === 0 ? undefined : Math.max(...this.#values);
+  }
+}
