@@ -333,6 +333,11 @@ export class AdaptiveRate implements RatePolicy {
     this.#recount = undefined;
     const count = this.#meter.acceptedSentIn(recount.from, recount.to);
     if (this.#ceiling === 0 || count === undefined) return;
+    // A first ceiling counted over a whole span is as good as a probe's reading:
+    // the next probe waits as if one had just been paid for.
+    if (recount.raiseOnly && count.fromMs <= recount.from) {
+      this.#budget?.charge({ refusals: 1, pauseMs: this.#meter.lastPauseMs });
+    }
     const counted = recountedCeiling(recount, count, this.#ceiling);
     if (counted === undefined) return;
     this.#beforeAlarm = undefined;
@@ -348,7 +353,10 @@ export class AdaptiveRate implements RatePolicy {
     if (current === Infinity) {
       if (this.#firstCounted) return undefined;
       this.#firstCounted = true;
-      return firstCeilingRecount(sample);
+      return firstCeilingRecount(
+        sample,
+        this.#meter.pausedWithin(sample.sentAt - 2000, sample.sentAt),
+      );
     }
     const paused = !calm && sample.signal.retryAfterMs !== undefined;
     const window = paused ? this.#meter.grantWindow(sample) : undefined;

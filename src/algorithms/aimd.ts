@@ -247,11 +247,10 @@ function readCeiling(saved: unknown, owner: string): ConcurrencyCeilingState | u
     throw InvalidOptionError.invalid(owner, 'ceiling', saved, 'an object');
   }
   const record = saved as Record<string, unknown>;
-  const n = (name: 'ceiling' | 'acceptedHigh' | 'probeStep') =>
+  const n = (name: 'ceiling' | 'probeStep') =>
     numberOption(`${owner} ceiling`, name, record[name], 0, { min: 0 });
   const state: ConcurrencyCeilingState = {
     ceiling: n('ceiling'),
-    acceptedHigh: n('acceptedHigh'),
     probeStep: n('probeStep'),
   };
   const budget = readProbeBudget(record, `${owner} ceiling`);

@@ -5,8 +5,6 @@ import type { Sample } from './sample.js';
 export type ConcurrencyCeilingState = {
   /** The most in flight the server is known to accept; 0 when it never refused a concurrency. */
   ceiling: number;
-  /** The most in flight accepted since the last refusal. */
-  acceptedHigh: number;
   /** How far past the ceiling a probe tries now; 0 while holding. */
   probeStep: number;
   budget?: ProbeBudgetState;
@@ -21,13 +19,12 @@ export type ConcurrencyCeilingState = {
  * about `refusedShare` of the requests and `pausedShare` of the time. A probe
  * accepted past the ceiling raises it and tries twice as far next (a ceiling
  * learned too low, say from a slow start's first refusal, is left in a few
- * round trips); a refusal sets it to the most that was accepted.
+ * round trips); a refusal sets it to one less than it was refused at.
  */
 export class ConcurrencyCeiling {
   readonly #refusedShare: number;
   readonly #pausedShare: number;
   #ceiling = 0;
-  #acceptedHigh = 0;
   /** How far past the ceiling the probe tries; 0 while holding. */
   #step = 0;
   #budget: ProbeBudget | undefined;
@@ -44,7 +41,6 @@ export class ConcurrencyCeiling {
 
   /** Learns from a success: a probe accepted raises the ceiling; the budget earns its share. */
   onAccepted(sample: Sample): void {
-    this.#acceptedHigh = Math.max(this.#acceptedHigh, sample.inflight);
     const budget = this.#budget;
     if (budget === undefined) return;
     budget.onRequest();
@@ -56,11 +52,13 @@ export class ConcurrencyCeiling {
     } else if (this.#step === 0 && budget.allows()) this.#step = 1;
   }
 
-  /** Learns from a refusal for concurrency: the ceiling drops to the most accepted since the last one. */
+  /**
+   * Learns from a refusal for concurrency: the server took one less than the
+   * refused request made (what was accepted lags a round trip behind in a
+   * slow start, so it would read half the cap).
+   */
   onRefused(sample: Sample, min: number): void {
-    const shown = this.#acceptedHigh > 0 ? this.#acceptedHigh : sample.inflight - 1;
-    this.#ceiling = Math.max(min, Math.min(shown, sample.inflight - 1));
-    this.#acceptedHigh = 0;
+    this.#ceiling = Math.max(min, sample.inflight - 1);
     this.#budget ??= new ProbeBudget(this.#refusedShare, this.#pausedShare, sample.at);
     if (this.#step > 0) {
       this.#budget.charge({ refusals: 1, pauseMs: sample.signal.retryAfterMs ?? 0 });
@@ -72,7 +70,6 @@ export class ConcurrencyCeiling {
   toJSON(): ConcurrencyCeilingState {
     const state: ConcurrencyCeilingState = {
       ceiling: this.#ceiling,
-      acceptedHigh: this.#acceptedHigh,
       probeStep: this.#step,
     };
     if (this.#budget !== undefined) state.budget = this.#budget.toJSON();
@@ -82,7 +79,6 @@ export class ConcurrencyCeiling {
   /** Restores state from {@link ConcurrencyCeiling.toJSON}, already validated. */
   restore(state: ConcurrencyCeilingState): void {
     this.#ceiling = state.ceiling;
-    this.#acceptedHigh = state.acceptedHigh;
     this.#step = state.probeStep;
     if (state.budget === undefined) return;
     this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, state.budget.at);

@@ -9,7 +9,7 @@ const USED = 0.9;
 /** One congestion event lowers a rate by at most this factor (here and in the adaptive rate). */
 export const DEEPEST_CUT = 0.5;
 /** The send times of this many recent acceptances are kept, to recount ceilings by send time. */
-const SENT_KEPT = 64;
+const SENT_KEPT = 256;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
 /** A window holds at least this many requests at the paced rate: slow scopes measure over longer spans. */
@@ -98,6 +98,18 @@ export class RateMeter {
   /** When the latest server pause ended (or ends), ms; `-Infinity` when there was none. */
   get pauseEnd(): number {
     return this.#pause?.to ?? -Infinity;
+  }
+
+  /** How long the latest server pause was, ms (0 when none). */
+  get lastPauseMs(): number {
+    return this.#pause === undefined ? 0 : this.#pause.to - this.#pause.from;
+  }
+
+  /** How much of [`from`, `to`] the latest server pause covered, ms. */
+  pausedWithin(from: number, to: number): number {
+    const pause = this.#pause;
+    if (pause === undefined) return 0;
+    return Math.max(0, Math.min(to, pause.to) - Math.max(from, pause.from));
   }
 
   /** Monotonic ms before which the server asked for silence; 0 when none is pending. */

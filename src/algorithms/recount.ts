@@ -2,7 +2,7 @@ import { DEEPEST_CUT } from './rate-meter.js';
 import type { Sample } from './sample.js';
 
 /** The first ceiling is recounted over the requests sent in this span before the first refusal. */
-const FIRST_RECOUNT_SPAN_MS = 1000;
+const FIRST_RECOUNT_SPAN_MS = 2000;
 
 /**
  * A ceiling to recount by send time: a refusal arrives before the requests
@@ -39,14 +39,16 @@ function dueAfter(sample: Sample): number {
 
 /**
  * The first refusal while unpaced: the accepted requests sent in the second
- * before it. The ceiling read at the refusal is an undercount (slow start
+ * of sending before it (`pausedMs` of server-requested pause within it left
+ * out). The ceiling read at the refusal is an undercount (slow start
  * ramps faster than an average follows), so the count may only raise it.
  */
-export function firstCeilingRecount(sample: Sample): Recount {
+export function firstCeilingRecount(sample: Sample, pausedMs = 0): Recount {
   const to = sample.sentAt;
   const spanMs = FIRST_RECOUNT_SPAN_MS;
   return {
-    from: to - spanMs,
+    // A second of sending: time the server had us paused in it does not count.
+    from: to - spanMs - pausedMs,
     to,
     spanMs,
     at: dueAfter(sample),

@@ -429,7 +429,7 @@ export class ScopeController implements PermitOwner {
       outstanding: this.#sent - 1,
     };
     if (signal.kind === 'ok') this.#acceptedInflight.add(inflight);
-    else if (signal.kind === 'throttled' && this.#rate.probing !== true) {
+    else if (signal.kind === 'throttled' && this.#rate.rate !== Infinity && this.#rate.probing !== true) {
       const accepted = this.#acceptedInflight.max;
       sample.overConcurrency = accepted !== undefined && inflight > accepted;
     }

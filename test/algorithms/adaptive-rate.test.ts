@@ -106,11 +106,14 @@ describe('AdaptiveRate', () => {
   it('probes above the ceiling when the budget allows, the excess doubling each probeDoublingMs', () => {
     const rate = learned30();
     const ceiling = rate.ceiling as number;
-    stream(rate, 28, 4400, 6500); // past the pause and the shortest hold: the budget's first probes
+    // The budget earns a probe's worth (one refusal) from 1 % of about 100 requests.
+    stream(rate, 28, 4400, 6500);
+    expect(rate.probing).toBe(false);
+    stream(rate, 28, 6500, 8500);
     expect(rate.probing).toBe(true);
     const start = rate.rate;
     expect(start).toBeGreaterThan(ceiling);
-    stream(rate, start, 6500, 8500);
+    stream(rate, start, 8500, 10_500);
     expect(rate.rate).toBeGreaterThan(ceiling + (start - ceiling) * 3);
   });
 

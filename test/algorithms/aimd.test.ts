@@ -61,8 +61,10 @@ describe('AimdLimit', () => {
       limit.onSample(sample({ ...spec, overConcurrency: true }));
     }
     expect(limit.limit).toBe(19);
-    // The budget starts with two probes' worth: at the cap, it lets one more go (a round trip on).
-    succeed(limit, 25, 2000);
+    // At the cap, one more only once the budget has earned it (1 % of about 100 successes).
+    succeed(limit, 60, 2000);
+    expect(limit.limit).toBe(19);
+    succeed(limit, 60, 3000);
     expect(limit.limit).toBe(20);
     // The server takes 20 too: the cap rises, and each try goes twice as far as the last.
     limit.onSample(sample({ at: 2100, inflight: 20 }));
