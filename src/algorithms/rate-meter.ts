@@ -193,7 +193,8 @@ export class RateMeter {
   /**
    * Accepted requests sent in [`from`, `to`], counted from the kept send
    * times, and the span they were counted over: [`from`, `to`], or less when
-   * the ring (full) reaches back no further — then from its oldest send.
+   * the kept sends reach back no further (the ring is full, or sending began
+   * later) — then from the oldest kept send.
    * Undefined when none are kept.
    */
   acceptedSentIn(from: number, to: number): { count: number; fromMs: number } | undefined {
@@ -201,7 +202,7 @@ export class RateMeter {
     if (sent === undefined || sent.length === 0) return undefined;
     let oldest = Infinity;
     for (const t of sent) oldest = Math.min(oldest, t);
-    const start = sent.length === SENT_KEPT ? Math.max(from, oldest) : from;
+    const start = Math.max(from, oldest);
     let count = 0;
     for (const t of sent) if (t >= start && t <= to) count++;
     return { count, fromMs: start };

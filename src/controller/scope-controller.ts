@@ -113,6 +113,8 @@ export class ScopeController implements PermitOwner {
   readonly #overload = new OverloadFilter();
   /** The in-flight counts recent successes were sent at. */
   readonly #acceptedInflight = new RecentMax(RECENT_ACCEPTED);
+  /** Since when the rate has been paced (Infinity while unpaced). */
+  #pacedSince = Infinity;
   #sent = 0;
   /** Whole ms, so the field stays a small integer rather than a boxed double. */
   #lastUsed: number;
@@ -307,6 +309,7 @@ export class ScopeController implements PermitOwner {
   /** Hands the rate algorithm's rate and pause to the pacer, creating it once pacing is needed. */
   #applyRate(now: number): void {
     const rate = this.#rate.rate;
+    this.#pacedSince = rate === Infinity ? Infinity : Math.min(this.#pacedSince, now);
     const pausedUntil = this.#rate.pausedUntil;
     if (this.#pacer === undefined && rate === Infinity && !(pausedUntil > now)) return;
     this.#pacer ??= new Pacer({ rate, burst: this.#burst, clock: this.#clock });
@@ -416,8 +419,9 @@ export class ScopeController implements PermitOwner {
 
   /**
    * The sample an outcome makes. A refusal sent at more in flight than any
-   * recent success is marked as refused for its concurrency — unless the rate
-   * was probing, which raises the concurrency too and is the likelier cause.
+   * recent success is marked as refused for its concurrency — unless it was
+   * sent unpaced (a slow start raises both at once) or the rate was probing,
+   * which raises the concurrency too and is the likelier cause.
    */
   #sampleOf(permit: ScopePermit, at: number, signal: Signal): Sample {
     const inflight = permit.inflightAtSend;
@@ -429,7 +433,11 @@ export class ScopeController implements PermitOwner {
       outstanding: this.#sent - 1,
     };
     if (signal.kind === 'ok') this.#acceptedInflight.add(inflight);
-    else if (signal.kind === 'throttled' && this.#rate.rate !== Infinity && this.#rate.probing !== true) {
+    else if (
+      signal.kind === 'throttled' &&
+      permit.sentAt >= this.#pacedSince &&
+      this.#rate.probing !== true
+    ) {
       const accepted = this.#acceptedInflight.max;
       sample.overConcurrency = accepted !== undefined && inflight > accepted;
     }
