@@ -103,13 +103,24 @@ describe('AdaptiveRate', () => {
     expect(rate.toJSON().margin).toBeGreaterThan(margin);
   });
 
-  it('probes above the ceiling when the budget allows, the excess doubling each probeDoublingMs', () => {
+  it('waits for the budget to earn a probe: a first ceiling counted in full costs as much as one', () => {
+    // The first recount (4.35 s) is paid like a refused probe: a refusal and its
+    // 1 s pause, earned back at 1 % of the requests and 5 % of the time (~20 s).
     const rate = learned30();
-    const ceiling = rate.ceiling as number;
-    // The budget earns a probe's worth (one refusal) from 1 % of about 100 requests.
-    stream(rate, 28, 4400, 6500);
+    stream(rate, 28, 4400, 20_000);
     expect(rate.probing).toBe(false);
-    stream(rate, 28, 6500, 8500);
+    stream(rate, 28, 20_000, 32_000);
+    expect(rate.probing).toBe(true);
+  });
+
+  it('probes above the ceiling when the budget allows, the excess doubling each probeDoublingMs', () => {
+    const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 }); // a cheap budget
+    stream(rate, 30, 0, 3000);
+    burst(rate, 3349, 3350);
+    const ceiling = rate.ceiling as number;
+    stream(rate, 28, 4400, 5000);
+    expect(rate.probing).toBe(false);
+    stream(rate, 28, 5000, 8500);
     expect(rate.probing).toBe(true);
     const start = rate.rate;
     expect(start).toBeGreaterThan(ceiling);
@@ -201,7 +212,8 @@ describe('AdaptiveRate', () => {
   });
 
   it('cuts deeper on overload and does not probe before overloadHoldMs', () => {
-    const rate = new AdaptiveRate({ overloadHoldMs: 8000 });
+    // A cheap budget, so that the hold is what keeps it from probing.
+    const rate = new AdaptiveRate({ overloadHoldMs: 8000, refusedShare: 0.5, pausedShare: 0.5 });
     stream(rate, 30, 0, 3000);
     rate.onSample(sample({ sentAt: 3349, at: 3350, kind: 'overloaded' }));
     expect(rate.ceiling).toBeLessThan(30 * 0.75);

@@ -81,15 +81,25 @@ describe('ScopeController', () => {
   });
 
   it('cuts the limit to what the server took when it refuses a concurrency it never accepted', async () => {
-    const { clock, controller } = setup(4);
+    // A rate that does not probe in this short run (a probe's refusal is not the cap's).
+    const { clock, controller } = setup(4, { rate: new AdaptiveRate({ minHoldMs: 60_000 }) });
     const first = await Promise.all([1, 2].map(() => controller.admit()));
     await clock.advance(50);
     for (const p of first) p.report(ok);
-    const burst = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
+    // Sent unpaced (a slow start raises the rate and the in flight at once): not read as a cap.
+    const unpaced = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
     await clock.advance(50);
-    for (const p of burst.slice(0, 2)) p.report(ok);
-    for (const p of burst.slice(2)) p.report(throttled(0));
-    expect(controller.limit).toBe(2); // the fourth in flight was refused: the server took two
+    for (const p of unpaced.slice(0, 2)) p.report(ok);
+    for (const p of unpaced.slice(2)) p.report(throttled(0));
+    expect(controller.limit).toBe(4);
+    expect(controller.rate).toBeLessThan(Infinity);
+    // Sent paced: four in flight refused where two were accepted — the server took two.
+    const admitted = Promise.all([1, 2, 3, 4].map(() => controller.admit()));
+    await clock.advance(5000); // the pacer lets them out
+    const paced = await admitted;
+    for (const p of paced.slice(0, 2)) p.report(ok);
+    for (const p of paced.slice(2)) p.report(throttled(0));
+    expect(controller.limit).toBe(2);
   });
 
   it('a released permit frees its slot without feeding the algorithms', async () => {
