@@ -23,7 +23,6 @@ export { formatAnalysis } from './analyze/format-analysis.js';
 export type { LogAnalysis } from './analyze/log-analysis.js';
 export { analyzeLines, LogAnalyzer, type LogAnalyzerOptions } from './analyze/log-analyzer.js';
 export { analyzeLog, readLogLines } from './analyze/read-log.js';
-export { TooManyWindowsError } from './analyze/windows.js';
 // Backoff
 export type { Backoff, BackoffOptions } from './backoff/backoff.js';
 export {
@@ -51,7 +50,6 @@ export {
   runAttempts,
 } from './client/attempts.js';
 export { createClient, type RatewiseClient } from './client/client.js';
-export { FetchFailedError, RedirectError, ResponseTooLargeError } from './client/client-errors.js';
 export {
   type RatewiseDispatchOptions,
   type RatewiseInterceptor,
@@ -116,9 +114,23 @@ export type { WaitOptions } from './enforce/wait-queue.js';
 // Errors and options
 export {
   AdmissionTimeoutError,
+  ClosedError,
+  type ErrorCode,
+  type FailedAttempts,
+  FetchFailedError,
   InvalidOptionError,
   RatewiseError,
+  RedirectError,
+  RedisTimeoutError,
+  RedisUnreachableError,
+  ReleaseError,
+  ResponseTooLargeError,
   RetryAfterTooLongError,
+  ScopePausedError,
+  SinkClosedError,
+  TooManyWindowsError,
+  UnusableLogError,
+  UsageError,
 } from './errors.js';
 // Events
 export type {
