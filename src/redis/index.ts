@@ -25,4 +25,5 @@ export {
   startRedisCluster,
   startRedisServer,
 } from './redis-process.js';
+export type { LuaScript } from './script.js';
 export { readFleetStatus, type ScopeStatus } from './status.js';
