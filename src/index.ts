@@ -27,7 +27,10 @@ export {
   BreakerPolicy,
   type BreakerSnapshot,
 } from './algorithms/breaker-policy.js';
+export type { ConcurrencyCeilingState } from './algorithms/concurrency-ceiling.js';
 export { GradientLimit, type GradientOptions, type GradientState } from './algorithms/gradient.js';
+export type { ProbeBudgetState } from './algorithms/probe-budget.js';
+export type { QuotaPaceState } from './algorithms/quota-pace.js';
 export type { RateMeterState } from './algorithms/rate-meter.js';
 export type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
 // Backoff
