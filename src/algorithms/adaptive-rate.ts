@@ -59,6 +59,14 @@ const PEAK_HALF_LIFE_MS = 300_000;
 const MIN_PROBE_SPAN_MS = 1000;
 /** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
 const HOLD_RTTS = 4;
+/**
+ * A refusal at a held rate above what was held before a probe, this soon
+ * after the probe's refusal (or within this many meter windows), is the
+ * probe's aftermath — its reading was too high — and part of its cost; a
+ * later one, or one at the rate held before, is the server's doing (a
+ * capacity that fell).
+ */
+const AFTERMATH = { ms: 10_000, windows: 3 } as const;
 const OWNER = 'AdaptiveRate state';
 const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
 
@@ -102,12 +110,8 @@ export class AdaptiveRate implements RatePolicy {
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
   #holdUntil = NEVER;
-  /**
-   * What the last congestion event cost, whether a probe caused it and found
-   * the ceiling where it was, and whether it was a refusal (timeouts and
-   * resets are no refusals: probing after them draws none, and is not paid).
-   */
-  #event = { refusals: 0, pauseMs: 0, probe: false, confirmed: false, refusal: true };
+  /** The last congestion event. */
+  #event: CongestionEvent = freshEvent(NEVER);
   /** A ceiling to recount by send time once the outcomes it needs are in. */
   #recount: Recount | undefined;
   /** Whether the first ceiling was counted (once). */
@@ -175,8 +179,9 @@ export class AdaptiveRate implements RatePolicy {
     this.#now = Math.max(this.#now, at);
     const speed = speedOf(sample);
     this.#budget?.onRequest();
-    // A refusal for its concurrency is the concurrency limit's to learn from.
-    if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency)
+    // A refusal for its concurrency is the concurrency limit's to learn from;
+    // one while a published quota paced the sends, the quota's (it pauses to the reset).
+    if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency && !this.#quotaBinds())
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
       this.#meter.accept(sample);
@@ -281,10 +286,9 @@ export class AdaptiveRate implements RatePolicy {
       return;
     }
     if (!budget.allows(eager)) return;
-    if (this.#quotaCap() <= this.#learnedRate()) return; // the server says how much
+    if (this.#quotaBinds()) return; // the server says how much
     if (this.#event.probe) {
-      budget.charge(this.#event, eager);
-      this.#event = { refusals: 0, pauseMs: 0, probe: false, confirmed: false, refusal: true };
+      this.#settle(eager);
       if (!budget.allows(eager)) return;
     }
     this.#probeMs = 0;
@@ -385,14 +389,18 @@ export class AdaptiveRate implements RatePolicy {
       if (recount !== undefined) this.#recount = { ...recount, min: Math.max(recount.min, floor) };
     }
     if (speed === 'cut-hard') ceiling *= this.#s.overloadRatio;
-    // A refusal at the held rate soon after a probe is part of that probe's
-    // cost (its reading was too high); otherwise a new event starts.
-    const refusal = isRefusal(sample);
-    if (this.#probeMs !== undefined || !this.#event.probe) {
-      const probe = this.#probeMs !== undefined;
-      const confirms = this.#probeMs !== undefined && confirmed;
-      this.#event = { refusals: 1, pauseMs: 0, probe, confirmed: confirms, refusal };
-    } else this.#event.confirmed = false;
+    if (this.#inAftermath(at, current)) this.#event.confirmed = false;
+    else {
+      if (this.#event.probe) this.#settle(this.#fallen(at));
+      this.#event = {
+        ...freshEvent(at),
+        refusals: 1,
+        probe: probing,
+        confirmed: probing && confirmed,
+        refusal: isRefusal(sample),
+        heldBefore: probing ? this.#ceiling * (1 - this.#margin) : current,
+      };
+    }
     this.#ceiling = ceiling;
     this.#probeMs = undefined;
     const rttMs = at - sample.sentAt;
@@ -401,6 +409,20 @@ export class AdaptiveRate implements RatePolicy {
     // A first ceiling read from nothing (refused before anything was measured)
     // is a guess: the budget starts with a probe's worth to check it soon.
     this.#budget ??= this.#newBudget(at, measured === undefined ? 1 : 0);
+  }
+
+  /** Whether a refusal at the held rate `current` at `at` belongs to the last probe's event. */
+  #inAftermath(at: number, current: number): boolean {
+    if (this.#probeMs !== undefined || !this.#event.probe) return false;
+    if (current <= this.#event.heldBefore) return false;
+    const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * this.#meter.windowMs);
+    return at - this.#event.at <= spanMs;
+  }
+
+  /** Pays for the last probe's event (`eager`: a capacity that fell, half price) and closes it. */
+  #settle(eager: boolean): void {
+    this.#budget?.charge(this.#event, eager);
+    this.#event = freshEvent(this.#event.at);
   }
 
   /**
@@ -450,6 +472,11 @@ export class AdaptiveRate implements RatePolicy {
     if (pauseUntil > sample.at) this.#meter.pause(sample.at, pauseUntil - sample.at);
   }
 
+  /** Whether a published quota, not the learned ceiling, sets the pace now. */
+  #quotaBinds(): boolean {
+    return this.#quota !== undefined && this.#quotaCap() <= this.#learnedRate();
+  }
+
   #quotaCap(): number {
     return this.#quota?.cap(this.#now) ?? Infinity;
   }
@@ -474,6 +501,35 @@ export class AdaptiveRate implements RatePolicy {
     const reach = PROBE_REACH * Math.max(this.#ceiling, this.#meter.accepted(this.#now) ?? 0);
     return Math.max(this.#s.minRate, Math.min(probeRate(curve, this.#probeMs), reach));
   }
+}
+
+/**
+ * What the last congestion event cost, whether a probe caused it and found
+ * the ceiling where it was, whether it was a refusal (timeouts and resets are
+ * no refusals: probing after them draws none, and is not paid), and when it
+ * started.
+ */
+interface CongestionEvent {
+  refusals: number;
+  pauseMs: number;
+  probe: boolean;
+  confirmed: boolean;
+  refusal: boolean;
+  at: number;
+  /** The rate held before it (a probe's: before the probe). */
+  heldBefore: number;
+}
+
+function freshEvent(at: number): CongestionEvent {
+  return {
+    refusals: 0,
+    pauseMs: 0,
+    probe: false,
+    confirmed: false,
+    refusal: true,
+    at,
+    heldBefore: Infinity,
+  };
 }
 
 /** Whether a sample is the server refusing (as opposed to a timeout or a reset). */

@@ -50,7 +50,7 @@ export class QuotaPace {
     const { at } = sample;
     const limit = usable(quota.limit);
     const windowMs = usable(quota.windowMs);
-    if (limit !== undefined && limit >= 1 && windowMs !== undefined && windowMs > 0) {
+    if (limit !== undefined && limit >= 1 && windowMs !== undefined && windowMs >= 1) {
       this.#policyCap = (limit * 1000) / windowMs;
       this.#windowMs = windowMs;
     }
@@ -94,6 +94,7 @@ export class QuotaPace {
     const w = this.#windowMs;
     if (this.#resetAt === -Infinity || w === 0) return header;
     const next = this.#resetAt + Math.ceil((at - this.#resetAt + 1) / w) * w;
+    if (!Number.isFinite(next)) return header;
     // A phase that disagrees with the header by more than a second is stale (the window moved).
     if (header !== undefined && Math.abs(next - at - header) > 1000) return header;
     return next - at;

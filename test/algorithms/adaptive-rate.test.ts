@@ -224,6 +224,38 @@ describe('AdaptiveRate', () => {
     expect(rate.probing).toBe(true);
   });
 
+  it('a refusal while a published quota sets the pace belongs to the quota: a pause to the reset, no ceiling', () => {
+    // 100 per 10 s window, shared with someone else who spends it faster than the pace foresaw.
+    const rate = new AdaptiveRate();
+    let remaining = 100;
+    for (let at = 100; at < 5000; at += 100) {
+      remaining -= 2; // one of ours, one of theirs
+      rate.onSample(
+        sample({
+          at,
+          quota: { limit: 100, windowMs: 10_000, remaining, resetMs: 10_000 - at, source: 'ietf' },
+        }),
+      );
+    }
+    const quota = {
+      limit: 100,
+      windowMs: 10_000,
+      remaining: 0,
+      resetMs: 5000,
+      source: 'ietf',
+    } as const;
+    rate.onSample(sample({ at: 5000, kind: 'throttled', retryAfterMs: 0, quota }));
+    expect(rate.ceiling).toBeUndefined(); // nothing learned about the server's rate
+    expect(rate.pausedUntil).toBe(10_000);
+    rate.onSample(
+      sample({
+        at: 10_100,
+        quota: { limit: 100, windowMs: 10_000, remaining: 99, resetMs: 9900, source: 'ietf' },
+      }),
+    );
+    expect(rate.rate).toBeGreaterThan(9); // the new window's pace, about 10/s
+  });
+
   it('serialises to numbers that survive JSON and resumes where it left off', () => {
     const first = learned30();
     stream(first, 25, 4360, 6000);

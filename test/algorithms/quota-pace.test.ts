@@ -48,6 +48,15 @@ describe('QuotaPace', () => {
     expect(pace.cap(10_550)).toBeCloseTo(90 / 9.475, 6);
   });
 
+  it('ignores a policy window under a millisecond (its reset phase would be NaN)', () => {
+    const pace = new QuotaPace();
+    feed(pace, { limit: 1, windowMs: 5e-324 }, 0);
+    feed(pace, { remaining: 0 }, 0);
+    feed(pace, { remaining: Number.MAX_VALUE }, 0);
+    expect(pace.cap(0)).toBe(Infinity);
+    expect(pace.toJSON().windowMs).toBe(0);
+  });
+
   it('never caps at zero, a negative number or NaN, and survives JSON (property)', () => {
     const field = fc.option(fc.double({ noNaN: false }), { nil: undefined });
     fc.assert(
