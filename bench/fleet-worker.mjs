@@ -2,7 +2,7 @@
 // origin for a while with createClient — sharing its scopes through Redis when given one —
 // and prints what it saw as one JSON line. Options come as one JSON argument:
 //   { origin, durationMs, lanes, maxConcurrency?, initialConcurrency?, redis?, cluster?,
-//     leaseMs?, skewMs?, scopes?, hold? }
+//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold? }
 // scopes > 1 spreads the requests over that many scopes (for the cluster run); hold keeps the
 // process alive after the run (for the SIGKILL loop, which kills it mid-request).
 
@@ -54,6 +54,8 @@ if (options.redis) {
     link: timed,
     clock,
     ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+    ...(options.rateLeaseMinRequests ? { rateLeaseMinRequests: options.rateLeaseMinRequests } : {}),
+    ...(options.horizonMs !== undefined ? { horizonMs: options.horizonMs } : {}),
     log: (line) => {
       modes.push({ wall: Date.now(), line });
       process.stderr.write(`${line}\n`);

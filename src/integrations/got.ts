@@ -153,5 +153,3 @@ function settleError(attempt: ControlledAttempt, error: RequestError): Signal | 
   }
   return attempt.fail(error);
 }
-
-export type { IntegrationOptions } from './attempt-control.js';

@@ -1,7 +1,9 @@
 /** Admission by the fleet: a lease (or none, when running alone), and what it was granted under. */
 export interface FleetGrant {
-  /** The lease id; '' when granted alone (Redis out of reach) and not adopted since. */
+  /** The lease id; '' when granted alone (Redis out of reach) and not adopted since, or under a share. */
   leaseId: string;
+  /** Granted under this worker's rate lease (see `RateLease`): no lease of its own. */
+  readonly share?: true;
   /** The congestion epoch at admission. */
   readonly epoch: number;
   /** Leases held fleet-wide at admission, this one included. */
@@ -28,7 +30,7 @@ export class AloneGrants {
 
   /** The request of an alone `grant` was sent. */
   sent(grant: FleetGrant): void {
-    if (grant.leaseId === '') this.#running.add(grant);
+    if (grant.leaseId === '' && !grant.share) this.#running.add(grant);
   }
 
   /** The request of `grant` ended; returns whether it was running alone. */

@@ -41,6 +41,17 @@ export interface RedisFleetOptions {
    * @default leaseMs
    */
   horizonMs?: number;
+  /**
+   * A worker that sends at least this many requests on a scope in one
+   * renewal period (`leaseMs / 3`), while the scope's window holds at least 4
+   * slots per live worker, takes a rate lease there: a share of the scope's
+   * window and rate, spent locally and renewed each period (outcomes go to
+   * the learner every `learnEveryMs`), so its requests pay no Redis round
+   * trip each. Otherwise each request is admitted through Redis (one shared
+   * schedule, two round trips). `Infinity`: never lease.
+   * @default 16
+   */
+  rateLeaseMinRequests?: number;
   /** This worker's name in the fleet. @default `<hostname>-<pid>-<random>` */
   workerId?: string;
   /** Receives one line when the worker leaves or rejoins shared mode. @default console.warn */
@@ -57,6 +68,7 @@ export interface FleetSettings {
   stateTtlMs: number;
   learnEveryMs: number;
   horizonMs: number;
+  rateLeaseMinRequests: number;
   /** Renewal period of leases and of the retry of an unreachable Redis. */
   renewMs: number;
   workerId: string;
@@ -76,6 +88,7 @@ const KNOWN = [
   'stateTtlMs',
   'learnEveryMs',
   'horizonMs',
+  'rateLeaseMinRequests',
   'workerId',
   'log',
   'clock',
@@ -111,6 +124,13 @@ export function readFleetOptions(options: RedisFleetOptions): FleetSettings {
     stateTtlMs: ms('stateTtlMs', 86_400_000, 1000),
     learnEveryMs: ms('learnEveryMs', 250, 1),
     horizonMs: ms('horizonMs', leaseMs, 0),
+    rateLeaseMinRequests: numberOption(
+      OWNER,
+      'rateLeaseMinRequests',
+      options.rateLeaseMinRequests,
+      16,
+      { min: 1, infinite: true },
+    ),
     renewMs: Math.max(50, Math.floor(leaseMs / 3)),
     workerId: options.workerId ?? defaultWorkerId(),
     log: options.log ?? ((line) => console.warn(line)),

@@ -31,7 +31,6 @@ const NO_STORE: StateStore = {
  */
 export class FleetRegistry extends ScopeRegistry {
   readonly #scopes: FleetScopes;
-  readonly #fleet: RedisFleet;
   readonly #clock: Clock;
   readonly #events: EventSink | undefined;
   readonly #unwatch: () => void;
@@ -49,7 +48,6 @@ export class FleetRegistry extends ScopeRegistry {
     const setup: ScopeFactory = (scope) => scopes.setup(scope);
     super({ ...options, setup, store: NO_STORE });
     this.#scopes = scopes;
-    this.#fleet = fleet;
     this.#clock = clock;
     this.#events = options.events;
     this.#unwatch = fleet.watch((mode, reason) => this.#switched(mode, reason));
@@ -67,8 +65,9 @@ export class FleetRegistry extends ScopeRegistry {
           grants.push([scope, await scope.admit(stage())]);
         }
         const local = await super.admit(scopes, stage());
-        // Granted alone, but the fleet came back while it waited locally: back to the fleet's queue.
-        if (this.#fleet.shared && grants.some(([, grant]) => grant.leaseId === '')) {
+        // Granted alone but the fleet came back, or under a share that ran out, while it
+        // waited locally: back to the fleet's queue.
+        if (grants.some(([scope, grant]) => !scope.holds(grant))) {
           local.release();
           for (const [scope, grant] of grants) scope.release(grant);
           continue;

@@ -75,9 +75,10 @@ export class FleetScopes {
     if (entry) return entry;
     const changed = () => this.#controllerOf(scope)?.refresh();
     const fleet = new FleetScope(this.#fleet, scope, this.#setup, this.#clock, changed);
-    const share = new LocalShare(fleet.view, this.#setup, scope, (at, action) =>
-      fleet.alarm(at, action),
-    );
+    const share = new LocalShare(fleet.view, this.#setup, scope, {
+      alarm: (at, action) => fleet.alarm(at, action),
+      share: () => fleet.share,
+    });
     entry = { fleet, share };
     this.#entries.set(scope, entry);
     this.#apply(entry, this.#fleet.shared ? 'shared' : 'local');

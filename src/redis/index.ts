@@ -5,8 +5,7 @@
  *
  * @packageDocumentation
  */
-export { RedisTimeoutError, RedisUnreachableError } from '../errors.js';
-export { connectFleet, isCluster } from './connect.js';
+export { connectFleet, isCluster, RedisUnreachableError } from './connect.js';
 export type { FleetSettings, RedisFleetOptions } from './fleet-options.js';
 export { FleetRegistry } from './fleet-registry.js';
 export { type IoredisLike, ioredisLink } from './ioredis-link.js';
@@ -25,5 +24,5 @@ export {
   startRedisCluster,
   startRedisServer,
 } from './redis-process.js';
-export type { LuaScript } from './script.js';
+export { RedisTimeoutError } from './script.js';
 export { readFleetStatus, type ScopeStatus } from './status.js';

@@ -16,6 +16,8 @@ export interface ScopeKeys {
   readonly workers: string;
   /** Sorted set: workers waiting for a slot → when they began (Redis µs), first woken first. */
   readonly waiting: string;
+  /** Hash: worker → its rate lease (rate, slots, expiry, what it wanted). */
+  readonly shares: string;
   /** List: outcomes waiting for the learner. */
   readonly samples: string;
   /** String: the worker that holds the learning lock. */
@@ -39,6 +41,7 @@ export function scopeKeys(prefix: string, scope: string): ScopeKeys {
     leases: `${base}ls`,
     workers: `${base}wk`,
     waiting: `${base}wq`,
+    shares: `${base}sh`,
     samples: `${base}smp`,
     learner: `${base}ln`,
     channel: `${base}ch`,

@@ -11,6 +11,21 @@ export type FleetOutcome =
   | { s: number; a: number; i: number; g: Signal }
   | { a: number; alarm: AlarmAction };
 
+/** A request's outcome as queued for learning (JSON), its times turned into Redis ms by `toRedis`. */
+export function encodeOutcome(
+  sample: Sample,
+  inflight: number,
+  toRedis: (local: number) => number,
+): string {
+  const outcome = {
+    s: toRedis(sample.sentAt),
+    a: toRedis(sample.at),
+    i: inflight,
+    g: sample.signal,
+  };
+  return JSON.stringify(outcome);
+}
+
 /** What a learning step leaves in Redis. */
 export interface LearnedState {
   /** The algorithms' state, JSON: `{ limit, rate }`. */

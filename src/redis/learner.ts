@@ -9,13 +9,17 @@ import { LOCK_MS } from './scope-calls.js';
 
 /** Outcomes learned from in one step at most. */
 const MAX_BATCH = 1000;
+/** Looks that found nothing queued before the learner lets the lock go. */
+const IDLE_LOOKS = 8;
 
 /**
  * This worker's turn at learning a scope, while it holds the scope's learning
  * lock: read the queued outcomes with the state they apply to, compute the
  * new state with the scope's algorithms ({@link learnFrom}), write it back
- * if nobody changed it meanwhile, then look again after `learnEveryMs` (the
- * lock is kept that long, so outcomes are learned in batches).
+ * if nobody changed it meanwhile, then look again after `learnEveryMs`. The
+ * lock stays with this worker while it keeps looking (outcomes are learned in
+ * batches, and by algorithms that carry on between steps); after
+ * `IDLE_LOOKS` looks at an empty queue it lets the lock go.
  */
 export class Learner {
   readonly #fleet: RedisFleet;
@@ -27,6 +31,7 @@ export class Learner {
   #again = false;
   #next: CancelTimer | undefined;
   #stopped = false;
+  #idleLooks = 0;
   /** The algorithms of this worker's last write, and the version it wrote. */
   #kept: { version: number; algorithms: ScopeSetup } | undefined;
 
@@ -75,16 +80,26 @@ export class Learner {
     } while (this.#again && !this.#stopped);
   }
 
-  /** One read-compute-write; true when a new state was written. */
+  /** One read-compute-write; true while this worker holds the lock (look again). */
   async #step(): Promise<boolean> {
     const { settings } = this.#fleet;
     const k = this.#keys;
     const read = await this.#fleet.run(
       learnReadScript,
       [k.state, k.samples, k.learner],
-      [settings.workerId, String(LOCK_MS), String(MAX_BATCH)],
+      [
+        settings.workerId,
+        String(LOCK_MS),
+        String(MAX_BATCH),
+        this.#idleLooks >= IDLE_LOOKS ? '1' : '0',
+      ],
     );
-    if (Number(read[0]) !== 1) return false;
+    if (Number(read[0]) === 2) this.#idleLooks++;
+    if (Number(read[0]) !== 1) {
+      if (Number(read[0]) === 0) this.#idleLooks = 0;
+      return Number(read[0]) === 2;
+    }
+    this.#idleLooks = 0;
     const raw = read[4] as unknown[];
     const version = Number(read[2]);
     // Our own algorithms when the state is still the one we wrote; else resumed from Redis.
@@ -105,7 +120,7 @@ export class Learner {
         String(Math.max(1, Math.round(next.window))),
         storedRate(next.rate),
         String(next.pauseUntil),
-        String(settings.learnEveryMs),
+        String(LOCK_MS),
         String(settings.stateTtlMs),
       ],
     );
@@ -117,6 +132,7 @@ export class Learner {
 
   #lookAgain(): void {
     if (this.#stopped) return;
+    this.#next?.();
     this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
       this.#next = undefined;
       this.learn();

@@ -2,12 +2,14 @@ import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algor
 import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
 import type { FleetView } from './fleet-view.js';
 import { resume } from './learn-step.js';
+import type { Share } from './rate-lease.js';
 
 /**
  * The numbers this worker's local controller enforces for a fleet scope. In
  * shared mode Redis admits every request on the fleet's window and schedule,
  * so locally they are the fleet's numbers: never tighter than what Redis
- * grants (and shown as they are in progress lines and metrics). In local mode (Redis out of
+ * grants (and shown as they are in progress lines and metrics) — or, while
+ * the worker holds a rate lease, the share it leased. In local mode (Redis out of
  * reach) the worker runs on a safe share: the fleet's algorithms, resumed
  * from the last state it heard and fed this worker's own outcomes, never above
  * the last fleet numbers, divided by the live workers; known pauses hold.
@@ -19,23 +21,25 @@ export class LocalShare {
   readonly #setup: ScopeFactory;
   readonly #scope: string;
   readonly #alarm: (at: number, action: AlarmAction) => void;
+  readonly #share: () => Share | undefined;
   #local: ScopeSetup | undefined;
   /** The limit the local controller reads. */
   readonly limit: ConcurrencyLimit;
   /** The rate policy the local controller reads. */
   readonly rate: RatePolicy;
 
-  /** `alarm` passes a shared-mode alarm on to the fleet (local ms). */
+  /** `alarm` passes a shared-mode alarm on to the fleet (local ms); `share` is the worker's rate lease. */
   constructor(
     view: FleetView,
     setup: ScopeFactory,
     scope: string,
-    alarm: (at: number, action: AlarmAction) => void,
+    hooks: { alarm: (at: number, action: AlarmAction) => void; share: () => Share | undefined },
   ) {
     this.#view = view;
     this.#setup = setup;
     this.#scope = scope;
-    this.#alarm = alarm;
+    this.#alarm = hooks.alarm;
+    this.#share = hooks.share;
     const share = this;
     this.limit = {
       get limit() {
@@ -80,13 +84,15 @@ export class LocalShare {
 
   #limitNow(): number {
     const view = this.#view;
+    const share = this.#local ? undefined : this.#share();
+    if (share) return share.slots;
     if (!this.#local) return Math.max(1, Math.round(view.window));
     const window = Math.min(this.#local.limit.limit, view.window);
     return Math.max(1, Math.floor(window / view.live));
   }
 
   #rateNow(): number {
-    if (!this.#local) return this.#view.rate;
+    if (!this.#local) return this.#share()?.rate ?? this.#view.rate;
     return Math.min(this.#local.rate.rate, this.#view.rate) / this.#view.live;
   }
 

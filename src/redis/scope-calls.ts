@@ -2,6 +2,7 @@ import type { ScopeKeys } from './keys.js';
 import { ACQUIRE, acquireScript } from './lua/acquire.js';
 import { adoptScript, heartbeatScript, passOnScript } from './lua/heartbeat.js';
 import { releaseScript } from './lua/release.js';
+import { shareScript } from './lua/share.js';
 import type { RedisFleet } from './redis-fleet.js';
 
 /** What a request's end tells the fleet besides freeing its lease. */
@@ -45,7 +46,7 @@ export class ScopeCalls {
     const k = this.#keys;
     return this.#fleet.run(
       acquireScript,
-      [k.state, k.leases, k.workers, k.waiting],
+      [k.state, k.leases, k.workers, k.waiting, k.shares],
       [
         leaseId,
         settings.workerId,
@@ -83,6 +84,41 @@ export class ScopeCalls {
       String(LOCK_MS),
       String(settings.stateTtlMs),
     ]);
+  }
+
+  /**
+   * `shareScript`: takes, renews or (wanting 0 slots) drops this worker's rate
+   * lease (`held`: its slots now, its per-request leases on the scope, its
+   * requests running under the share),
+   * bringing the `outcomes` gathered under it for the learner.
+   */
+  share(
+    want: { slots: number; rate: number },
+    held: { share: number; leases: number; running: number },
+    knownVersion: number,
+    outcomes: readonly string[],
+  ): Promise<unknown[]> {
+    const { settings } = this.#fleet;
+    const k = this.#keys;
+    return this.#fleet.run(
+      shareScript,
+      [k.state, k.leases, k.workers, k.shares, k.samples, k.learner, k.waiting, k.channel],
+      [
+        settings.workerId,
+        String(settings.leaseMs),
+        String(want.slots),
+        Number.isFinite(want.rate) ? String(want.rate) : '0',
+        String(held.share),
+        String(settings.leaseMs * 2),
+        String(settings.stateTtlMs),
+        String(MAX_OUTCOMES),
+        String(LOCK_MS),
+        String(knownVersion),
+        String(held.leases),
+        String(held.running),
+        ...outcomes,
+      ],
+    );
   }
 
   /** `passOnScript`: wakes the next waiting worker if a slot is free. */

@@ -1,21 +1,8 @@
 /**
  * `ratewise/testing`: real loopback HTTP servers built on the server models,
- * for checking on the wire what the simulator showed in virtual time, and
- * the virtual clock that runs controllers in tests without sleeping.
- *
- * @packageDocumentation
+ * for checking on the wire what the simulator showed in virtual time.
  */
 
-export type { ModelParams } from '../sim/models/catalog.js';
-export {
-  createModel,
-  MODEL_NAMES,
-  type ModelReply,
-  type ModelRequest,
-  type ServerModel,
-} from '../sim/models/index.js';
-export type { RateStep } from '../sim/models/rate-schedule.js';
-export { settle, VirtualClock, type VirtualClockOptions } from '../virtual-clock.js';
 export {
   type HostileServer,
   type HostileServerOptions,

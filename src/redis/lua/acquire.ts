@@ -1,5 +1,6 @@
 import { LuaScript } from '../script.js';
 import { PRELUDE } from './prelude.js';
+import { SHARES } from './share.js';
 
 /** What an acquire reply's first element says. */
 export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
@@ -15,7 +16,10 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * waiting — joins the scope's queue of waiting workers; each freed slot
  * wakes the longest-waiting one.
  *
- * KEYS: state, leases, workers, waiting workers.
+ * Rate leases of other workers (`shareScript`) take their part of the rate
+ * off the schedule; their slots, and those they wait for, count against the window.
+ *
+ * KEYS: state, leases, workers, waiting workers, shares.
  * ARGV: lease id, worker id, lease ms, horizon ms, known version, initial
  * window, initial rate, state TTL ms, scope name, burst, worker TTL ms,
  * more ('1' when more of this worker's callers wait).
@@ -23,7 +27,7 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * this lease), window, rate, pause-until ms, learned state (only when the
  * version differs from the known one, else '').
  */
-export const acquireScript = new LuaScript(`${PRELUDE}
+export const acquireScript = new LuaScript(`${PRELUDE}${SHARES}
 local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
@@ -45,7 +49,8 @@ local function reply(code, waitUs, held)
   return {code, waitUs, now, tonumber(ver), num(s[5]), live, held, win, s[2] or '0', pause, alg}
 end
 if pause > now then return reply(${ACQUIRE.paused}, (pause - now) * 1000, inflight) end
-if inflight >= win then
+local kept, freeRate = sharesHold(KEYS[5], ARGV[2], win, rate, math.max(1, live))
+if inflight + kept >= win then
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
   redis.call('PEXPIRE', wq, ARGV[11])
   local first = redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')
@@ -54,7 +59,7 @@ if inflight >= win then
 end
 local waitUs = 0
 if rate > 0 then
-  local interval = 1000000 / rate
+  local interval = 1000000 / freeRate
   local send = math.max(nowUs, tat - (num(ARGV[10]) - 1) * interval)
   waitUs = send - nowUs
   if waitUs > horizonUs then return reply(${ACQUIRE.paced}, waitUs - horizonUs, inflight) end

@@ -2,13 +2,17 @@ import { LuaScript } from '../script.js';
 import { PRELUDE } from './prelude.js';
 
 /**
- * The learner's read: checks (or takes, when free) the learning lock and
- * returns the queued outcomes with the learned state they apply to.
+ * The learner's read: checks (or takes, when free and outcomes wait) the
+ * learning lock and returns the queued outcomes with the learned state they
+ * apply to. The holder keeps the lock while nothing is queued (one worker
+ * learns a scope for as long as it is alive and looking, so its algorithms
+ * carry on between steps), and lets it go when asked to (`drop`).
  *
  * KEYS: state, samples, learner lock.
- * ARGV: worker id, lock ms, most outcomes.
- * Reply: {0} when another worker holds the lock or nothing is queued (the
- * lock is then dropped); else {1, now ms, version, learned state or '', outcomes}.
+ * ARGV: worker id, lock ms, most outcomes, drop ('1': give the lock up if nothing is queued).
+ * Reply: {0} when another worker holds the lock, or nothing is queued and
+ * this worker did not hold it or dropped it; {2} nothing queued, lock kept;
+ * else {1, now ms, version, learned state or '', outcomes}.
  */
 export const learnReadScript = new LuaScript(`${PRELUDE}
 local st, smp, ln = KEYS[1], KEYS[2], KEYS[3]
@@ -16,8 +20,13 @@ local holder = redis.call('GET', ln)
 if holder and holder ~= ARGV[1] then return {0} end
 local samples = redis.call('LRANGE', smp, 0, num(ARGV[3]) - 1)
 if #samples == 0 then
-  if holder then redis.call('DEL', ln) end
-  return {0}
+  if not holder then return {0} end
+  if ARGV[4] == '1' then
+    redis.call('DEL', ln)
+    return {0}
+  end
+  redis.call('PEXPIRE', ln, ARGV[2])
+  return {2}
 end
 redis.call('SET', ln, ARGV[1], 'PX', ARGV[2])
 local s = redis.call('HMGET', st, 'ver', 'alg')
@@ -28,12 +37,13 @@ return {1, now, num(s[1]), s[2] or '', samples}
  * The learner's write: stores the state the worker computed from the outcomes
  * it read — only while it still holds the lock and the version is the one it
  * read, so a decision made from stale state is never applied — drops those
- * outcomes, and keeps the lock for `cooldown` ms so outcomes are learned in
- * batches. Announces the new numbers (waiters recheck a window that grew).
+ * outcomes, and keeps the lock `hold` ms more (the learner looks again
+ * before that; nobody else learns meanwhile, so outcomes are learned in batches). Announces the new numbers as `s<window> <rate>` (waiters recheck a
+ * window that grew; rate-lease holders renew at once when they fell).
  *
  * KEYS: state, samples, learner lock, channel.
  * ARGV: worker id, version read, outcomes used, learned state, window, rate,
- * pause-until ms (0 for none), cooldown ms, state TTL ms.
+ * pause-until ms (0 for none), hold ms, state TTL ms.
  * Reply: {0} lock lost, {-1} version moved, else {1, new version, outcomes still queued}.
  */
 export const learnApplyScript = new LuaScript(`${PRELUDE}
@@ -47,6 +57,6 @@ if num(ARGV[7]) > num(s[2]) then redis.call('HSET', st, 'pause', ARGV[7]) end
 redis.call('PEXPIRE', st, ARGV[9])
 redis.call('LTRIM', smp, num(ARGV[3]), -1)
 redis.call('PEXPIRE', ln, ARGV[8])
-redis.call('SPUBLISH', ch, 's')
+redis.call('SPUBLISH', ch, 's' .. ARGV[5] .. ' ' .. ARGV[6])
 return {1, ver, redis.call('LLEN', smp)}
 `);

@@ -6,7 +6,8 @@ import { PRELUDE } from './prelude.js';
  * longest-waiting worker), applies a `Retry-After` as a fleet-wide pause (and
  * announces it), and queues the outcome for the learner. A congestion signal
  * claims the scope's current epoch: only the first one admitted under it
- * counts — it bumps the epoch and takes the learning lock to cut at once —
+ * counts — it bumps the epoch and has the scope learned at once (this worker
+ * takes the learning lock if free, else its holder is told: `l<worker>`) —
  * and later ones admitted under an old epoch are dropped, so one congestion
  * event makes one cut fleet-wide.
  *
@@ -45,11 +46,10 @@ if keep then
   redis.call('RPUSH', smp, ARGV[6])
   redis.call('LTRIM', smp, -num(ARGV[7]), -1)
   redis.call('PEXPIRE', smp, ARGV[9])
-  if cut == 1 then
-    redis.call('SET', ln, ARGV[2], 'PX', ARGV[8])
+  if redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[8]) then
     learn = 1
-  elseif redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[8]) then
-    learn = 1
+  elseif cut == 1 then
+    redis.call('SPUBLISH', ch, 'l' .. redis.call('GET', ln))
   end
 end
 if removed == 1 then wakeNext(st, ls, wk, wq, ch) end

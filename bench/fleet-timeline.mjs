@@ -1,0 +1,80 @@
+// Where a fleet's goodput goes: n worker processes (bench/fleet-worker.mjs) against one serve-mock
+// server, sharing through a real redis-server (or alone), with a timeline every second: what the
+// server accepted and refused, and the fleet's numbers in Redis (rate, window, leases held,
+// epoch, pause, learned-state version). `npm run build` first.
+//   node bench/fleet-timeline.mjs [--workers 8] [--seconds 30] [--alone] [--lanes 8] [--lease-min n] [--horizon ms]
+//     [-- serve-mock args…]        (default: --model fixed-window --rate 30 --latency 100)
+import { parseArgs } from 'node:util';
+import { readFleetStatus, redisFleet, startRedisServer } from '../dist/redis/index.js';
+import { serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    workers: { type: 'string', default: '8' },
+    seconds: { type: 'string', default: '30' },
+    lanes: { type: 'string', default: '8' },
+    alone: { type: 'boolean', default: false },
+    'lease-min': { type: 'string' },
+    horizon: { type: 'string' },
+  },
+});
+const serverArgs = positionals.length
+  ? positionals
+  : ['--model', 'fixed-window', '--rate', '30', '--latency', '100'];
+const n = Number(values.workers);
+const seconds = Number(values.seconds);
+
+const redis = values.alone ? undefined : await startRedisServer();
+const watcher = redis ? redisFleet({ url: redis.url, log: () => undefined }) : undefined;
+await watcher?.ready;
+const server = await serveMock(serverArgs);
+const workers = Array.from({ length: n }, () =>
+  startWorker({
+    origin: server.url,
+    durationMs: seconds * 1000,
+    lanes: Number(values.lanes),
+    ...(redis ? { redis: redis.url } : {}),
+    ...(values['lease-min'] ? { rateLeaseMinRequests: Number(values['lease-min']) } : {}),
+    ...(values.horizon ? { horizonMs: Number(values.horizon) } : {}),
+  }),
+);
+const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
+console.log(
+  '  t | ok/s | refused/s | rate | window | leased | epoch | pause ms | version | Redis calls/s',
+);
+/** Scripts Redis ran so far (EVALSHA and EVAL), from its own command statistics. */
+const scriptCalls = async () => {
+  if (!watcher) return 0;
+  const info = String(await watcher.link.command(undefined, ['INFO', 'commandstats']));
+  return [...info.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+)/g)].reduce(
+    (a, m) => a + Number(m[1]),
+    0,
+  );
+};
+let calls = await scriptCalls();
+let last = await server.stats();
+const first = last;
+for (let t = 1; t <= seconds; t++) {
+  await sleep(1000);
+  const now = await server.stats();
+  const ok = (now.byStatus['200'] ?? 0) - (last.byStatus['200'] ?? 0);
+  const refused = now.arrivals - last.arrivals - ok;
+  last = now;
+  const callsNow = await scriptCalls();
+  const perSecond = callsNow - calls;
+  calls = callsNow;
+  const [s] = watcher ? await readFleetStatus(watcher.link) : [];
+  const leased = s ? Object.values(s.inflight).reduce((a, b) => a + b, 0) : undefined;
+  console.log(
+    `${String(t).padStart(3)} | ${String(ok).padStart(4)} | ${String(refused).padStart(9)} | ${fmt(s?.rate)} | ${s?.window ?? '-'} | ${leased ?? '-'} | ${s?.epoch ?? '-'} | ${s?.pausedForMs ?? '-'} | ${s?.version ?? '-'} | ${watcher ? perSecond : '-'}`,
+  );
+}
+const reports = await Promise.all(workers.map((w) => w.done));
+const okAll = (last.byStatus['200'] ?? 0) - (first.byStatus['200'] ?? 0);
+console.log(
+  `ok ${okAll} in ${seconds} s; requests ${sum(reports, 'requests')}; round trips/request ${fmt(sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')), 2)}; failed ${sum(reports, 'failed')}`,
+);
+await server.stop();
+await watcher?.close();
+await redis?.close();

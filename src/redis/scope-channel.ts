@@ -1,0 +1,69 @@
+import { type FleetView, rateOf } from './fleet-view.js';
+import type { RateLease } from './rate-lease.js';
+import type { RedisFleet } from './redis-fleet.js';
+import type { ScopeCalls } from './scope-calls.js';
+import type { WakeUp } from './wake-up.js';
+
+/** What a scope's messages act on. */
+export interface ChannelParts {
+  readonly view: FleetView;
+  readonly lease: RateLease;
+  readonly calls: ScopeCalls;
+  readonly wakeUp: WakeUp;
+  readonly changed: () => void;
+  /** Learns the scope now (this worker holds the learning lock and a cut is waiting). */
+  readonly learn: () => void;
+}
+
+/**
+ * One scope's sharded pub/sub channel as this worker hears it:
+ * `p<ms>` a pause until then (Redis ms); `r<worker>` a slot freed for that
+ * worker (passed on when this one no longer waits); `s<window> <rate>` new
+ * numbers; `l<worker>` a cut for that worker, the learner, to learn at once. Every message wakes the scope's sleeping admission.
+ */
+export class ScopeChannel {
+  readonly #fleet: RedisFleet;
+  readonly #channel: string;
+  readonly #parts: ChannelParts;
+  #subscribed: Promise<void> | undefined;
+
+  constructor(fleet: RedisFleet, channel: string, parts: ChannelParts) {
+    this.#fleet = fleet;
+    this.#channel = channel;
+    this.#parts = parts;
+  }
+
+  /** Listens (idempotent; retried after a failure). */
+  subscribe(): Promise<void> {
+    this.#subscribed ??= this.#fleet.link
+      .subscribe(this.#channel, (message) => this.#hear(message))
+      .catch(() => {
+        this.#subscribed = undefined;
+      });
+    return this.#subscribed;
+  }
+
+  /** Stops listening. */
+  close(): void {
+    if (this.#subscribed) this.#fleet.link.unsubscribe(this.#channel).catch(() => undefined);
+  }
+
+  #hear(message: string): void {
+    const { view, lease, calls, wakeUp, changed, learn } = this.#parts;
+    const me = this.#fleet.settings.workerId;
+    if (message.startsWith('p')) {
+      view.pauseFromRedis(Number(message.slice(1)));
+      changed();
+    } else if (message.startsWith('s')) {
+      const [window, rate] = message.slice(1).split(' ');
+      lease.heard(Number(window), rateOf(rate));
+    } else if (message.startsWith('l')) {
+      if (message.slice(1) === me) learn();
+      return;
+    } else if (message.startsWith('r')) {
+      if (message.slice(1) !== me) return;
+      if (!wakeUp.sleeping) calls.passOn().catch(() => undefined);
+    }
+    wakeUp.wake();
+  }
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import { scopeKeys } from '../../src/redis/keys.js';
+import { OK, pause, useRedis } from './fleet-helpers.js';
+
+const redis = useRedis();
+
+/** Runs `lanes` callers admitting on `scope` through `admit` for `ms`, each request held `holdMs`. */
+async function drive(
+  admit: () => Promise<{ report: (s: typeof OK) => void }>,
+  lanes: number,
+  ms: number,
+  holdMs: number,
+  inflight: { now: number; most: number },
+): Promise<number> {
+  const end = performance.now() + ms;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      while (performance.now() < end) {
+        const permit = await admit();
+        inflight.most = Math.max(inflight.most, ++inflight.now);
+        await pause(holdMs);
+        inflight.now--;
+        permit.report(OK);
+        done++;
+      }
+    }),
+  );
+  return done;
+}
+
+describe('rate leases on a real Redis', () => {
+  it('a busy worker leases a share and admits without a round trip per request', async () => {
+    const fleet = await redis.fleet({ leaseMs: 600, rateLeaseMinRequests: 2 }); // renew every 200 ms
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+    const inflight = { now: 0, most: 0 };
+    const admit = () => registry.admit('host:lease-busy');
+    const keys = scopeKeys('rw', 'host:lease-busy');
+    const share = async () =>
+      String((await fleet.link.command(keys.shares, ['HGET', keys.shares, 'w1'])) ?? '');
+    let requests = 0;
+    const driving = drive(
+      async () => {
+        requests++;
+        return admit();
+      },
+      4,
+      3000,
+      5,
+      inflight,
+    );
+    while ((await share()) === '' && requests < 5000) await pause(20); // per request at first
+    await pause(200);
+    const [trips, sent] = [fleet.roundTrips, requests];
+    await pause(600);
+    const ratio = (fleet.roundTrips - trips) / (requests - sent);
+    expect(Number((await share()).split(' ')[1])).toBeGreaterThanOrEqual(4); // what its 4 callers need
+    await driving;
+    expect(ratio).toBeLessThan(0.5); // per request: 2 or more
+    expect(inflight.most).toBeLessThanOrEqual(8);
+  });
+
+  it('two leasing workers together never exceed the window, and both get their part', async () => {
+    const fleets = [
+      await redis.fleet({ leaseMs: 600, rateLeaseMinRequests: 2 }),
+      await redis.fleet({ leaseMs: 600, rateLeaseMinRequests: 2 }),
+    ];
+    const registries = fleets.map((fleet) =>
+      redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 }),
+    );
+    const inflight = { now: 0, most: 0 };
+    const driving = Promise.all(
+      registries.map((registry) =>
+        drive(() => registry.admit('host:lease-two'), 8, 3000, 10, inflight),
+      ),
+    );
+    const keys = scopeKeys('rw', 'host:lease-two');
+    const leased = async () => {
+      const shares = (await fleets[0]?.link.command(keys.shares, [
+        'HVALS',
+        keys.shares,
+      ])) as string[];
+      return shares.filter((share) => Number(share.split(' ')[1]) > 0).length; // with slots
+    };
+    let most = 0;
+    for (let waited = 0; most < 2 && waited < 2500; waited += 20) {
+      most = Math.max(most, await leased());
+      await pause(20);
+    }
+    const counts = await driving;
+    expect(most).toBe(2); // both leased
+    expect(inflight.most).toBeLessThanOrEqual(8);
+    for (const count of counts) expect(count).toBeGreaterThan(100);
+  });
+
+  it('a worker that dies holding a share gives its slots back when the share expires', async () => {
+    const dying = await redis.fleet({ leaseMs: 600, rateLeaseMinRequests: 2 });
+    const registry = redis.registry(dying, { maxConcurrency: 4, initialConcurrency: 4 });
+    const driving = drive(() => registry.admit('host:lease-dies'), 4, 1500, 5, { now: 0, most: 0 });
+    await pause(900);
+    const keys = scopeKeys('rw', 'host:lease-dies');
+    const watcher = await redis.fleet();
+    const shareSlots = async () => {
+      const members = (await watcher.link.command(keys.leases, [
+        'ZRANGE',
+        keys.leases,
+        '0',
+        '-1',
+      ])) as string[];
+      return members.filter((m) => m.includes('#s')).length;
+    };
+    expect(await shareSlots()).toBeGreaterThan(0);
+    await dying.close(); // no renewal, no goodbye: like a SIGKILL (its callers go on alone)
+    const killed = performance.now();
+    const survivor = redis.registry(watcher, { maxConcurrency: 4, initialConcurrency: 4 });
+    const permits = [];
+    for (let i = 0; i < 4; i++) permits.push(await survivor.admit('host:lease-dies'));
+    expect(performance.now() - killed).toBeLessThan(600 + 500);
+    for (const permit of permits) permit.report(OK);
+    await driving;
+  });
+});
