@@ -280,6 +280,9 @@ describe('README', () => {
         block.code.includes('redisFleet(')
       ) {
         expect(stdout).toMatch(/^200 /);
+      } else if (block.code.includes('control: (scope)')) {
+        // The factory is called for the one scope, and the request goes through it.
+        expect(stdout).toMatch(/^new scope host:127\.0\.0\.1:\d+\n200\n$/);
       } else if (block.code.includes('new ScopeController(')) {
         // The limit and the rate the scope controller holds after one report.
         expect(stdout).toMatch(/^\d+ (\d+(\.\d+)?|Infinity)\n$/);

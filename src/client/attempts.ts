@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import { capPause } from '../controller/pause-cap.js';
 import type { Permit } from '../controller/permit.js';
 import type { ScopeRegistry } from '../controller/registry.js';
+import { withdrawFromAll } from '../controller/retry-budget.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
 import { abortReason, RetryAfterTooLongError } from '../errors.js';
 import type { Random } from '../random.js';
@@ -10,6 +11,7 @@ import type { Signal } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
 import { onAbort } from '../util/abort-listener.js';
 import { Cancellation, type CancelSource, signalOf } from './cancellation.js';
+import { retryBudgets } from './retry-budgets.js';
 import { attemptCap, isRateSignal, isRetryable, type RetryPolicy } from './retry-policy.js';
 
 /** Shared machinery for running requests under control. */
@@ -130,10 +132,10 @@ async function attemptLoop<T>(
       throw outcome.error;
     }
     report(spec, permit, outcome as AttemptOutcome<T>, context.maxPauseMs);
-    const budget = registry.get(firstScope(spec.scopes))?.retryBudget;
-    if (attempt === 1) budget?.deposit();
+    const budgets = retryBudgets(registry, spec.scopes);
+    if (attempt === 1) for (const budget of budgets) budget.deposit();
     const done = outcome as AttemptOutcome<T>;
-    if (!shouldRetry(done, spec.method, retry) || !(budget?.withdraw() ?? true)) return done;
+    if (!shouldRetry(done, spec.method, retry) || !withdrawFromAll(budgets)) return done;
     const retryAfterMs = done.signal.retryAfterMs ?? 0;
     if (retryAfterMs > retry.maxRetryAfterMs) {
       await discard(spec, done);
@@ -241,8 +243,4 @@ function shouldRetry<T>(outcome: AttemptOutcome<T>, method: string, retry: Retry
 
 async function discard<T>(spec: AttemptSpec<T>, outcome: AttemptOutcome<T>): Promise<void> {
   if (outcome.result !== undefined) await spec.discard?.(outcome.result);
-}
-
-function firstScope(scopes: string | readonly string[]): string {
-  return typeof scopes === 'string' ? scopes : ([...scopes].sort()[0] ?? '');
 }

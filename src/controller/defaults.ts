@@ -2,13 +2,29 @@ import { AdaptiveRate } from '../algorithms/adaptive-rate.js';
 import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js';
 import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
+import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import { guardSettings, type LatencyGuardOptions } from './latency-guard.js';
-import type { ScopeFactory } from './registry.js';
+import type { ScopeFactory, ScopeSetup } from './registry.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 
 /** The knobs most users turn, plus full access to each algorithm's options. */
 export interface ControlOptions {
+  /**
+   * Builds each scope's algorithms instead of the defaults: called once per
+   * new scope with its name and the state the store saved for it, it returns
+   * the scope's `limit` and `rate` and, optionally, the rest of a
+   * {@link ScopeSetup}. `breaker`, `retryBudget`, `latencyGuard` and
+   * `maxPauseMs` given beside it apply where the factory sets none;
+   * `maxConcurrency`, `initialConcurrency`, `rate`, `aimd` and
+   * `adaptiveRate` configure the default algorithms and are rejected with it.
+   *
+   * ```ts
+   * createClient({ control: () => ({ limit: new GradientLimit(), rate: new AdaptiveRate() }) });
+   * ```
+   * @default AIMD on concurrency with an adaptive rate ({@link controlSetup})
+   */
+  control?: ScopeFactory;
   /**
    * Most requests in flight per scope: a politeness and socket budget.
    * @default 32
@@ -50,6 +66,7 @@ export const DEFAULT_MAX_CONCURRENCY = 32;
 
 /** Every {@link ControlOptions} key. */
 export const CONTROL_OPTION_KEYS = [
+  'control',
   'maxConcurrency',
   'initialConcurrency',
   'rate',
@@ -70,6 +87,7 @@ export const CONTROL_OPTION_KEYS = [
  */
 export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   rejectUnknownOptions('control', options, CONTROL_OPTION_KEYS);
+  if (options.control !== undefined) return chosenControl(options.control, options);
   const max = numberOption(
     'control',
     'maxConcurrency',
@@ -95,13 +113,7 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
     above: 0,
     infinite: true,
   });
-  const maxPauseMs =
-    options.maxPauseMs === undefined
-      ? undefined
-      : numberOption('control', 'maxPauseMs', options.maxPauseMs, 300_000, {
-          min: 0,
-          infinite: true,
-        });
+  const maxPauseMs = readMaxPause(options.maxPauseMs);
   const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
   const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
   if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
@@ -109,12 +121,61 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   if (options.latencyGuard) guardSettings(options.latencyGuard);
   new AimdLimit(aimd);
   new AdaptiveRate(adaptiveRate);
+  const rest = scopeSettings(options, maxPauseMs);
   return (_scope, saved) => ({
     limit: new AimdLimit(aimd, saved?.limit),
     rate: new AdaptiveRate(adaptiveRate, saved?.rate),
+    ...rest,
+  });
+}
+
+/** The options that configure the default algorithms, which a `control` factory replaces. */
+const DEFAULT_ALGORITHM_KEYS = [
+  'maxConcurrency',
+  'initialConcurrency',
+  'rate',
+  'aimd',
+  'adaptiveRate',
+] as const;
+
+/** The user's factory, with the scope-wide options beside it as defaults for what it leaves out. */
+function chosenControl(control: ScopeFactory, options: ControlOptions): ScopeFactory {
+  if (typeof control !== 'function') {
+    throw InvalidOptionError.invalid(
+      'control',
+      'control',
+      control,
+      'a function (scope, saved) => ({ limit, rate, … })',
+    );
+  }
+  for (const key of DEFAULT_ALGORITHM_KEYS) {
+    if (options[key] !== undefined) {
+      throw new InvalidOptionError(
+        key,
+        `control: option \`${key}\` configures the default algorithms, which \`control\` replaces: set it on the algorithms your factory builds (e.g. new AimdLimit({ max }), new AdaptiveRate({ documentedRate }))`,
+      );
+    }
+  }
+  if (options.latencyGuard) guardSettings(options.latencyGuard);
+  const maxPauseMs = readMaxPause(options.maxPauseMs);
+  const rest = scopeSettings(options, maxPauseMs);
+  return (scope, saved) => ({ ...rest, ...control(scope, saved) });
+}
+
+/** The scope settings beside the algorithms, only those given. */
+function scopeSettings(
+  options: ControlOptions,
+  maxPauseMs: number | undefined,
+): Omit<ScopeSetup, 'limit' | 'rate'> {
+  return {
     ...(options.breaker === undefined ? {} : { breaker: options.breaker }),
     ...(options.retryBudget === undefined ? {} : { retryBudget: options.retryBudget }),
     ...(options.latencyGuard === undefined ? {} : { latencyGuard: options.latencyGuard }),
     ...(maxPauseMs === undefined ? {} : { maxPauseMs }),
-  });
+  };
+}
+
+function readMaxPause(value: number | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  return numberOption('control', 'maxPauseMs', value, 300_000, { min: 0, infinite: true });
 }

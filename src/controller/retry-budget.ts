@@ -59,3 +59,14 @@ export class RetryBudget {
     return true;
   }
 }
+
+/**
+ * Spends one retry from each budget — a retry goes through every scope the
+ * request spans, so each pays — or none at all when any of them has no retry
+ * left.
+ */
+export function withdrawFromAll(budgets: readonly RetryBudget[]): boolean {
+  if (budgets.some((budget) => budget.balance < 1)) return false;
+  for (const budget of budgets) budget.withdraw();
+  return true;
+}

@@ -3,6 +3,7 @@ import type { RatewiseClient } from '../client/client.js';
 import type { ClientOptions } from '../client/options.js';
 import { type Clock, systemClock } from '../clock.js';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
+import type { ScopeFactory } from '../controller/registry.js';
 import { byDomain, byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
@@ -23,8 +24,16 @@ export interface CrawlOptions {
   saveBodies?: string;
   /** Receives every controller decision (e.g. `jsonlSink('events.jsonl')`). */
   events?: EventSink;
-  /** Most requests in flight per scope. @default 32 */
+  /**
+   * Most requests in flight per scope. @default 32
+   * With `control`, it sizes only the crawl's window of URLs in progress.
+   */
   maxConcurrency?: number;
+  /**
+   * Builds each scope's algorithms instead of the defaults, as the client's
+   * `control` option does (`rate` is then rejected: set it on the algorithms).
+   */
+  control?: ScopeFactory;
   /** A rate the server documents, requests/s, never exceeded. @default none (learned) */
   rate?: number;
   /** What shares a rate limit: each host, or each registrable domain. @default 'host' */
@@ -47,9 +56,9 @@ export interface CrawlOptions {
   /**
    * Further client options: retries, timeouts, `clock`… (`retryBudget`
    * defaults to a reserve of `maxConcurrency`, at most 100). `maxConcurrency`,
-   * `rate`, `scope` and `events` are runCrawl's own options and rejected here.
+   * `control`, `rate`, `scope` and `events` are runCrawl's own options and rejected here.
    */
-  client?: Omit<ClientOptions, 'maxConcurrency' | 'rate' | 'scope' | 'events'>;
+  client?: Omit<ClientOptions, 'maxConcurrency' | 'control' | 'rate' | 'scope' | 'events'>;
 }
 
 /** {@link CrawlOptions} checked, defaults applied. */
@@ -84,6 +93,7 @@ const KNOWN = [
   'saveBodies',
   'events',
   'maxConcurrency',
+  'control',
   'rate',
   'scope',
   'durationS',
@@ -95,7 +105,7 @@ const KNOWN = [
   'client',
 ] as const;
 /** The client options that runCrawl sets itself. */
-const OWN_CLIENT_KEYS = ['maxConcurrency', 'rate', 'scope', 'events'] as const;
+const OWN_CLIENT_KEYS = ['maxConcurrency', 'control', 'rate', 'scope', 'events'] as const;
 /** Requests kept going per scope, per unit of `maxConcurrency`: every slot busy, as many ready. */
 const SCOPE_WINDOW_FACTOR = 2;
 /** Requests kept going in all, per unit of `maxConcurrency`: four slow scopes to fill it. */
@@ -166,6 +176,12 @@ function checkKinds(options: CrawlOptions): void {
   expect('resume', options.resume, 'boolean', 'a boolean');
   expect('events', options.events, 'function', 'an event sink function');
   expect('onProgress', options.onProgress, 'function', 'a function');
+  expect(
+    'control',
+    options.control,
+    'function',
+    'a function (scope, saved) => ({ limit, rate, … })',
+  );
   expect('onClient', options.onClient, 'function', 'a function');
   for (const name of ['stop', 'abort'] as const) {
     const signal = options[name];

@@ -60,7 +60,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   const client = createClient({
     retryBudget: settings.retryBudget,
     ...options.client,
-    maxConcurrency: settings.maxConcurrency,
+    ...(options.control
+      ? { control: options.control }
+      : { maxConcurrency: settings.maxConcurrency }),
     ...(settings.rate === undefined ? {} : { rate: settings.rate }),
     scope: settings.resolver,
     events: fanout(sinks),
