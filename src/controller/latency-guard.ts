@@ -6,7 +6,8 @@ import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.j
 export interface LatencyGuardOptions {
   /**
    * Alarm when the median of the last `windowSize` latencies exceeds this
-   * multiple of the scope's unloaded latency (reference 003's 2× rule).
+   * multiple of the scope's unloaded latency (twice the unloaded latency is
+   * the usual sign of soft throttling: docs/control-loop.md).
    * @default 2
    */
   threshold?: number;

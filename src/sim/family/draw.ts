@@ -110,7 +110,7 @@ function activeSpans(random: Random): Span[] {
   return spans;
 }
 
-/** A count-keyed ramp (reference 003's shape) or one keyed to the recent rate, over a timeout. */
+/** A count-keyed ramp (the `ramp` model's) or one keyed to the recent rate, over a timeout. */
 function rampFor(random: Random, kind: LimitKind) {
   if (kind === 'count-ramp') {
     return {

@@ -26,8 +26,8 @@ const OWNER = 'ByteDripModel';
 const KNOWN = ['bodyBytes', 'bytesPerSecond', ...CLIENT_RATE_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
 
 /**
- * Byte-drip (reference 003): the status line comes fast, but a request above
- * its client's free rate gets its body at `bytesPerSecond` — the download phase
+ * Byte-drip (a soft-throttling form, docs/server-models.md): the status line comes fast, but a
+ * request above its client's free rate gets its body at `bytesPerSecond` — the download phase
  * dominates, and large pages suffer most. Requests within the rate get the body at once.
  */
 export class ByteDripModel implements ServerModel {

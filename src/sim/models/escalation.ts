@@ -59,11 +59,10 @@ const KNOWN = [
 ];
 
 /**
- * Escalating throttling (reference 003): each request over the client's free
- * rate is a strike. The first `softStrikes` strikes are only delayed (soft),
- * the next ones up to `blockStrikes` get 429 (hard), and the strike after that
- * blocks the client with a 403 captcha page. Requests within the rate are
- * served normally until the block.
+ * Escalating throttling (a soft-throttling form, docs/server-models.md): each request over the
+ * client's free rate is a strike. The first `softStrikes` strikes are only delayed (soft), the next
+ * ones up to `blockStrikes` get 429 (hard), and the strike after that blocks the client with a 403
+ * captcha page. Requests within the rate are served normally until the block.
  */
 export class EscalationModel implements ServerModel {
   readonly name = 'escalation';

@@ -7,12 +7,12 @@ import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
 import { ScopedState } from './scoped-state.js';
 import { readWindowOptions, type WindowOptions } from './window-options.js';
 
-/** Options of {@link FixedWindowModel}. Latency defaults to 350 ms (reference 000). */
+/** Options of {@link FixedWindowModel}. Latency defaults to 350 ms, the demo server's. */
 export interface FixedWindowOptions extends WindowOptions {
   /**
    * Windows on the clock (`[k × windowMs, (k + 1) × windowMs)`, as a per-minute
    * counter keyed by the minute is) rather than starting at the first arrival
-   * after the last one expired (reference 000).
+   * after the last one expired (as the demo server does).
    * @default false
    */
   aligned?: boolean;
@@ -26,7 +26,7 @@ interface Window {
 }
 
 /**
- * A fixed-window limiter as in reference 000's mock: a window begins at the
+ * A fixed-window limiter as in the demo server (docs/server-models.md): a window begins at the
  * first arrival after the previous one expired (or on the clock, `aligned`); within it the first
  * `floor(rate × windowMs / 1000)` requests are served after the latency, and the
  * rest get 429 at once with a Retry-After (the time left in the window).

@@ -34,10 +34,10 @@ const OWNER = 'PacingRampModel';
 const KNOWN = ['stepMs', 'stepRequests', 'maxDelayMs', 'windowMs', ...LATENCY_OPTION_NAMES];
 
 /**
- * Per-client pacing ramp (reference 003): never an error, but the time to
- * first byte grows by `stepMs` for every `stepRequests` requests the client
- * has sent (this one included), capped at `maxDelayMs`. The n-th request gets
- * `latency + min(maxDelayMs, floor(n / stepRequests) × stepMs)`.
+ * Per-client pacing ramp (a soft-throttling form, docs/server-models.md): never an error, but the
+ * time to first byte grows by `stepMs` for every `stepRequests` requests the client has sent (this
+ * one included), capped at `maxDelayMs`. The n-th request gets `latency + min(maxDelayMs, floor(n /
+ * stepRequests) × stepMs)`.
  */
 export class PacingRampModel implements ServerModel {
   readonly name: string;

@@ -28,12 +28,11 @@ const OWNER = 'QueueTimeoutModel';
 const KNOWN = ['workers', 'holdMs', 'heldStatus', ...LATENCY_OPTION_NAMES];
 
 /**
- * Queue-with-timeout (reference 003): a request that finds an idle worker is
- * served in `latencyMs`; one that finds all `workers` busy waits in the queue
- * until the timeout releases it after `holdMs`. Latency turns bimodal — fast
- * for some requests, uniformly slow for the rest. A worker is busy for the
- * service time of its request, decided at arrival (no `finish` needed); held
- * requests occupy no worker.
+ * Queue-with-timeout (a soft-throttling form, docs/server-models.md): a request that finds an idle
+ * worker is served in `latencyMs`; one that finds all `workers` busy waits in the queue until the
+ * timeout releases it after `holdMs`. Latency turns bimodal — fast for some requests, uniformly
+ * slow for the rest. A worker is busy for the service time of its request, decided at arrival (no
+ * `finish` needed); held requests occupy no worker.
  */
 export class QueueTimeoutModel implements ServerModel {
   readonly name = 'queue-timeout';

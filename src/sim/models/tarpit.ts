@@ -21,9 +21,9 @@ const OWNER = 'TarpitModel';
 const KNOWN = ['delayMs', ...CLIENT_RATE_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
 
 /**
- * Tarpit (reference 003): a request above its client's free rate is still
- * answered 200, but only after being held `delayMs` before the first byte —
- * time to first byte inflates while the body arrives at normal speed.
+ * Tarpit (a soft-throttling form, docs/server-models.md): a request above its client's free rate is
+ * still answered 200, but only after being held `delayMs` before the first byte — time to first
+ * byte inflates while the body arrives at normal speed.
  */
 export class TarpitModel implements ServerModel {
   readonly name = 'tarpit';

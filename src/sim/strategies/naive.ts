@@ -2,9 +2,9 @@ import { noJitter } from '../../backoff/no-jitter.js';
 import { retrying, runWorkers, type Strategy } from './strategy.js';
 
 /**
- * The recipe reference 000 starts from: a fixed pool of workers, each
- * retrying its own 429s with exponential backoff and no jitter, ignoring
- * Retry-After. Workers that fail together sleep together and return as a herd.
+ * The recipe the demo server's write-up starts from (docs/server-models.md): a fixed pool of
+ * workers, each retrying its own 429s with exponential backoff and no jitter, ignoring Retry-After.
+ * Workers that fail together sleep together and return as a herd.
  */
 export const naive: Strategy = {
   name: 'naive',

@@ -4,10 +4,10 @@ import { uniform } from '../../random.js';
 import { MAX_ATTEMPTS, runWorkers, type Strategy, tryExchange } from './strategy.js';
 
 /**
- * The limiter of reference 000 exactly as published — +1 per 2xx, halve per
- * 429, floor 1, ceiling 32, start 8, breaker after 6 consecutive 429s open
- * for max(15 s, Retry-After) — with its one fatal bug fixed: parked workers
- * are woken by a timer when the breaker's cooldown ends.
+ * The limiter published with the demo server (docs/server-models.md), as published — +1 per 2xx,
+ * halve per 429, floor 1, ceiling 32, start 8, breaker after 6 consecutive 429s open for max(15 s,
+ * Retry-After) — with its one fatal bug fixed: parked workers are woken by a timer when the
+ * breaker's cooldown ends.
  */
 class ReferenceLimiter {
   limit = 8;
