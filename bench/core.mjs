@@ -3,13 +3,13 @@
 // so the ratios hold on a noisy shared machine even when the absolute numbers move.
 import pLimit from 'p-limit';
 import PQueue from 'p-queue';
+import { Semaphore } from '../dist/enforce/semaphore.js';
 import {
   AdaptiveRate,
   AimdLimit,
   controlSetup,
   ScopeController,
   ScopeRegistry,
-  Semaphore,
   seededRandom,
   systemClock,
 } from '../dist/index.js';

@@ -1,4 +1,4 @@
-import { RatewiseError } from '../errors.js';
+import { UnusableLogError } from '../errors.js';
 import type { LogAnalysis, MalformedLine } from './log-analysis.js';
 import type { ParsedLine } from './records.js';
 
@@ -10,17 +10,6 @@ export interface LineUse {
   malformed: number;
   /** The first rejected line, to show what went wrong. */
   firstMalformed?: MalformedLine;
-}
-
-/**
- * A log in which no line is a ratewise event, a crawl result or a plain
- * `ISO8601 url latency_ms` line — an empty file, or the wrong file — so
- * there is nothing to analyse. The CLI reports it in one line, exit 2.
- */
-export class UnusableLogError extends RatewiseError {
-  constructor(log: string, use: LineUse) {
-    super('ERR_RATEWISE_UNUSABLE_LOG', `${log}: ${why(use)}`);
-  }
 }
 
 /** The {@link LineUse} of an analysis. */
@@ -54,12 +43,4 @@ export class LineUseCounter {
 /** Throws {@link UnusableLogError} unless at least one line of the log was understood. */
 export function requireUsable(use: LineUse, log: string): void {
   if (use.understood === 0) throw new UnusableLogError(log, use);
-}
-
-function why(use: LineUse): string {
-  if (use.total === 0) return 'the log is empty: nothing to analyse';
-  if (use.malformed === 0) return 'the log has only blank lines and # comments: nothing to analyse';
-  const first = use.firstMalformed;
-  const example = first ? ` (line ${first.line}: ${first.reason})` : '';
-  return `none of its ${use.total} lines is a ratewise event, a crawl result or an "ISO8601 url latency_ms" line${example}`;
 }

@@ -1,6 +1,6 @@
 import { percentiles } from '../detect/percentiles.js';
 import { diagnosePhases } from '../detect/phase-diagnosis.js';
-import { RatewiseError } from '../errors.js';
+import { TooManyWindowsError } from '../errors.js';
 import { seededRandom } from '../random.js';
 import type { PhaseTimings } from '../timings.js';
 import type { ControlState } from './control-totals.js';
@@ -14,20 +14,6 @@ const WINDOW_LATENCY_SAMPLE = 10_000;
 const WINDOW_TIMING_SAMPLE = 2_000;
 /** Most rows one analysis may produce (about 40 MB of rows); more means the window is too narrow. */
 export const MAX_WINDOW_ROWS = 100_000;
-
-/** A log cut into windows of `windowMs` would need more than {@link MAX_WINDOW_ROWS} rows. */
-export class TooManyWindowsError extends RatewiseError {
-  /** The window length that was too narrow, ms. */
-  readonly windowMs: number;
-
-  constructor(windowMs: number) {
-    super(
-      'ERR_RATEWISE_TOO_MANY_WINDOWS',
-      `this log needs more than ${MAX_WINDOW_ROWS} rows in windows of ${windowMs / 1000} s: analyse it with a wider window`,
-    );
-    this.windowMs = windowMs;
-  }
-}
 
 class WindowAccumulator {
   readonly latencies: Reservoir<number>;
@@ -163,7 +149,8 @@ export class WindowAggregator {
 
   /** Emits `w` as a row spanning `windows` windows (more than one only for an empty run). */
   #emit(w: WindowAccumulator, windows: number): void {
-    if (this.#rows.length >= MAX_WINDOW_ROWS) throw new TooManyWindowsError(this.#windowMs);
+    if (this.#rows.length >= MAX_WINDOW_ROWS)
+      throw new TooManyWindowsError(this.#windowMs, MAX_WINDOW_ROWS);
     const previous = this.#rows.at(-1);
     this.#rows.push(
       summarise(w, this.#windowMs * windows, this.#windowMs, this.#origin ?? 0, previous),

@@ -1,4 +1,4 @@
-import { RatewiseError } from '../errors.js';
+import { FetchFailedError, RatewiseError } from '../errors.js';
 import type { Signal, SignalKind } from '../signal.js';
 import { attempt, clip, readProperty, readString } from './read.js';
 import { isResponseLike } from './response.js';
@@ -98,6 +98,8 @@ function inspect(error: unknown): Finding | undefined {
   if (isResponseLike(error)) return { type: 'response', response: error };
   const response = readProperty(error, 'response');
   if (isResponseLike(response)) return { type: 'response', response };
+  // A failed fetch is read by its cause (refused, reset, timed out); other ratewise errors are local.
+  if (attempt(() => error instanceof FetchFailedError, false)) return undefined;
   if (attempt(() => error instanceof RatewiseError, false)) return { type: 'local' };
   const name = readString(error, 'name');
   const code = readString(error, 'code');

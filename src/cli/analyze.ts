@@ -5,9 +5,9 @@ import { formatAnalysis } from '../analyze/format-analysis.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
 import { MIN_WINDOW_S } from '../analyze/log-analyzer.js';
 import { analyzeLog } from '../analyze/read-log.js';
-import { lineUse, requireUsable, UnusableLogError } from '../analyze/unusable-log.js';
-import { TooManyWindowsError } from '../analyze/windows.js';
+import { lineUse, requireUsable } from '../analyze/unusable-log.js';
 import { type LatencyBaseline, parseBaseline } from '../detect/baseline-file.js';
+import { TooManyWindowsError, UnusableLogError } from '../errors.js';
 import { numberArg } from './parsers.js';
 import { FAILURE_EXIT, oneLine, USAGE_EXIT, UsageError } from './usage-error.js';
 

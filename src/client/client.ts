@@ -1,8 +1,8 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
+import { FetchFailedError, RedirectError } from '../errors.js';
 import { redactUrl } from '../util/redact.js';
 import type { AttemptOutcome } from './attempts.js';
-import { FetchFailedError, RedirectError } from './client-errors.js';
 import { type ClientOptions, type ClientSettings, readClientOptions } from './client-options.js';
 import { timedConnect } from './connection-timings.js';
 import { runControlled } from './controlled-attempt.js';

@@ -1,4 +1,4 @@
-import { ResponseTooLargeError } from './client-errors.js';
+import { ResponseTooLargeError } from '../errors.js';
 import type { DecoderChain } from './content-decoding.js';
 
 /** A chunk waiting to be counted, or the end of the body. */

@@ -1,4 +1,4 @@
-import { RatewiseError } from '../errors.js';
+import { ClosedError } from '../errors.js';
 import type { ResponseTap } from './response-tap.js';
 
 /** The attempts a client has sent and not finished (bodies being read included), for `close()`. */
@@ -18,9 +18,6 @@ export class LiveAttempts {
 }
 
 /** What a request in flight, or a body being read, fails with when its client closes. */
-export function closedInFlight(): RatewiseError {
-  return new RatewiseError(
-    'ERR_RATEWISE_CLOSED',
-    'createClient: closed while the request was in flight',
-  );
+export function closedInFlight(): ClosedError {
+  return new ClosedError('createClient: closed while the request was in flight');
 }

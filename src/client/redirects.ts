@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { RedirectError } from './client-errors.js';
+import { RedirectError } from '../errors.js';
 import type { PreparedRequest } from './request-input.js';
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);

@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { ResponseTooLargeError } from '../errors.js';
 import type { PhaseTimings } from '../timings.js';
 import { AttemptGuard, type AttemptGuards } from './attempt-guards.js';
-import { ResponseTooLargeError } from './client-errors.js';
 import {
   type ConnectionTimings,
   claimConnectionTimings,

@@ -2,7 +2,7 @@ import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
-import { InvalidOptionError, RatewiseError } from '../errors.js';
+import { ClosedError, InvalidOptionError } from '../errors.js';
 import { admissionChannel, traceAdmission } from '../events/diagnostics.js';
 import type { EventSink } from '../events/event.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
@@ -210,16 +210,13 @@ export class ScopeRegistry {
   /**
    * Shuts every scope down: pending timers are cancelled (nothing keeps the
    * process alive), callers still waiting for admission are rejected with a
-   * `RatewiseError` (code `ERR_RATEWISE_CLOSED`), and so is every later
+   * `ClosedError` (code `ERR_RATEWISE_CLOSED`), and so is every later
    * admission. Then each scope's state is saved. Calling it again does nothing.
    */
   async close(): Promise<void> {
     if (this.#closing.signal.aborted) return;
     this.#closing.abort(
-      new RatewiseError(
-        'ERR_RATEWISE_CLOSED',
-        'ScopeRegistry: closed while the request waited for admission or a retry',
-      ),
+      new ClosedError('ScopeRegistry: closed while the request waited for admission or a retry'),
     );
     for (const controller of this.#scopes.values()) controller.close(this.#closing.signal.reason);
     await this.persist().catch(() => undefined);
@@ -268,9 +265,6 @@ export class ScopeRegistry {
   }
 }
 
-function closedAfter(): RatewiseError {
-  return new RatewiseError(
-    'ERR_RATEWISE_CLOSED',
-    'ScopeRegistry: closed; no request is admitted after close()',
-  );
+function closedAfter(): ClosedError {
+  return new ClosedError('ScopeRegistry: closed; no request is admitted after close()');
 }

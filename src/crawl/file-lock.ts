@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../errors.js';
 import { processRuns } from './process-alive.js';
 
 /** Who holds a lock, as its lock file says. */

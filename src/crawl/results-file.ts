@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { Writable } from 'node:stream';
-import { UsageError } from '../cli/usage-error.js';
+import { UsageError } from '../errors.js';
 import { lockFile } from './file-lock.js';
 import { readLines } from './line-reader.js';
 

@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../clock.js';
-import { RatewiseError } from '../errors.js';
+import { ReleaseError } from '../errors.js';
 import { numberOption } from '../options.js';
 import { type WaitOptions, WaitQueue } from './wait-queue.js';
 
@@ -81,7 +81,7 @@ export class Semaphore {
   /** Returns a permit. Throws if none is held — that is a bug in the caller. */
   release(): void {
     if (this.#inflight === 0) {
-      throw new RatewiseError('ERR_RATEWISE_RELEASE', 'Semaphore.release: no permit is held');
+      throw new ReleaseError('Semaphore.release: no permit is held');
     }
     this.#inflight--;
     this.#drain();

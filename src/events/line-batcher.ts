@@ -1,5 +1,5 @@
 import type { CancelTimer, Clock } from '../clock.js';
-import { RatewiseError } from '../errors.js';
+import { SinkClosedError } from '../errors.js';
 import type { ControlEvent } from './event.js';
 import type { RunStart } from './run-start.js';
 import { type UnwrittenCount, unwatch, watchUnwritten } from './unwritten-watch.js';
@@ -62,11 +62,7 @@ export class LineBatcher {
   push(event: ControlEvent): void {
     if (this.#closing !== undefined || this.#failure !== undefined) {
       this.#report(
-        this.#failure ??
-          new RatewiseError(
-            'ERR_RATEWISE_SINK_CLOSED',
-            `${this.settings.label}: event after close()`,
-          ),
+        this.#failure ?? new SinkClosedError(`${this.settings.label}: event after close()`),
       );
       return;
     }

@@ -150,3 +150,5 @@ function plainHeaders(headers: unknown): Record<string, string> {
   if (typeof withJson?.toJSON === 'function') return withJson.toJSON();
   return (headers ?? {}) as Record<string, string>;
 }
+
+export type { IntegrationOptions } from './attempt-control.js';

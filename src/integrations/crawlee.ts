@@ -201,3 +201,6 @@ function navigationHooks(control: AttemptControl): RatewiseCrawlee['navigationHo
     errorHandler: (context, error) => void settle(context, error),
   };
 }
+
+export type { IntegrationOptions } from './attempt-control.js';
+export type { BrowserResponse, ResourceTiming } from './navigation.js';

@@ -153,3 +153,5 @@ function settleError(attempt: ControlledAttempt, error: RequestError): Signal | 
   }
   return attempt.fail(error);
 }
+
+export type { IntegrationOptions } from './attempt-control.js';

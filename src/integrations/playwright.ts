@@ -81,3 +81,5 @@ export function ratewisePlaywright(options: IntegrationOptions = {}): RatewisePl
     close: () => control.close(),
   };
 }
+export type { IntegrationOptions } from './attempt-control.js';
+export type { BrowserResponse, ResourceTiming } from './navigation.js';

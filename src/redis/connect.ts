@@ -1,19 +1,7 @@
 import { createClient } from '@redis/client';
-import { RatewiseError } from '../errors.js';
+import { RedisUnreachableError } from '../errors.js';
 import type { RedisFleetOptions } from './fleet-options.js';
 import { RedisFleet } from './redis-fleet.js';
-
-/** Redis did not answer when a command first connected to it. */
-export class RedisUnreachableError extends RatewiseError {
-  constructor(url: string, cause: unknown) {
-    const why = (cause as { message?: unknown } | null)?.message ?? String(cause);
-    super(
-      'ERR_RATEWISE_REDIS_UNREACHABLE',
-      `cannot reach Redis at ${url}: ${String(why)} (is redis-server running there?)`,
-      { cause },
-    );
-  }
-}
 
 /**
  * Whether the Redis at `url` is a Redis Cluster node (`INFO cluster`). Rejects

@@ -5,7 +5,8 @@
  *
  * @packageDocumentation
  */
-export { connectFleet, isCluster, RedisUnreachableError } from './connect.js';
+export { RedisTimeoutError, RedisUnreachableError } from '../errors.js';
+export { connectFleet, isCluster } from './connect.js';
 export type { FleetSettings, RedisFleetOptions } from './fleet-options.js';
 export { FleetRegistry } from './fleet-registry.js';
 export { type IoredisLike, ioredisLink } from './ioredis-link.js';
@@ -24,5 +25,5 @@ export {
   startRedisCluster,
   startRedisServer,
 } from './redis-process.js';
-export { RedisTimeoutError } from './script.js';
+export type { LuaScript } from './script.js';
 export { readFleetStatus, type ScopeStatus } from './status.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { CancelTimer, Clock } from '../clock.js';
-import { RatewiseError } from '../errors.js';
+import { RedisTimeoutError } from '../errors.js';
 import type { RedisLink } from './link.js';
 
 /**
@@ -33,13 +33,6 @@ export class LuaScript {
 function isNoScript(error: unknown): boolean {
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' && message.startsWith('NOSCRIPT');
-}
-
-/** A Redis call that did not answer in time: the fleet treats Redis as unreachable. */
-export class RedisTimeoutError extends RatewiseError {
-  constructor(ms: number) {
-    super('ERR_RATEWISE_REDIS_TIMEOUT', `Redis did not answer within ${ms} ms`);
-  }
 }
 
 /**

@@ -1,8 +1,21 @@
 /**
  * `ratewise/testing`: real loopback HTTP servers built on the server models,
- * for checking on the wire what the simulator showed in virtual time.
+ * for checking on the wire what the simulator showed in virtual time, and
+ * the virtual clock that runs controllers in tests without sleeping.
+ *
+ * @packageDocumentation
  */
 
+export type { ModelParams } from '../sim/models/catalog.js';
+export {
+  createModel,
+  MODEL_NAMES,
+  type ModelReply,
+  type ModelRequest,
+  type ServerModel,
+} from '../sim/models/index.js';
+export type { RateStep } from '../sim/models/rate-schedule.js';
+export { settle, VirtualClock, type VirtualClockOptions } from '../virtual-clock.js';
 export {
   type HostileServer,
   type HostileServerOptions,

@@ -1,11 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ControlTotals } from '../../src/analyze/control-totals.js';
 import { Reservoir } from '../../src/analyze/reservoir.js';
-import {
-  MAX_WINDOW_ROWS,
-  TooManyWindowsError,
-  WindowAggregator,
-} from '../../src/analyze/windows.js';
+import { MAX_WINDOW_ROWS, WindowAggregator } from '../../src/analyze/windows.js';
+import { TooManyWindowsError } from '../../src/errors.js';
 import type { ControlEvent } from '../../src/events/event.js';
 import { seededRandom } from '../../src/random.js';
 

@@ -2,9 +2,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TooManyWindowsError } from '../../src/analyze/windows.js';
 import { reportFailure, runAnalyze } from '../../src/cli/analyze.js';
 import { runReport } from '../../src/cli/report.js';
+import { TooManyWindowsError } from '../../src/errors.js';
 import { closedLoop, plainLines } from '../analyze/synthetic.js';
 import { captureIo } from './command-io.js';
 
@@ -59,7 +59,7 @@ describe('ratewise analyze', () => {
     expect(badBaseline.err().trim().split('\n')).toHaveLength(1);
     expect(badBaseline.err()).toMatch(/bad-baseline\.json: baseline: .*"p50" must be/);
     const narrow = captureIo();
-    expect(reportFailure(narrow, new TooManyWindowsError(1))).toBe(2);
+    expect(reportFailure(narrow, new TooManyWindowsError(1, 100_000))).toBe(2);
     expect(narrow.err()).toBe(
       'ratewise: --window 0.001: this log needs more than 100000 rows in windows of 0.001 s: analyse it with a wider window\n',
     );

@@ -5,11 +5,10 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fullJitter } from '../../src/backoff/full-jitter.js';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
-import { FetchFailedError } from '../../src/client/client-errors.js';
 import { ratewiseInterceptor } from '../../src/client/interceptor.js';
 import { ratewiseInfo } from '../../src/client/response-info.js';
 import { byContext } from '../../src/controller/resolvers.js';
-import { RatewiseError } from '../../src/errors.js';
+import { FetchFailedError, RatewiseError } from '../../src/errors.js';
 import { waitFor } from './helpers.js';
 
 /** What a hostile server answers one request with, as raw bytes and a plan for sending them. */

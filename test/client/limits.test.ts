@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
-import { ResponseTooLargeError } from '../../src/client/client-errors.js';
 import type { ClientOptions } from '../../src/client/options.js';
 import { ratewiseInfo } from '../../src/client/response-info.js';
+import { ResponseTooLargeError } from '../../src/errors.js';
 import type { ControlEvent } from '../../src/events/event.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
 import { fastClock, startServer, type TestServer, waitFor } from './helpers.js';
@@ -116,7 +116,7 @@ describe('limits, timeouts and cancellation', () => {
 
 describe('failures without a response', () => {
   it('reject with a FetchFailedError (a TypeError) carrying attempts, signal and cause', async () => {
-    const { FetchFailedError } = await import('../../src/client/client-errors.js');
+    const { FetchFailedError } = await import('../../src/errors.js');
     client = createClient({ clock: fastClock(50), retry: { maxAttempts: 2 }, breaker: false });
     const error = await client.fetch('http://127.0.0.1:1/').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FetchFailedError);
@@ -132,7 +132,7 @@ describe('failures without a response', () => {
   });
 
   it('a closed port fails after 2 attempts, in under a second, saying so and naming the option', async () => {
-    const { FetchFailedError } = await import('../../src/client/client-errors.js');
+    const { FetchFailedError } = await import('../../src/errors.js');
     const closed = await startServer(() => {});
     const url = `${closed.url}/x`;
     await closed.close();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
-import { RedirectError } from '../../src/client/client-errors.js';
 import { ratewiseInfo } from '../../src/client/response-info.js';
+import { RedirectError } from '../../src/errors.js';
 import type { ControlEvent } from '../../src/events/event.js';
 import { startServer, type TestServer } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
-import { RedirectError } from '../../src/client/client-errors.js';
+import { RedirectError } from '../../src/errors.js';
 import { type HostileServer, startHostileServer } from '../../src/testing/hostile-server.js';
 import { startServer, type TestServer } from './helpers.js';
 

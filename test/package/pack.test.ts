@@ -80,10 +80,14 @@ describe('the published package', () => {
     expect(pkg.license).toBe('MIT');
   });
 
-  it('every entry point can be imported and required, and has types for node10 too', () => {
+  it('every entry point is packed, can be imported and required, and has types for node10 too', () => {
+    const paths = packed.map((f) => f.path);
     for (const [entry, target] of Object.entries(pkg.exports)) {
       if (entry === './package.json') continue;
       expect(target, entry).toEqual({ types: expect.any(String), default: expect.any(String) });
+      for (const file of Object.values(target as Record<string, string>)) {
+        expect(paths, entry).toContain(file.replace(/^\.\//, ''));
+      }
       if (entry !== '.') {
         const types = (target as { types: string }).types.replace(/^\.\//, '');
         expect(pkg.typesVersions['*'][entry.slice(2)], entry).toEqual([types]);
@@ -110,16 +114,16 @@ await client.close();
 await server.close();`;
 
   it('imports as an ES module', async () => {
-    const esm = `import { createClient, createModel, ratewiseInterceptor } from 'ratewise';
-import { startMockServer } from 'ratewise/testing';
+    const esm = `import { createClient, ratewiseInterceptor } from 'ratewise';
+import { createModel, startMockServer } from 'ratewise/testing';
 ${client}`;
     writeFileSync(join(consumer, 'esm.mjs'), esm);
     expect((await sh(consumer, process.execPath, ['esm.mjs'])).stdout).toBe('200 function\n');
   });
 
   it('loads with require() from CommonJS, without a warning', async () => {
-    const cjs = `const { createClient, createModel, ratewiseInterceptor } = require('ratewise');
-const { startMockServer } = require('ratewise/testing');
+    const cjs = `const { createClient, ratewiseInterceptor } = require('ratewise');
+const { createModel, startMockServer } = require('ratewise/testing');
 (async () => {
 ${client}
 })();`;
@@ -140,14 +144,14 @@ createClient({ maxConcurrency: 'many' });
 const server: MockServer = await startMockServer({ model: createModel('healthy', {}) });
 void client.close();
 void server.close();`;
-    const esm = `import { createClient, createModel, type RatewiseClient } from 'ratewise';
-import { startMockServer, type MockServer } from 'ratewise/testing';
+    const esm = `import { createClient, type RatewiseClient } from 'ratewise';
+import { createModel, startMockServer, type MockServer } from 'ratewise/testing';
 ${body}
 export {};`;
     const cjs = `import ratewise = require('ratewise');
 import testing = require('ratewise/testing');
-const { createClient, createModel } = ratewise;
-const { startMockServer } = testing;
+const { createClient } = ratewise;
+const { createModel, startMockServer } = testing;
 type RatewiseClient = ratewise.RatewiseClient;
 type MockServer = testing.MockServer;
 async function main() {

@@ -1,6 +1,6 @@
-import { RatewiseError } from '../errors.js';
 import type { Signal } from '../signal.js';
 import { redactSecrets, redactUrl } from '../util/redact.js';
+import { brand, isBrandedInstance, RatewiseError } from './ratewise-error.js';
 
 /** A response body was larger than the client's `maxBodyBytes`, as sent or once decompressed. */
 export class ResponseTooLargeError extends RatewiseError {
@@ -40,9 +40,10 @@ export interface FailedAttempts {
 
 /**
  * A request failed without a response after its attempts — refused, reset,
- * timed out. A `TypeError`, as fetch's network failures are; `cause` holds
- * the last attempt's error. The message says how many attempts were made
- * over how long, and which retry option allows more:
+ * timed out. A `TypeError`, as fetch's network failures are, and a
+ * {@link RatewiseError} by its brand; `cause` holds the last attempt's error.
+ * The message says how many attempts were made over how long, and which retry
+ * option allows more:
  * `fetch failed: http://127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1
  * (refused; 2 attempts in 0.3 s; retry.refusedAttempts sets how many)`.
  */
@@ -65,13 +66,16 @@ export class FetchFailedError extends TypeError {
     const hint = tried.capOption ? `; retry.${tried.capOption} sets how many` : '';
     super(
       `fetch failed: ${redactUrl(url)}: ${detail} (${signal.kind}; ${tries} in ${seconds} s${hint})`,
-      {
-        cause,
-      },
+      { cause },
     );
     this.name = 'FetchFailedError';
     this.attempts = tried.attempts;
     this.elapsedMs = tried.elapsedMs;
     this.signal = signal;
+    brand(this);
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return isBrandedInstance(this, RatewiseError, value);
   }
 }
