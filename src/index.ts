@@ -59,7 +59,7 @@ export {
   type RatewiseInterceptor,
   ratewiseInterceptor,
 } from './client/interceptor.js';
-export type { ClientOptions, ControlledOptions } from './client/options.js';
+export type { ClientOptions, InterceptorOptions } from './client/options.js';
 export type { RatewiseRequestInit, RequestControl } from './client/request-input.js';
 export { type ResponseInfo, ratewiseInfo, ratewiseTimings } from './client/response-info.js';
 export {

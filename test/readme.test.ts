@@ -187,7 +187,7 @@ describe('README', () => {
     // `npm run demo`, shortened (the whole demo takes 50 s).
     const demo = await exec(
       'npm',
-      ['run', 'demo', '--', '--duration', '2', '--out', join(dir, 'demo')],
+      ['run', 'demo', '--', '--duration', '2', '--dir', join(dir, 'demo')],
       {
         cwd: ROOT,
         timeout: 60_000,

@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { captureBaselines, type HostCapture } from '../analyze/baseline-capture-run.js';
 import {
   checkExitCode,
@@ -30,6 +30,8 @@ export interface CaptureCommandOptions {
   /** Time between two requests to a host, ms. @default 1000 */
   intervalMs?: number;
   /** Requests per window (the fastest window is kept). @default 20 */
+  windowRequests?: number;
+  /** The former name of `windowRequests`. */
   window?: number;
   json?: boolean;
 }
@@ -45,6 +47,8 @@ export interface CheckCommandOptions {
   /** Time between two live requests to a host, ms (URL mode). @default 1000 */
   intervalMs?: number;
   /** Latest latencies per host compared (log mode). @default 100 */
+  windowRequests?: number;
+  /** The former name of `windowRequests`. */
   window?: number;
   json?: boolean;
 }
@@ -92,7 +96,7 @@ export async function runCapture(
       captures = await captureBaselines(urls, probe, deps.clock, {
         requests: plan.requests,
         intervalMs: plan.intervalMs,
-        windowSize: options.window ?? 20,
+        windowSize: options.windowRequests ?? options.window ?? 20,
         onRequest: () => progress.request(),
       });
     } finally {
@@ -158,7 +162,7 @@ async function liveLatencies(
   const [first] = targets;
   if (targets.length === 1 && first !== undefined && !isHttpUrl(first)) {
     await requireLogFile(first);
-    const asked = options.window ?? 100;
+    const asked = options.windowRequests ?? options.window ?? 100;
     const hosts = new HostLatencies(asked);
     for await (const line of readLogLines(first === '-' ? deps.io.stdin : first)) hosts.push(line);
     requireUsable(hosts.lines, first === '-' ? 'stdin' : first);
@@ -201,11 +205,11 @@ export function registerBaseline(program: Command): Command {
       1000,
     )
     .option(
-      '--window <n>',
+      '--window-requests <n>',
       'requests per window; the fastest window is kept',
       numberArg({ min: 1, integer: true }),
-      20,
     )
+    .addOption(formerWindow())
     .option('--json', 'print one JSON object')
     .action(async (urls: string[], options: CaptureCommandOptions) => {
       process.exitCode = await runCapture(urls, options);
@@ -234,14 +238,21 @@ export function registerBaseline(program: Command): Command {
       1000,
     )
     .option(
-      '--window <n>',
+      '--window-requests <n>',
       'latest latencies per host compared (log mode)',
       numberArg({ min: 1, integer: true }),
-      100,
     )
+    .addOption(formerWindow())
     .option('--json', 'print one JSON object')
     .action(async (targets: string[], options: CheckCommandOptions) => {
       process.exitCode = await runCheck(targets, options);
     });
   return baseline;
+}
+
+/** `--window <n>`, the former name of `--window-requests` (a count, where `analyze --window` is seconds). */
+function formerWindow(): Option {
+  return new Option('--window <n>', 'the former name of --window-requests')
+    .argParser(numberArg({ min: 1, integer: true }))
+    .hideHelp();
 }

@@ -153,7 +153,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
       maxConcurrency: options.maxConcurrency,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       scope: options.scope,
-      ...(options.duration === undefined ? {} : { durationS: options.duration }),
+      ...(options.duration === undefined ? {} : { durationMs: options.duration * 1000 }),
       stop: stop.signal,
       abort: abort.signal,
       onProgress: (progress) => display.update(progress),

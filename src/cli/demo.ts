@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { type CancelTimer, systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
 import { fanout } from '../events/fanout.js';
@@ -18,7 +18,9 @@ import { UsageError } from './usage-error.js';
 /** Options of `ratewise demo`, as commander parses them. */
 export interface DemoOptions {
   duration: number;
-  out: string;
+  dir: string;
+  /** The former name of `dir`, kept for scripts that use it. */
+  out?: string;
   compare: boolean;
   json?: boolean;
 }
@@ -31,7 +33,8 @@ export function registerDemo(program: Command): Command {
       'the first reference, on loopback: a server with a hidden 30 req/s limit and 350 ms latency, 40 workers, ratewise against naive per-worker backoff',
     )
     .option('--duration <s>', 'seconds per run', positiveArg, 25)
-    .option('--out <dir>', 'where the events log and the HTML report go', 'ratewise-demo')
+    .option('--dir <dir>', 'where the events log and the HTML report go', 'ratewise-demo')
+    .addOption(new Option('--out <dir>', 'the former name of --dir').hideHelp())
     .option('--no-compare', 'skip the naive run')
     .option('--json', 'print the two summaries as one JSON object (last line of stdout)')
     .action(async (options: DemoOptions) => {
@@ -42,9 +45,10 @@ export function registerDemo(program: Command): Command {
 /** Runs `ratewise demo`; resolves with the exit code. */
 export async function demoCommand(options: DemoOptions): Promise<number> {
   const scenario = findScenario('reference-000') as Scenario;
-  const out = resolve(options.out);
+  const folder = options.out ?? options.dir;
+  const out = resolve(folder);
   await mkdir(out, { recursive: true }).catch((error: unknown) => {
-    throw UsageError.file('write', options.out, error);
+    throw UsageError.file('write', folder, error);
   });
   const eventsPath = join(out, 'events.jsonl');
   const say = (line: string) => {

@@ -4,13 +4,13 @@ import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions } from '../options.js';
 import {
   CONTROLLED_KEYS,
-  type ControlledOptions,
   type ControlledSettings,
+  type InterceptorOptions,
   readControlledOptions,
 } from './options.js';
 
 /** Options of {@link createClient}. */
-export interface ClientOptions extends ControlledOptions {
+export interface ClientOptions extends InterceptorOptions {
   /**
    * Keep-alive connections per origin. Never fewer than `maxConcurrency`, so
    * the pool is never the bottleneck.

@@ -4,7 +4,7 @@ import { InvalidOptionError } from '../errors.js';
 import { rejectUnknownOptions } from '../options.js';
 import { runControlled } from './controlled-attempt.js';
 import { ForwardController, fail, forward } from './forward-response.js';
-import { CONTROLLED_KEYS, type ControlledOptions, readControlledOptions } from './options.js';
+import { CONTROLLED_KEYS, type InterceptorOptions, readControlledOptions } from './options.js';
 import type { RequestControl } from './request-input.js';
 
 /** An undici interceptor that puts every request under ratewise's control. */
@@ -42,7 +42,7 @@ const OWNER = 'ratewiseInterceptor';
  * const response = await fetch(url, { dispatcher: agent }); // undici's fetch
  * ```
  */
-export function ratewiseInterceptor(options: ControlledOptions = {}): RatewiseInterceptor {
+export function ratewiseInterceptor(options: InterceptorOptions = {}): RatewiseInterceptor {
   if (typeof options !== 'object' || options === null) {
     throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
   }

@@ -16,8 +16,11 @@ import { steadyClock } from './steady-clock.js';
 
 export type { ClientOptions } from './client-options.js';
 
-/** Options shared by {@link createClient} and {@link ratewiseInterceptor}. */
-export interface ControlledOptions extends ControlOptions {
+/**
+ * Options of {@link ratewiseInterceptor}; {@link createClient} takes them too
+ * (its `ClientOptions` add the connection settings).
+ */
+export interface InterceptorOptions extends ControlOptions {
   /**
    * Maps each request to the rate-limit scopes that must admit it
    * (`byHost`, `byDomain`, `byContext('session')`, `allOf(…)`).
@@ -73,7 +76,7 @@ export interface ControlledOptions extends ControlOptions {
   maxBodyBytes?: number;
 }
 
-/** The validated form of {@link ControlledOptions}. */
+/** The validated form of {@link InterceptorOptions}. */
 export interface ControlledSettings {
   registry: ScopeRegistry;
   resolve: ScopeResolver;
@@ -90,7 +93,7 @@ export interface ControlledSettings {
   maxPauseMs: number;
 }
 
-/** Every {@link ControlledOptions} key. */
+/** Every {@link InterceptorOptions} key. */
 export const CONTROLLED_KEYS = [
   ...CONTROL_OPTION_KEYS,
   'scope',
@@ -106,10 +109,10 @@ export const CONTROLLED_KEYS = [
   'maxBodyBytes',
 ] as const;
 
-/** Validates {@link ControlledOptions} (after the caller rejected unknown keys) and builds the registry. */
+/** Validates {@link InterceptorOptions} (after the caller rejected unknown keys) and builds the registry. */
 export function readControlledOptions(
   owner: string,
-  options: ControlledOptions,
+  options: InterceptorOptions,
 ): ControlledSettings {
   const control: ControlOptions = {};
   for (const key of CONTROL_OPTION_KEYS) {

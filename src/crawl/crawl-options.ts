@@ -38,9 +38,9 @@ export interface CrawlOptions {
   rate?: number;
   /** What shares a rate limit: each host, or each registrable domain. @default 'host' */
   scope?: 'host' | 'domain';
-  /** Stop admitting after this many seconds, finish what is in flight. @default Infinity */
-  durationS?: number;
-  /** Aborting it stops admitting, as `durationS` does; the crawl then reports `interrupted`. */
+  /** Stop admitting after this long, ms, and finish what is in flight. @default Infinity */
+  durationMs?: number;
+  /** Aborting it stops admitting, as `durationMs` does; the crawl then reports `interrupted`. */
   stop?: AbortSignal;
   /**
    * Aborting it stops admitting and cancels the requests in flight too (their
@@ -96,7 +96,7 @@ const KNOWN = [
   'control',
   'rate',
   'scope',
-  'durationS',
+  'durationMs',
   'stop',
   'abort',
   'onProgress',
@@ -128,7 +128,7 @@ export function readCrawlOptions(options: CrawlOptions): CrawlSettings {
     { min: 1, integer: true },
   );
   const scope = choiceOption(OWNER, 'scope', options.scope, 'host', ['host', 'domain']);
-  const durationS = numberOption(OWNER, 'durationS', options.durationS, Infinity, {
+  const durationMs = numberOption(OWNER, 'durationMs', options.durationMs, Infinity, {
     min: 0,
     infinite: true,
   });
@@ -140,7 +140,7 @@ export function readCrawlOptions(options: CrawlOptions): CrawlSettings {
         ? undefined
         : numberOption(OWNER, 'rate', options.rate, 0, { above: 0 }),
     resolver: scope === 'domain' ? byDomain : byHost,
-    durationMs: durationS * 1000,
+    durationMs,
     progressIntervalMs: numberOption(
       OWNER,
       'progressIntervalMs',

@@ -2,7 +2,7 @@ import type { Backoff } from '../backoff/backoff.js';
 import type { ClassifySettings } from '../classify/options.js';
 import {
   CONTROLLED_KEYS,
-  type ControlledOptions,
+  type InterceptorOptions,
   readControlledOptions,
 } from '../client/options.js';
 import { isRateSignal } from '../client/retry-policy.js';
@@ -18,7 +18,7 @@ import { ControlledAttempt } from './controlled-attempt.js';
 
 /** Options every integration takes: ratewise's control, minus what the library itself does. */
 export interface IntegrationOptions
-  extends Omit<ControlledOptions, 'retry' | 'timeoutMs' | 'maxBodyBytes'> {
+  extends Omit<InterceptorOptions, 'retry' | 'timeoutMs' | 'maxBodyBytes'> {
   /**
    * The delay before retrying a failure that is not a rate signal (a 500, a
    * reset, a timeout). Rate signals (429, 503) get no delay of their own:

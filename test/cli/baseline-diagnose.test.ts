@@ -38,7 +38,7 @@ describe('ratewise baseline', () => {
     const server = await serve(model);
     const host = `127.0.0.1:${server.port}`;
     const capture = deps();
-    const fast = { dir, requests: 10, intervalMs: 5, window: 5 };
+    const fast = { dir, requests: 10, intervalMs: 5, windowRequests: 5 };
     expect(await runCapture([`${server.url}/a`], fast, capture)).toBe(0);
     expect(capture.io.out()).toMatch(
       new RegExp(
@@ -92,7 +92,7 @@ describe('ratewise baseline', () => {
     expect(unknown.io.out()).toMatch(/other\.example: no baseline file .*other\.example\.json/);
   });
 
-  it('check judges a log host on --window latencies when fewer than 20, and reads - from stdin', async () => {
+  it('check judges a log host on --window-requests latencies (--window, its former name) when fewer than 20, and reads - from stdin', async () => {
     writeFileSync(
       join(dir, 'shop.example.json'),
       JSON.stringify({

@@ -238,7 +238,10 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
       /^ratewise: cannot write one.txt\/x.html: ENOTDIR \(one.txt is a file\)\n$/,
     ],
     [['report', 'plain.log', '-o', '.'], /^ratewise: cannot write \.: EISDIR \(a directory\)\n$/],
-    [['demo', '--out', 'one.txt/demo'], /^ratewise: cannot write one.txt\/demo: ENOTDIR\n$/],
+    [['demo', '--dir', 'one.txt/demo'], /^ratewise: cannot write one.txt\/demo: ENOTDIR\n$/],
+    [['demo', '--out', 'one.txt/old'], /^ratewise: cannot write one.txt\/old: ENOTDIR\n$/], // former name
+    [['baseline', 'check', 'x.log', '--window-requests', '0'], /--window-requests/],
+    [['baseline', 'check', 'x.log', '--window', '0'], /--window/], // former name
     [['baseline', 'check', 'passwd.txt'], /^ratewise: passwd.txt: none of its 2 lines/],
     [['probe', 'gopher://x'], /^ratewise: not an http\(s\) URL: gopher:\/\/x\n$/],
     [

@@ -15,7 +15,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('ratewise demo explains itself', () => {
   it('says what its columns are, ends with a verdict, and its report shows the naive run beside ratewise', async () => {
-    const run = await runCli(['demo', '--duration', '3', '--out', 'out'], dir, 30_000);
+    const run = await runCli(['demo', '--duration', '3', '--dir', 'out'], dir, 30_000);
     expect(run.code).toBe(0);
     const lines = run.stdout.split('\n');
     expect(lines[1]).toMatch(
