@@ -12,9 +12,9 @@ import {
   readRateMeter,
 } from './adaptive-rate-state.js';
 import { NEVER, speedOf, startsNewEvent } from './congestion.js';
-import { ProbeBudget } from './probe-budget.js';
 import { readProbeBudget } from './probe-budget-state.js';
 import { probeRate } from './probe-curve.js';
+import { Prober } from './prober.js';
 import { QuotaPace } from './quota-pace.js';
 import { RateMeter } from './rate-meter.js';
 import {
@@ -51,22 +51,10 @@ const ALARM_HOLD_MS = 10_000;
 const HELD_CUT = 0.5;
 /** Pauses for refusals that name none, ms: the first, the longest, and "right after a pause". */
 const UNHINTED_PAUSE = { first: 1000, max: 32_000, soonMs: 2000 } as const;
-/** A ceiling below this share of the recent peak is a fallen one. */
-const FALLEN = 0.75;
-/** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
-const PEAK_HALF_LIFE_MS = 300_000;
 /** A refused probe is judged by the sends of at least this span before it, ms. */
 const MIN_PROBE_SPAN_MS = 1000;
 /** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
 const HOLD_RTTS = 4;
-/**
- * A refusal at a held rate above what was held before a probe, this soon
- * after the probe's refusal (or within this many meter windows), is the
- * probe's aftermath — its reading was too high — and part of its cost; a
- * later one, or one at the rate held before, is the server's doing (a
- * capacity that fell).
- */
-const AFTERMATH = { ms: 10_000, windows: 3 } as const;
 const OWNER = 'AdaptiveRate state';
 const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
 
@@ -86,7 +74,7 @@ interface BeforeAlarm {
  *   recounted by send time once the outcomes it needs are in), and holds a
  *   `margin` below it. The margin widens when the held rate is refused and
  *   narrows when a probe finds the same ceiling again.
- * - It probes above the ceiling when the {@link ProbeBudget} can pay for it:
+ * - It probes above the ceiling when the {@link Prober}'s budget can pay for it:
  *   the refusals and pauses recent probes cost, earned at `refusedShare` of
  *   the requests and `pausedShare` of the time. A probe starts `probeStep`
  *   above the ceiling and doubles its excess every `probeDoublingMs` until
@@ -102,16 +90,11 @@ interface BeforeAlarm {
 export class AdaptiveRate implements RatePolicy {
   readonly #s: AdaptiveRateSettings;
   readonly #meter: RateMeter;
-  /** Created with the first ceiling: most scopes are never throttled. */
-  #budget: ProbeBudget | undefined;
+  readonly #prober: Prober;
   #lastDecreaseAt = NEVER;
   #ceiling = 0;
   #margin: number;
-  /** Time into the current probe, ms; undefined while holding. */
-  #probeMs: number | undefined;
   #holdUntil = NEVER;
-  /** The last congestion event. */
-  #event: CongestionEvent = freshEvent(NEVER);
   /** A ceiling to recount by send time once the outcomes it needs are in. */
   #recount: Recount | undefined;
   /** Whether the first ceiling was counted (once). */
@@ -122,8 +105,6 @@ export class AdaptiveRate implements RatePolicy {
   #quota: QuotaPace | undefined;
   /** Time of the latest sample. */
   #now = -Infinity;
-  /** The highest ceiling lately, and when it was seen. */
-  #peak = { value: 0, at: 0 };
   /** The pause the next refusal without a Retry-After brings, ms. */
   #unhintedMs: number = UNHINTED_PAUSE.first;
 
@@ -140,9 +121,10 @@ export class AdaptiveRate implements RatePolicy {
     this.#s = adaptiveRateSettings(options);
     this.#meter = new RateMeter(this.#s.windowMs);
     this.#margin = this.#s.margin;
+    this.#prober = new Prober(this.#s.refusedShare, this.#s.pausedShare);
     if (this.#s.startRate !== Infinity) {
       this.#ceiling = this.#s.startRate;
-      this.#probeMs = 0;
+      this.#prober.setProbe(0);
     }
     if (state !== undefined) this.#restore(state);
   }
@@ -164,7 +146,7 @@ export class AdaptiveRate implements RatePolicy {
 
   /** Whether the rate is probing above the ceiling right now. */
   get probing(): boolean {
-    return this.#probeMs !== undefined;
+    return this.#prober.probeMs !== undefined;
   }
 
   /** Updates the rate and pause from one sample, its Retry-After and its quota. */
@@ -172,13 +154,13 @@ export class AdaptiveRate implements RatePolicy {
     const { at, signal } = sample;
     if (!Number.isFinite(at) || !Number.isFinite(sample.sentAt)) return;
     const activeMs = this.#meter.advance(sample, this.rate);
-    if (this.#probeMs !== undefined && !this.#idle(at)) {
+    if (this.#prober.probeMs !== undefined && !this.#idle(at)) {
       // One sample moves the probe at most one window: after a silence it resumes, not leaps.
-      this.#probeMs += Math.min(activeMs, this.#meter.windowMs);
+      this.#prober.advance(Math.min(activeMs, this.#meter.windowMs));
     }
     this.#now = Math.max(this.#now, at);
     const speed = speedOf(sample);
-    this.#budget?.onRequest();
+    this.#prober.onRequest();
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to the reset).
     if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency && !this.#quotaBinds())
@@ -192,8 +174,8 @@ export class AdaptiveRate implements RatePolicy {
       this.#pause(at, Math.max(this.#s.minPauseMs, retryAfter));
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
-    this.#budget?.onTime(at);
-    if (this.#probeMs === undefined) this.#maybeProbe(at);
+    this.#prober.onTime(at);
+    if (this.#prober.probeMs === undefined) this.#maybeProbe(at);
   }
 
   /**
@@ -223,15 +205,16 @@ export class AdaptiveRate implements RatePolicy {
     if (base === Infinity) return; // nothing measured yet to cut from
     if (first) this.#beforeAlarm = { ceiling: this.#ceiling, margin: this.#margin };
     this.#ceiling = Math.max(this.#s.minRate, base * (first ? FIRST_ALARM_RATIO : ALARM_RATIO));
-    this.#probeMs = undefined;
+    this.#prober.setProbe(undefined);
     this.#holdUntil = at + ALARM_HOLD_MS;
-    this.#budget ??= this.#newBudget(at);
+    this.#prober.openBudget(at);
   }
 
   /** Plain state, for a shared store or a restart. */
   toJSON(): AdaptiveRateState {
     const state: AdaptiveRateState = { ...this.#decisions(), ...this.#meter.toJSON() };
-    if (this.#budget !== undefined) state.budget = this.#budget.toJSON();
+    const budget = this.#prober.budgetState();
+    if (budget !== undefined) state.budget = budget;
     if (this.#quota !== undefined) state.quota = this.#quota.toJSON();
     return state;
   }
@@ -240,7 +223,7 @@ export class AdaptiveRate implements RatePolicy {
     return {
       ceiling: this.#ceiling,
       margin: this.#margin,
-      probeMs: this.#probeMs ?? -1,
+      probeMs: this.#prober.probeMs ?? -1,
       holdUntil: this.#holdUntil,
       lastDecreaseAt: this.#lastDecreaseAt,
     };
@@ -252,7 +235,7 @@ export class AdaptiveRate implements RatePolicy {
     const budget = readProbeBudget(saved, OWNER);
     this.#ceiling = state.ceiling;
     this.#margin = state.margin;
-    this.#probeMs = state.probeMs < 0 || state.ceiling === 0 ? undefined : state.probeMs;
+    this.#prober.setProbe(state.probeMs < 0 || state.ceiling === 0 ? undefined : state.probeMs);
     this.#holdUntil = state.holdUntil;
     this.#lastDecreaseAt = state.lastDecreaseAt;
     this.#firstCounted = state.ceiling > 0;
@@ -261,10 +244,7 @@ export class AdaptiveRate implements RatePolicy {
       this.#quota = new QuotaPace();
       this.#quota.restore(quota);
     }
-    if (budget !== undefined) {
-      this.#budget = this.#newBudget(budget.at);
-      this.#budget.restore(budget);
-    }
+    if (budget !== undefined) this.#prober.restoreBudget(budget);
   }
 
   /** Whether the server accepts clearly less than the rate (so a probe tests nothing: the demand or the concurrency limit binds). */
@@ -277,21 +257,13 @@ export class AdaptiveRate implements RatePolicy {
 
   /** Starts a probe once the hold is over, no pause is pending and the budget can pay for it. */
   #maybeProbe(at: number): void {
-    const budget = this.#budget;
-    if (this.#ceiling === 0 || budget === undefined || at < this.#holdUntil) return;
-    const eager = this.#fallen(at);
-    if (this.#meter.pausedUntil > at) return;
-    if (!this.#event.refusal) {
-      this.#probeMs = 0; // after a timeout or a reset: free to look
-      return;
-    }
-    if (!budget.allows(eager)) return;
-    if (this.#quotaBinds()) return; // the server says how much
-    if (this.#event.probe) {
-      this.#settle(eager);
-      if (!budget.allows(eager)) return;
-    }
-    this.#probeMs = 0;
+    this.#prober.maybeStart({
+      at,
+      ceiling: this.#ceiling,
+      holdUntil: this.#holdUntil,
+      pausedUntil: this.#meter.pausedUntil,
+      quotaBinds: () => this.#quotaBinds(),
+    });
   }
 
   /**
@@ -313,21 +285,10 @@ export class AdaptiveRate implements RatePolicy {
     return this.#unhintedMs;
   }
 
-  /**
-   * Whether the ceiling is well below the highest of the last minutes (the
-   * peak's memory halves every {@link PEAK_HALF_LIFE_MS}): a capacity that fell
-   * may come back, so it is probed eagerly.
-   */
-  #fallen(at: number): boolean {
-    const peak = this.#peak.value * 2 ** (-Math.max(0, at - this.#peak.at) / PEAK_HALF_LIFE_MS);
-    if (this.#ceiling >= peak) this.#peak = { value: this.#ceiling, at };
-    return this.#ceiling < FALLEN * peak;
-  }
-
   #pause(at: number, ms: number): void {
     const before = Math.max(at, this.#meter.pausedUntil);
     this.#meter.pause(at, ms);
-    this.#event.pauseMs += Math.max(0, this.#meter.pausedUntil - before);
+    this.#prober.onPause(Math.max(0, this.#meter.pausedUntil - before));
     this.#holdUntil = Math.max(this.#holdUntil, this.#meter.pausedUntil);
   }
 
@@ -340,7 +301,7 @@ export class AdaptiveRate implements RatePolicy {
     // A first ceiling counted over a whole span is as good as a probe's reading:
     // the next probe waits as if one had just been paid for.
     if (recount.raiseOnly && count.fromMs <= recount.from) {
-      this.#budget?.charge({ refusals: 1, pauseMs: this.#meter.lastPauseMs });
+      this.#prober.chargeFirstCount(this.#meter.lastPauseMs);
     }
     const counted = recountedCeiling(recount, count, this.#ceiling);
     if (counted === undefined) return;
@@ -368,7 +329,7 @@ export class AdaptiveRate implements RatePolicy {
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
-    this.#event.refusals++;
+    this.#prober.onRefusal();
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
     const { at } = sample;
     this.#beforeAlarm = undefined; // a refusal outranks a latency alarm: never undo this cut
@@ -377,7 +338,7 @@ export class AdaptiveRate implements RatePolicy {
     const measured = this.#meter.ceilingAt(sample, current);
     const floor = Math.max(this.#s.minRate, this.#floor(sample, current, measured !== undefined));
     const confirmed = this.#adaptMargin(measured?.ceiling);
-    const probing = this.#probeMs !== undefined;
+    const probing = this.#prober.probeMs !== undefined;
     // A probe that found the ceiling where it was keeps it (the reading is no
     // better than the one it confirms, and the held rate was refusal-free).
     let ceiling = confirmed && probing ? this.#ceiling : Math.max(floor, measured?.ceiling ?? 0);
@@ -389,40 +350,22 @@ export class AdaptiveRate implements RatePolicy {
       if (recount !== undefined) this.#recount = { ...recount, min: Math.max(recount.min, floor) };
     }
     if (speed === 'cut-hard') ceiling *= this.#s.overloadRatio;
-    if (this.#inAftermath(at, current)) this.#event.confirmed = false;
-    else {
-      if (this.#event.probe) this.#settle(this.#fallen(at));
-      this.#event = {
-        ...freshEvent(at),
-        refusals: 1,
-        probe: probing,
-        confirmed: probing && confirmed,
-        refusal: isRefusal(sample),
-        heldBefore: probing ? this.#ceiling * (1 - this.#margin) : current,
-      };
-    }
+    const cut = {
+      at,
+      current,
+      heldBeforeProbe: this.#ceiling * (1 - this.#margin),
+      confirmed,
+      refusal: isRefusal(sample),
+      windowMs: this.#meter.windowMs,
+    };
+    this.#prober.onCut(cut, this.#ceiling);
     this.#ceiling = ceiling;
-    this.#probeMs = undefined;
     const rttMs = at - sample.sentAt;
     const holdMs = speed === 'cut-hard' ? this.#s.overloadHoldMs : this.#s.minHoldMs;
     this.#holdUntil = Math.max(this.#holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
     // A first ceiling read from nothing (refused before anything was measured)
     // is a guess: the budget starts with a probe's worth to check it soon.
-    this.#budget ??= this.#newBudget(at, measured === undefined ? 1 : 0);
-  }
-
-  /** Whether a refusal at the held rate `current` at `at` belongs to the last probe's event. */
-  #inAftermath(at: number, current: number): boolean {
-    if (this.#probeMs !== undefined || !this.#event.probe) return false;
-    if (current <= this.#event.heldBefore) return false;
-    const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * this.#meter.windowMs);
-    return at - this.#event.at <= spanMs;
-  }
-
-  /** Pays for the last probe's event (`eager`: a capacity that fell, half price) and closes it. */
-  #settle(eager: boolean): void {
-    this.#budget?.charge(this.#event, eager);
-    this.#event = freshEvent(this.#event.at);
+    this.#prober.openBudget(at, measured === undefined ? 1 : 0);
   }
 
   /**
@@ -431,7 +374,7 @@ export class AdaptiveRate implements RatePolicy {
    * {@link MIN_PROBE_SPAN_MS} and at most the meter's window.
    */
   #probeSpan(sample: Sample): number {
-    const since = sample.sentAt - (this.#now - (this.#probeMs ?? 0));
+    const since = sample.sentAt - (this.#now - (this.#prober.probeMs ?? 0));
     return Math.min(this.#meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
   }
 
@@ -447,7 +390,7 @@ export class AdaptiveRate implements RatePolicy {
    */
   #floor(sample: Sample, current: number, measured: boolean): number {
     if (current === Infinity) return measured ? 0 : sample.inflight;
-    if (this.#probeMs !== undefined) return this.#ceiling * (1 - this.#margin);
+    if (this.#prober.probeMs !== undefined) return this.#ceiling * (1 - this.#margin);
     return current * HELD_CUT;
   }
 
@@ -461,7 +404,7 @@ export class AdaptiveRate implements RatePolicy {
     const previous = this.#ceiling;
     if (previous === 0 || measured === undefined) return false;
     if (Math.abs(measured - previous) > SAME * previous) return false;
-    const factor = this.#probeMs === undefined ? WIDEN : NARROW;
+    const factor = this.#prober.probeMs === undefined ? WIDEN : NARROW;
     this.#margin = Math.min(MARGIN.max, Math.max(MARGIN.min, this.#margin * factor));
     return true;
   }
@@ -481,14 +424,11 @@ export class AdaptiveRate implements RatePolicy {
     return this.#quota?.cap(this.#now) ?? Infinity;
   }
 
-  #newBudget(at: number, probes = 0): ProbeBudget {
-    return new ProbeBudget(this.#s.refusedShare, this.#s.pausedShare, at, probes);
-  }
-
   /** The learned rate (before caps); `Infinity` while unpaced. */
   #learnedRate(): number {
     if (this.#ceiling === 0) return Infinity;
-    if (this.#probeMs === undefined) {
+    const probeMs = this.#prober.probeMs;
+    if (probeMs === undefined) {
       return Math.max(this.#s.minRate, this.#ceiling * (1 - this.#margin));
     }
     const curve = {
@@ -499,37 +439,8 @@ export class AdaptiveRate implements RatePolicy {
     // A probe never runs further ahead of what is accepted than twice: errors
     // that are not refusals (a server failing everything) stop it there.
     const reach = PROBE_REACH * Math.max(this.#ceiling, this.#meter.accepted(this.#now) ?? 0);
-    return Math.max(this.#s.minRate, Math.min(probeRate(curve, this.#probeMs), reach));
+    return Math.max(this.#s.minRate, Math.min(probeRate(curve, probeMs), reach));
   }
-}
-
-/**
- * What the last congestion event cost, whether a probe caused it and found
- * the ceiling where it was, whether it was a refusal (timeouts and resets are
- * no refusals: probing after them draws none, and is not paid), and when it
- * started.
- */
-interface CongestionEvent {
-  refusals: number;
-  pauseMs: number;
-  probe: boolean;
-  confirmed: boolean;
-  refusal: boolean;
-  at: number;
-  /** The rate held before it (a probe's: before the probe). */
-  heldBefore: number;
-}
-
-function freshEvent(at: number): CongestionEvent {
-  return {
-    refusals: 0,
-    pauseMs: 0,
-    probe: false,
-    confirmed: false,
-    refusal: true,
-    at,
-    heldBefore: Infinity,
-  };
 }
 
 /** Whether a sample is the server refusing (as opposed to a timeout or a reset). */

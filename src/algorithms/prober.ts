@@ -1,0 +1,212 @@
+import { NEVER } from './congestion.js';
+import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
+
+/** A ceiling below this share of the recent peak is a fallen one. */
+const FALLEN = 0.75;
+/** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
+const PEAK_HALF_LIFE_MS = 300_000;
+/**
+ * A refusal at a held rate above what was held before a probe, this soon
+ * after the probe's refusal (or within this many meter windows), is the
+ * probe's aftermath — its reading was too high — and part of its cost; a
+ * later one, or one at the rate held before, is the server's doing (a
+ * capacity that fell).
+ */
+const AFTERMATH = { ms: 10_000, windows: 3 } as const;
+
+/**
+ * The last congestion event: what it cost, whether a probe caused it and
+ * found the ceiling where it was, whether it was a refusal (timeouts and
+ * resets are no refusals: probing after them draws none, and is not paid),
+ * when it started and the rate held before it (a probe's: before the probe).
+ */
+interface CongestionEvent {
+  refusals: number;
+  pauseMs: number;
+  probe: boolean;
+  confirmed: boolean;
+  refusal: boolean;
+  at: number;
+  heldBefore: number;
+}
+
+/** What a cut tells the prober about the congestion event it starts or continues. */
+export interface CutReport {
+  at: number;
+  /** The learned rate that was refused. */
+  current: number;
+  /** The rate held before the probe, when it was one. */
+  heldBeforeProbe: number;
+  /** Whether the refusal found the ceiling where it was. */
+  confirmed: boolean;
+  /** Whether it was a refusal (not a timeout or a reset). */
+  refusal: boolean;
+  /** The rate meter's window, ms. */
+  windowMs: number;
+}
+
+/** When a probe may start: the learned ceiling, the hold and any pause, and whether a quota sets the pace. */
+export interface ProbeGate {
+  at: number;
+  ceiling: number;
+  holdUntil: number;
+  pausedUntil: number;
+  quotaBinds: () => boolean;
+}
+
+/**
+ * When to probe above a learned ceiling: the probe's clock, the
+ * {@link ProbeBudget} that pays for probes, and the congestion event whose
+ * cost it is paying. A probe starts once the hold is over, no pause is
+ * pending and the budget holds a probe's expected cost (half of it when the
+ * ceiling has fallen well below its recent peak: a capacity that fell may
+ * come back); after a timeout or a reset it starts for free.
+ */
+export class Prober {
+  readonly #refusedShare: number;
+  readonly #pausedShare: number;
+  /** Created with the first ceiling: most scopes are never throttled. */
+  #budget: ProbeBudget | undefined;
+  #event: CongestionEvent = freshEvent(NEVER);
+  /** The highest ceiling lately, and when it was seen. */
+  #peak = { value: 0, at: 0 };
+  /** Time into the current probe, ms; undefined while holding. */
+  #probeMs: number | undefined;
+
+  constructor(refusedShare: number, pausedShare: number) {
+    this.#refusedShare = refusedShare;
+    this.#pausedShare = pausedShare;
+  }
+
+  /** Time into the current probe, ms; undefined while holding. */
+  get probeMs(): number | undefined {
+    return this.#probeMs;
+  }
+
+  /** Starts (or restores) a probe `ms` in; undefined holds. */
+  setProbe(ms: number | undefined): void {
+    this.#probeMs = ms;
+  }
+
+  /** Moves the probe's clock on by `ms` (nothing while holding). */
+  advance(ms: number): void {
+    if (this.#probeMs !== undefined) this.#probeMs += ms;
+  }
+
+  /** Earns the budget's share of one request, and of the time up to `at`. */
+  onRequest(): void {
+    this.#budget?.onRequest();
+  }
+
+  onTime(at: number): void {
+    this.#budget?.onTime(at);
+  }
+
+  /** Opens the budget at the first ceiling, with `probes` worth of credit. */
+  openBudget(at: number, probes = 0): void {
+    this.#budget ??= new ProbeBudget(this.#refusedShare, this.#pausedShare, at, probes);
+  }
+
+  /** Pays for a first ceiling counted in full, as good as a probe's reading. */
+  chargeFirstCount(pauseMs: number): void {
+    this.#budget?.charge({ refusals: 1, pauseMs });
+  }
+
+  /** One more refusal in the current event. */
+  onRefusal(): void {
+    this.#event.refusals++;
+  }
+
+  /** Server-requested pause added by the current event, ms. */
+  onPause(ms: number): void {
+    this.#event.pauseMs += ms;
+  }
+
+  /**
+   * A cut: a refusal at a held rate in a probe's aftermath continues its
+   * event; anything else settles the probe's bill and starts a new event.
+   * The probe stops either way.
+   */
+  onCut(cut: CutReport, ceiling: number): void {
+    const probing = this.#probeMs !== undefined;
+    if (this.#inAftermath(cut)) this.#event.confirmed = false;
+    else {
+      if (this.#event.probe) this.#settle(this.#fallen(cut.at, ceiling));
+      this.#event = {
+        ...freshEvent(cut.at),
+        refusals: 1,
+        probe: probing,
+        confirmed: probing && cut.confirmed,
+        refusal: cut.refusal,
+        heldBefore: probing ? cut.heldBeforeProbe : cut.current,
+      };
+    }
+    this.#probeMs = undefined;
+  }
+
+  /** Starts a probe if the gate is open and the budget can pay for it. */
+  maybeStart(gate: ProbeGate): void {
+    const budget = this.#budget;
+    if (gate.ceiling === 0 || budget === undefined || gate.at < gate.holdUntil) return;
+    const eager = this.#fallen(gate.at, gate.ceiling);
+    if (gate.pausedUntil > gate.at) return;
+    if (!this.#event.refusal) {
+      this.#probeMs = 0; // after a timeout or a reset: free to look
+      return;
+    }
+    if (!budget.allows(eager)) return;
+    if (gate.quotaBinds()) return; // the server says how much
+    if (this.#event.probe) {
+      this.#settle(eager);
+      if (!budget.allows(eager)) return;
+    }
+    this.#probeMs = 0;
+  }
+
+  /** The budget's plain state, if it was opened. */
+  budgetState(): ProbeBudgetState | undefined {
+    return this.#budget?.toJSON();
+  }
+
+  /** Restores the budget from {@link Prober.budgetState}, already validated. */
+  restoreBudget(state: ProbeBudgetState): void {
+    this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, state.at);
+    this.#budget.restore(state);
+  }
+
+  #inAftermath(cut: CutReport): boolean {
+    if (this.#probeMs !== undefined || !this.#event.probe) return false;
+    if (cut.current <= this.#event.heldBefore) return false;
+    const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * cut.windowMs);
+    return cut.at - this.#event.at <= spanMs;
+  }
+
+  /** Pays for the last probe's event (`eager`: a capacity that fell, half price) and closes it. */
+  #settle(eager: boolean): void {
+    this.#budget?.charge(this.#event, eager);
+    this.#event = freshEvent(this.#event.at);
+  }
+
+  /**
+   * Whether `ceiling` is well below the highest of the last minutes (the
+   * peak's memory halves every {@link PEAK_HALF_LIFE_MS}): a capacity that fell
+   * may come back, so it is probed eagerly.
+   */
+  #fallen(at: number, ceiling: number): boolean {
+    const peak = this.#peak.value * 2 ** (-Math.max(0, at - this.#peak.at) / PEAK_HALF_LIFE_MS);
+    if (ceiling >= peak) this.#peak = { value: ceiling, at };
+    return ceiling < FALLEN * peak;
+  }
+}
+
+function freshEvent(at: number): CongestionEvent {
+  return {
+    refusals: 0,
+    pauseMs: 0,
+    probe: false,
+    confirmed: false,
+    refusal: true,
+    at,
+    heldBefore: Infinity,
+  };
+}

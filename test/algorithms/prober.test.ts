@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { type CutReport, Prober } from '../../src/algorithms/prober.js';
+
+/** A cut at `at` of the learned rate `current`, a probe's held rate before it being 30/s. */
+const cut = (at: number, current: number): CutReport => ({
+  at,
+  current,
+  heldBeforeProbe: 30,
+  confirmed: false,
+  refusal: true,
+  windowMs: 1000,
+});
+
+/** A prober whose probe above a 31/s ceiling was refused at 1 s (at 40/s). */
+function refusedProbe(): Prober {
+  const prober = new Prober(0.01, 0.05);
+  prober.openBudget(0, 1);
+  prober.setProbe(0);
+  prober.onCut(cut(1000, 40), 31);
+  return prober;
+}
+
+describe('Prober', () => {
+  it('bills a refusal soon after a refused probe, at a rate above the one held before it, to that probe', () => {
+    const prober = refusedProbe();
+    const before = prober.budgetState();
+    prober.onCut(cut(3000, 33), 31); // the probe's reading (33/s) was too high
+    expect(prober.budgetState()).toEqual(before); // still the probe's open bill
+  });
+
+  it('does not bill a refusal at the rate held before the probe, nor a late one, to the probe', () => {
+    for (const [at, current] of [
+      [3000, 29], // the capacity fell below what was refusal-free before
+      [30_000, 33], // long after
+    ] as const) {
+      const prober = refusedProbe();
+      const before = prober.budgetState()?.refusalCredit as number;
+      prober.onCut(cut(at, current), 31);
+      // The probe's bill (one refusal) is settled; this refusal starts an unpaid event.
+      expect(prober.budgetState()?.refusalCredit).toBeCloseTo(before - 1, 9);
+    }
+  });
+
+  it('starts a probe only once the budget holds its cost, the hold is over and no pause is pending', () => {
+    const prober = new Prober(0.5, 1); // cheap: a probe's worth after two requests
+    prober.openBudget(0);
+    const gate = { at: 1000, ceiling: 30, holdUntil: 0, pausedUntil: 0, quotaBinds: () => false };
+    prober.maybeStart(gate);
+    expect(prober.probeMs).toBeUndefined(); // nothing earned yet
+    prober.onRequest();
+    prober.onRequest();
+    prober.maybeStart({ ...gate, holdUntil: 2000 });
+    expect(prober.probeMs).toBeUndefined();
+    prober.maybeStart({ ...gate, pausedUntil: 2000 });
+    expect(prober.probeMs).toBeUndefined();
+    prober.maybeStart({ ...gate, quotaBinds: () => true });
+    expect(prober.probeMs).toBeUndefined();
+    prober.maybeStart(gate);
+    expect(prober.probeMs).toBe(0);
+  });
+});
