@@ -63,7 +63,9 @@ function run(args) {
     child.stdout.on('data', (chunk) => {
       out += chunk;
     });
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args[0]} exited ${code}`)),
+    );
   });
 }
 
@@ -74,7 +76,19 @@ async function loopback(server) {
     const recordFile = join(dir, 'record.json');
     const mock = spawn(
       process.execPath,
-      [CLI, 'serve-mock', '--family-index', String(server.index), '--family-seed', String(seed), '--port', '0', '--json', '--record', recordFile],
+      [
+        CLI,
+        'serve-mock',
+        '--family-index',
+        String(server.index),
+        '--family-seed',
+        String(seed),
+        '--port',
+        '0',
+        '--json',
+        '--record',
+        recordFile,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const { url } = JSON.parse(await firstLine(mock));
@@ -118,22 +132,50 @@ const rows = await pool(servers, Number(values.parallel), async (server, i) => {
   const row = {
     index: server.index,
     server: describeServer(server),
-    simulated: { goodput: pct(simulated.goodputAll), refused: pct(simulated.refusedAll), coldStart: pct(simulated.coldStart) },
-    loopback: { goodput: pct(real.goodputAll), refused: pct(real.refusedAll), coldStart: pct(real.coldStart) },
+    simulated: {
+      goodput: pct(simulated.goodputAll),
+      refused: pct(simulated.refusedAll),
+      coldStart: pct(simulated.coldStart),
+    },
+    loopback: {
+      goodput: pct(real.goodputAll),
+      refused: pct(real.refusedAll),
+      coldStart: pct(real.coldStart),
+    },
   };
-  row.points = row.simulated.goodput === null || row.loopback.goodput === null ? null : Math.round(Math.abs(row.simulated.goodput - row.loopback.goodput) * 10) / 10;
-  if (!values.json) process.stderr.write(`${i + 1}/${servers.length} #${server.index}: sim ${row.simulated.goodput} % vs loopback ${row.loopback.goodput} %\n`);
+  row.points =
+    row.simulated.goodput === null || row.loopback.goodput === null
+      ? null
+      : Math.round(Math.abs(row.simulated.goodput - row.loopback.goodput) * 10) / 10;
+  if (!values.json)
+    process.stderr.write(
+      `${i + 1}/${servers.length} #${server.index}: sim ${row.simulated.goodput} % vs loopback ${row.loopback.goodput} %\n`,
+    );
   return row;
 });
 const judged = rows.filter((row) => row.points !== null);
 const within = judged.filter((row) => row.points <= TOLERANCE).length;
-const summary = { seed, durationS: durationMs / 1000, servers: rows.length, judged: judged.length, withinPoints: TOLERANCE, within };
+const summary = {
+  seed,
+  durationS: durationMs / 1000,
+  servers: rows.length,
+  judged: judged.length,
+  withinPoints: TOLERANCE,
+  within,
+};
 if (values.json) {
   process.stdout.write(`${JSON.stringify({ ...summary, rows })}\n`);
 } else {
   const cell = (m) => `${m.goodput ?? '–'} % / ${m.refused ?? '–'} % / ${m.coldStart ?? '–'} %`;
-  console.log('| server | simulated: goodput / refused / cold start | loopback | goodput gap, points |');
+  console.log(
+    '| server | simulated: goodput / refused / cold start | loopback | goodput gap, points |',
+  );
   console.log('|---|---|---|---|');
-  for (const row of rows) console.log(`| ${row.server} | ${cell(row.simulated)} | ${cell(row.loopback)} | ${row.points ?? '–'} |`);
-  console.log(`\n${within} of ${judged.length} judged servers within ${TOLERANCE} points (seed ${seed}, ${durationMs / 1000} s runs; goodput counted from 30 s, capacity steps included).`);
+  for (const row of rows)
+    console.log(
+      `| ${row.server} | ${cell(row.simulated)} | ${cell(row.loopback)} | ${row.points ?? '–'} |`,
+    );
+  console.log(
+    `\n${within} of ${judged.length} judged servers within ${TOLERANCE} points (seed ${seed}, ${durationMs / 1000} s runs; goodput counted from 30 s, capacity steps included).`,
+  );
 }
