@@ -1,4 +1,4 @@
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { captureBaselines, type HostCapture } from '../analyze/baseline-capture-run.js';
 import {
   checkExitCode,
@@ -18,8 +18,11 @@ import { type Clock, systemClock } from '../clock.js';
 import { redactUrl } from '../util/redact.js';
 import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
 import { captureProgress } from './capture-progress.js';
-import { numberArg } from './parsers.js';
+import { formerFlag, numberArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
+
+/** A count on the command line: a whole number, at least 1. */
+const COUNT = numberArg({ min: 1, integer: true });
 
 /** Options of `ratewise baseline capture`. */
 export interface CaptureCommandOptions {
@@ -31,8 +34,7 @@ export interface CaptureCommandOptions {
   intervalMs?: number;
   /** Requests per window (the fastest window is kept). @default 20 */
   windowRequests?: number;
-  /** The former name of `windowRequests`. */
-  window?: number;
+  window?: number; // its former name
   json?: boolean;
 }
 
@@ -48,8 +50,7 @@ export interface CheckCommandOptions {
   intervalMs?: number;
   /** Latest latencies per host compared (log mode). @default 100 */
   windowRequests?: number;
-  /** The former name of `windowRequests`. */
-  window?: number;
+  window?: number; // its former name
   json?: boolean;
 }
 
@@ -197,19 +198,15 @@ export function registerBaseline(program: Command): Command {
     .description('capture the fastest window of polite requests per host into <dir>/<host>.json')
     .argument('<url...>', 'URLs to request (cycled per host)')
     .option('--dir <dir>', 'folder of baseline files', 'baselines')
-    .option('--requests <n>', 'requests per host', numberArg({ min: 1, integer: true }), 100)
+    .option('--requests <n>', 'requests per host', COUNT, 100)
     .option(
       '--interval-ms <ms>',
       'time between two requests to a host',
       numberArg({ min: 0 }),
       1000,
     )
-    .option(
-      '--window-requests <n>',
-      'requests per window; the fastest window is kept',
-      numberArg({ min: 1, integer: true }),
-    )
-    .addOption(formerWindow())
+    .option('--window-requests <n>', 'requests per window; the fastest window is kept', COUNT)
+    .addOption(formerFlag('--window <n>', '--window-requests', COUNT))
     .option('--json', 'print one JSON object')
     .action(async (urls: string[], options: CaptureCommandOptions) => {
       process.exitCode = await runCapture(urls, options);
@@ -225,34 +222,18 @@ export function registerBaseline(program: Command): Command {
     )
     .option('--dir <dir>', 'folder of baseline files', 'baselines')
     .option('--threshold <x>', 'alarm when live p95 > x × baseline p95', numberArg({ min: 1 }), 2)
-    .option(
-      '--requests <n>',
-      'live requests per host (URL mode)',
-      numberArg({ min: 1, integer: true }),
-      20,
-    )
+    .option('--requests <n>', 'live requests per host (URL mode)', COUNT, 20)
     .option(
       '--interval-ms <ms>',
       'time between two live requests to a host (URL mode)',
       numberArg({ min: 0 }),
       1000,
     )
-    .option(
-      '--window-requests <n>',
-      'latest latencies per host compared (log mode)',
-      numberArg({ min: 1, integer: true }),
-    )
-    .addOption(formerWindow())
+    .option('--window-requests <n>', 'latest latencies per host compared (log mode)', COUNT)
+    .addOption(formerFlag('--window <n>', '--window-requests', COUNT))
     .option('--json', 'print one JSON object')
     .action(async (targets: string[], options: CheckCommandOptions) => {
       process.exitCode = await runCheck(targets, options);
     });
   return baseline;
-}
-
-/** `--window <n>`, the former name of `--window-requests` (a count, where `analyze --window` is seconds). */
-function formerWindow(): Option {
-  return new Option('--window <n>', 'the former name of --window-requests')
-    .argParser(numberArg({ min: 1, integer: true }))
-    .hideHelp();
 }

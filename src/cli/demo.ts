@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { type Command, Option } from 'commander';
+import type { Command } from 'commander';
 import { type CancelTimer, systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
 import { fanout } from '../events/fanout.js';
@@ -12,7 +12,7 @@ import { findScenario, type Scenario } from '../sim/scenarios.js';
 import { naive, ratewise, type Strategy } from '../sim/strategies/index.js';
 import type { RunSummary } from '../sim/summary.js';
 import { DEMO_COLUMNS, demoVerdict, writeExchangeLog } from './demo-parts.js';
-import { positiveArg } from './parsers.js';
+import { formerFlag, positiveArg } from './parsers.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise demo`, as commander parses them. */
@@ -34,7 +34,7 @@ export function registerDemo(program: Command): Command {
     )
     .option('--duration <s>', 'seconds per run', positiveArg, 25)
     .option('--dir <dir>', 'where the events log and the HTML report go', 'ratewise-demo')
-    .addOption(new Option('--out <dir>', 'the former name of --dir').hideHelp())
+    .addOption(formerFlag('--out <dir>', '--dir'))
     .option('--no-compare', 'skip the naive run')
     .option('--json', 'print the two summaries as one JSON object (last line of stdout)')
     .action(async (options: DemoOptions) => {

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 
 /** Rules for a numeric command-line value. */
 export interface NumberArg {
@@ -44,4 +44,17 @@ export const positiveArg = numberArg({ above: 0 });
 /** A commander collector for a repeatable option (`--param a=1 --param b=2`). */
 export function collect(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];
+}
+
+/**
+ * A flag's former name, still accepted for scripts that use it and hidden
+ * from `--help`: `formerFlag('--out <dir>', '--dir')`.
+ */
+export function formerFlag(
+  flags: string,
+  current: string,
+  parse?: (value: string) => unknown,
+): Option {
+  const option = new Option(flags, `the former name of ${current}`).hideHelp();
+  return parse ? option.argParser(parse) : option;
 }
