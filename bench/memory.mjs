@@ -3,7 +3,8 @@
 //    each at once, so the figures are ratewise's own, without sockets), with the default
 //    idleMs and with idleMs 10 s; heap and RSS after a GC every 100,000 hosts.
 //  - bodies: `--save-bodies` crawls of 100 chunked bodies (16 KiB chunks) of 12.5, 25 and 50 MB
-//    from a hostile server in another process: wall time, peak RSS.
+//    from a hostile server in another process, each beside the same crawl reading the bodies
+//    without saving them: wall time, CPU time, peak RSS.
 // Each part runs in a process of its own. Results belong in BENCHMARKS.md.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -15,7 +16,7 @@ const dist = new URL('../dist/', import.meta.url);
 const MB = 1_048_576;
 
 if (part === 'hosts') await hosts(arg === 'default' ? undefined : Number(arg));
-else if (part === 'bodies') await bodies(Number(arg));
+else if (part === 'bodies') await bodies(Number(arg), process.argv[4] === 'save');
 else if (part === undefined) runAll();
 else throw new Error(`unknown part ${part}`);
 
@@ -30,9 +31,11 @@ function runAll() {
   console.log(
     '\n`--save-bodies` crawl of 100 chunked bodies (16 KiB chunks), hostile server in another process\n',
   );
-  console.log('| body | bodies | total GB | wall s | s per GB | peak RSS MB |');
-  console.log('| ---: | -----: | -------: | -----: | -------: | ----------: |');
-  for (const mb of [12.5, 25, 50]) child(['bodies', String(mb)]);
+  console.log('| body | saved | total GB | wall s | s per GB | CPU s per GB | peak RSS MB |');
+  console.log('| ---: | ----: | -------: | -----: | -------: | -----------: | ----------: |');
+  for (const mb of [12.5, 25, 50]) {
+    for (const mode of ['read only', 'save']) child(['bodies', String(mb), mode]);
+  }
 }
 
 function child(args) {
@@ -116,7 +119,7 @@ async function hosts(idleMs) {
   await client.close();
 }
 
-async function bodies(mb) {
+async function bodies(mb, save) {
   const { runCrawl } = await import(new URL('crawl/run-crawl.js', dist));
   const serverCode = `import(${JSON.stringify(new URL('testing/index.js', dist).href)}).then(async ({ startHostileServer }) => {
     const s = await startHostileServer();
@@ -140,25 +143,30 @@ async function bodies(mb) {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 100);
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const summary = await runCrawl({
       urls,
-      saveBodies: join(dir, 'bodies'),
+      ...(save ? { saveBodies: join(dir, 'bodies') } : {}),
       out: join(dir, 'out.jsonl'),
       client: { maxBodyBytes: 64 * MB },
     });
     const seconds = (performance.now() - started) / 1000;
+    const { user, system } = process.cpuUsage(cpu);
     clearInterval(sampler);
     peak = Math.max(peak, process.resourceUsage().maxRSS * 1024);
-    const saved = readdirSync(join(dir, 'bodies')).filter((name) => name.endsWith('.body')).length;
-    if (saved !== 100 || summary.failed !== 0)
-      throw new Error(`saved ${saved}, failed ${summary.failed}`);
+    const saved = save
+      ? readdirSync(join(dir, 'bodies')).filter((name) => name.endsWith('.body')).length
+      : 0;
+    if ((save && saved !== 100) || summary.ok !== 100 || summary.failed !== 0)
+      throw new Error(`ok ${summary.ok}, saved ${saved}, failed ${summary.failed}`);
     const gb = (100 * bytes) / 1e9;
     const row = [
       `${mb} MB`,
-      saved,
+      save ? saved : 'read only',
       gb.toFixed(2),
       seconds.toFixed(1),
       (seconds / gb).toFixed(2),
+      ((user + system) / 1e6 / gb).toFixed(2),
       (peak / MB).toFixed(0),
     ];
     console.log(`| ${row.join(' | ')} |`);

@@ -3,6 +3,7 @@ import { ratewiseInfo } from '../client/response-info.js';
 import type { SignalKind } from '../signal.js';
 import type { PhaseTimings } from '../timings.js';
 import { redactSecrets } from '../util/redact.js';
+import { BodyWriteError } from './body-files.js';
 
 /** One line of a crawl's results file: how one URL ended. */
 export interface CrawlResult {
@@ -43,11 +44,13 @@ export function responseResult(url: string, response: Response, file?: string): 
 /**
  * The result of a URL whose response came but whose body failed (reset,
  * timeout, too large, or the file could not be written): status, attempts and
- * timings so far, the signal the controller was given, and the error.
+ * timings so far, the signal the controller was given (the response's own
+ * when the file failed), and the error.
  */
 export function bodyFailureResult(url: string, response: Response, error: unknown): CrawlResult {
   const result = responseResult(url, response);
-  const kind = classify(error)?.kind ?? result.signal;
+  const kind =
+    error instanceof BodyWriteError ? result.signal : (classify(error)?.kind ?? result.signal);
   return { ...result, signal: kind, error: errorText(error) };
 }
 

@@ -1,4 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   mkdirSync,
@@ -6,6 +7,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +30,12 @@ afterEach(async () => {
 
 const HASH = 'a'.repeat(32);
 
+/** The `.part` file this process writes a URL's body to. */
+function partOf(bodies: string, url: string): string {
+  const hash = createHash('sha256').update(url).digest('hex').slice(0, 32);
+  return join(bodies, `${hash}.body.${process.pid}.part`);
+}
+
 describe('crawl --save-bodies', () => {
   it('saves whole bodies under their hash, and leaves no .part behind a failed download', async () => {
     hostile = await startHostileServer();
@@ -48,6 +56,36 @@ describe('crawl --save-bodies', () => {
     expect(readFileSync(saved?.file ?? '').length).toBe(300_000);
     expect(results.find((r) => r.url.includes('/reset'))?.error).not.toBeNull();
     expect(readdirSync(bodies).filter((name) => name.endsWith('.part'))).toEqual([]);
+  });
+
+  it('a body its file cannot take (disk full) fails that URL and frees its place: the crawl goes on', async () => {
+    hostile = await startHostileServer();
+    const bodies = join(dir, 'full');
+    mkdirSync(bodies, { recursive: true });
+    // Bodies larger than the client's queue, so a download left unread stays paused.
+    const urls = Array.from(
+      { length: 6 },
+      (_, i) => `${hostile?.url}/chunked?bytes=4000000&n=${i}`,
+    );
+    for (const url of urls) symlinkSync('/dev/full', partOf(bodies, url)); // every write: ENOSPC
+    const out = join(dir, 'full.jsonl');
+    const summary = await runCrawl({
+      urls,
+      out,
+      saveBodies: bodies,
+      maxConcurrency: 1, // one held place would stall the rest for good
+    });
+    expect(summary).toMatchObject({ urls: 6, failed: 6 });
+    const results = readFileSync(out, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    for (const result of results) {
+      expect(result).toMatchObject({ status: 200, signal: 'ok' }); // the server did nothing wrong
+      expect(result.error).toMatch(/^cannot write .*\.body: ENOSPC/);
+    }
+    expect(readdirSync(bodies)).toEqual([]);
+    expect(hostile.hits.get('/chunked')).toBe(6);
   });
 
   it('removes the .part files a killed crawl left, not those of a crawl still running', async () => {
