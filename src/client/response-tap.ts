@@ -8,7 +8,7 @@ import {
   claimConnectionTimings,
   expectSocket,
 } from './connection-timings.js';
-import { type BodySink, TapBody, type TapEnd } from './tap-body.js';
+import { type BodySink, drainSink, TapBody, type TapEnd } from './tap-body.js';
 
 /** What one attempt needs to know. */
 export interface TapSettings extends AttemptGuards {
@@ -43,6 +43,8 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   headers: IncomingHttpHeaders = {};
   /** Resolves with this tap when the response head is in; rejects when the attempt fails before. */
   readonly head: Promise<ResponseTap>;
+  /** Called each time the download pauses because the body's reader is behind. */
+  onPause: (() => void) | undefined;
   readonly #settings: TapSettings;
   readonly #startedAt: number;
   #resolveHead!: (tap: ResponseTap) => void;
@@ -205,18 +207,8 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
    */
   discard(): Promise<void> {
     const over = new Promise<void>((resolve) => this.onEnd(() => resolve()));
-    if (!this.#end && !this.#body.taken) {
-      let drained = 0;
-      this.consume({
-        data: (chunk) => {
-          drained += chunk.length;
-          if (drained > DRAIN_BYTES) this.abort(discardedError());
-          return true;
-        },
-        end: () => {},
-        error: () => {},
-      });
-    }
+    const tooLong = () => this.abort(new DOMException('response body discarded', 'AbortError'));
+    if (!this.#end && !this.#body.taken) this.consume(drainSink(DRAIN_BYTES, tooLong));
     return over;
   }
 
@@ -230,6 +222,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #pause(controller: Dispatcher.DispatchController): void {
     controller.pause();
     this.#guard?.pause();
+    this.onPause?.();
   }
 
   #releaseHead(): void {
@@ -250,8 +243,4 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     this.#onEnd = [];
     for (const listener of listeners) listener(end);
   }
-}
-
-function discardedError(): Error {
-  return new DOMException('response body discarded', 'AbortError');
 }

@@ -73,6 +73,20 @@ export class TapBody {
   }
 }
 
+/** A sink that throws the chunks away, calling `tooLong` (for each chunk) past `limit` bytes. */
+export function drainSink(limit: number, tooLong: () => void): BodySink {
+  let drained = 0;
+  return {
+    data(chunk) {
+      drained += chunk.length;
+      if (drained > limit) tooLong();
+      return true;
+    },
+    end() {},
+    error() {},
+  };
+}
+
 function deliverEnd(sink: BodySink, end: TapEnd): void {
   if (end.error === undefined) sink.end();
   else sink.error(end.error);

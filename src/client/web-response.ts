@@ -19,6 +19,36 @@ const HIGH_WATER_BYTES = 262_144;
 const LOW_WATER_BYTES = 65_536;
 
 /**
+ * Paused downloads whose `Response` may be dropped with its body untouched:
+ * when the garbage collector takes the Response, the download is cancelled
+ * (as undici's `fetch` does), so its request gives its place back instead of
+ * holding it, paused, for good.
+ */
+const unread = new FinalizationRegistry<{ tap: ResponseTap; body: ReadableStream }>(
+  ({ tap, body }) => {
+    if (!body.locked) tap.abort(new DOMException('response body dropped unread', 'AbortError'));
+  },
+);
+
+/**
+ * Has the download cancelled if `response` is garbage-collected before its
+ * body is touched. Only a body that may not fit the queue needs it (one that
+ * does completes, and frees its place, unread); it is registered only once
+ * the download pauses for its reader, so such a response costs a `WeakRef`
+ * (which keeps it past the young generation: ~3 µs), not a finalizer.
+ */
+function cancelIfDropped(tap: ResponseTap, body: ReadableStream, response: Response): void {
+  const declared = Number(tap.headers['content-length']);
+  if (declared < HIGH_WATER_BYTES) return;
+  const dropped = new WeakRef(response);
+  tap.onPause = () => {
+    tap.onPause = undefined;
+    const target = dropped.deref();
+    if (target && !body.locked) unread.register(target, { tap, body });
+  };
+}
+
+/**
  * Turns an attempt's head into a standard `Response` whose body streams from
  * the tap with backpressure; cancelling the body aborts the download. The
  * answer to a HEAD, and a null-body status (204, 304…), has a `null` body. `url`
@@ -26,6 +56,7 @@ const LOW_WATER_BYTES = 65_536;
  * A compressed body is decoded as fetch decodes it (`Content-Encoding` gzip,
  * deflate, br; zstd where Node has it), its decoded size capped at
  * `maxBodyBytes`; its headers stay as the server sent them, as with fetch.
+ * A body dropped unread is cancelled once its Response is garbage-collected.
  */
 export function toWebResponse(
   tap: ResponseTap,
@@ -61,6 +92,7 @@ export function toWebResponse(
     );
   }
   if (bodyless) tap.discard();
+  else if (body && !tap.finished) cancelIfDropped(tap, body, response);
   Object.defineProperty(response, 'url', { value: url });
   if (redirected) Object.defineProperty(response, 'redirected', { value: true });
   return response;
