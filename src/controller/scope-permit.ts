@@ -5,9 +5,9 @@ import type { OutcomeDetails, Permit } from './permit.js';
 /** What a {@link ScopePermit} reports back to. */
 export interface PermitOwner {
   /** The request ended with an outcome. */
-  _complete(permit: ScopePermit, signal: Signal, details: OutcomeDetails | undefined): void;
+  complete(permit: ScopePermit, signal: Signal, details: OutcomeDetails | undefined): void;
   /** The request ended without one. */
-  _release(permit: ScopePermit): void;
+  release(permit: ScopePermit): void;
 }
 
 /** The permit a scope controller hands out: reports once, then ignores repeats. */
@@ -40,12 +40,12 @@ export class ScopePermit implements Permit {
   report(signal: Signal, details?: OutcomeDetails): void {
     if (this.#done) return;
     this.#done = true;
-    this.#owner._complete(this, signal, details);
+    this.#owner.complete(this, signal, details);
   }
 
   release(): void {
     if (this.#done) return;
     this.#done = true;
-    this.#owner._release(this);
+    this.#owner.release(this);
   }
 }

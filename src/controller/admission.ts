@@ -1,0 +1,253 @@
+import type {
+  BreakerOptions,
+  BreakerOutcome,
+  BreakerSnapshot,
+} from '../algorithms/breaker-policy.js';
+import { BreakerPolicy } from '../algorithms/breaker-policy.js';
+import type { Clock } from '../clock.js';
+import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
+import { Pacer } from '../enforce/pacer.js';
+import { PauseGuard } from '../enforce/pause-guard.js';
+import { Semaphore } from '../enforce/semaphore.js';
+import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
+import type { BreakerState } from '../events/event.js';
+import type { Random } from '../random.js';
+
+/** What an {@link Admission} is built from. */
+export interface AdmissionSetup {
+  scope: string;
+  clock: Clock;
+  random: Random;
+  /** The first concurrency limit. */
+  limit: number;
+  /** Requests the pacer lets through back to back after an idle spell. */
+  burst: number;
+  breaker: BreakerOptions | false | undefined;
+  breakerState: BreakerSnapshot | undefined;
+  /** Longest known pause a request waits through before failing at once, ms. */
+  maxPauseWaitMs: number;
+  /** Told of every breaker transition. */
+  onBreaker: (state: BreakerState, reason: string) => void;
+}
+
+/**
+ * The three gates of one scope a request passes before it is sent: the
+ * breaker (created at the first failure), the concurrency limit (a
+ * semaphore) and the rate (a pacer, created once pacing is needed), and the
+ * pause guard that fails at once a request that cannot outlast a known pause.
+ * A pass holds one slot until it is given back or released.
+ */
+export class Admission {
+  readonly #s: AdmissionSetup;
+  readonly #semaphore: Semaphore;
+  /** Created when the rate first becomes finite or the server asks for a pause. */
+  #pacer: Pacer | undefined;
+  /** Created at the first failure (or from a saved state): a healthy scope needs none. */
+  #gate: BreakerGate | undefined;
+  /** Created with the first pause or wait: what the scope is paused for, and who cannot wait that long. */
+  #pauses: PauseGuard | undefined;
+
+  constructor(setup: AdmissionSetup) {
+    this.#s = setup;
+    this.#semaphore = new Semaphore(setup.limit, setup.clock);
+    if (setup.breakerState?.state === 'open') {
+      this.#breakerGate();
+      this.notePause(setup.clock.now(), 'an open breaker (saved state)');
+    }
+  }
+
+  /** Current concurrency limit. */
+  get limit(): number {
+    return this.#semaphore.limit;
+  }
+
+  /** Current pacing rate in requests/s (`Infinity` when unpaced). */
+  get rate(): number {
+    return this.#pacer?.rate ?? Infinity;
+  }
+
+  /** Monotonic ms before which the pacer sends nothing; 0 when no pause. */
+  get pausedUntil(): number {
+    return this.#pacer?.pausedUntil ?? 0;
+  }
+
+  /** Callers waiting at any gate. */
+  get queued(): number {
+    return (this.#gate?.queued ?? 0) + this.#semaphore.queued + (this.#pacer?.queued ?? 0);
+  }
+
+  /** Slots held. */
+  get inflight(): number {
+    return this.#semaphore.inflight;
+  }
+
+  /** Whether a breaker watches outcomes (one is created at the first failure). */
+  get hasBreaker(): boolean {
+    return this.#gate !== undefined;
+  }
+
+  /** The breaker's state (`closed` when there is no breaker). */
+  get breaker(): BreakerState {
+    return this.#gate?.state ?? 'closed';
+  }
+
+  /** The pause pending, if any, and why. */
+  pause(now: number): { until: number; reason: string } | undefined {
+    return this.#pauses?.current(now);
+  }
+
+  /** The breaker's state as plain data, if there is one. */
+  breakerSnapshot(): BreakerSnapshot | undefined {
+    return this.#gate?.snapshot() ?? this.#s.breakerState;
+  }
+
+  /** Rejects every waiting caller with `reason` and stops the timers. */
+  close(reason: unknown): void {
+    this.#gate?.close(reason);
+    this.#semaphore.close(reason);
+    this.#pacer?.close(reason);
+  }
+
+  /** Resizes the concurrency limit. */
+  setLimit(limit: number): void {
+    this.#semaphore.setLimit(limit);
+  }
+
+  /** Paces at `rate` and pauses until `pausedUntil`, creating the pacer once pacing is needed. */
+  pace(rate: number, pausedUntil: number, now: number): void {
+    if (this.#pacer === undefined && rate === Infinity && !(pausedUntil > now)) return;
+    this.#pacer ??= new Pacer({ rate, burst: this.#s.burst, clock: this.#s.clock });
+    this.#pacer.setRate(rate);
+    if (pausedUntil > now) this.#pacer.pauseUntil(pausedUntil);
+  }
+
+  /** A pass at once if every gate allows it; never waits. */
+  tryPass(): Pass | undefined {
+    const pass = this.#gate ? this.#gate.tryPass() : 'pass';
+    if (pass === undefined) return undefined;
+    if (pass === 'probe')
+      return this.#serverPause() > 0 ? this.giveBack(pass, false) : this.#probe();
+    if (!this.#semaphore.tryAcquire()) return this.giveBack(pass, false);
+    if (this.#pacer !== undefined && !this.#pacer.tryTake()) return this.giveBack(pass, true);
+    return pass;
+  }
+
+  /**
+   * Waits until every gate allows a request and hands the pass to `grant` at
+   * that moment; fails at once if a known pause outlasts the deadline.
+   */
+  async pass<T>(options: WaitOptions | undefined, grant: (pass: Pass) => T): Promise<T> {
+    const deadline = deadlineOf(options, this.#s.clock.now());
+    // A request that will not outlast the pause fails now, not after waiting in silence.
+    const guarded = this.#pauseGuard().enter(options, deadline);
+    try {
+      return await this.#waitForPass(guarded.options, deadline, grant);
+    } finally {
+      guarded.leave();
+    }
+  }
+
+  /** Gives back a pass (and its slot, when it holds one) that was not used. */
+  giveBack(pass: Pass, heldSlot: boolean): undefined {
+    if (heldSlot) this.#semaphore.release();
+    this.#gate?.abandon(pass);
+    return undefined;
+  }
+
+  /** Frees the slot of a request that was sent. */
+  release(): void {
+    this.#semaphore.release();
+  }
+
+  /** Tells the breaker an outcome (a failure creates it). */
+  report(report: BreakerOutcome): void {
+    if (report.effect === 'failure' || this.#gate !== undefined)
+      this.#breakerGate()?.report(report);
+  }
+
+  /** Tells the pause guard of the pause the pacer or the breaker now holds, and its cause. */
+  notePause(at: number, cause: string): void {
+    const paced = this.#pacer?.pausedUntil ?? 0;
+    const open = this.#gate?.openUntil ?? 0;
+    if (paced > at || open > at) this.#pauseGuard().note(paced, open, cause);
+  }
+
+  async #waitForPass<T>(
+    options: WaitOptions | undefined,
+    deadline: number,
+    grant: (pass: Pass) => T,
+  ): Promise<T> {
+    const stage = (): WaitOptions => untilDeadline(options, deadline, this.#s.clock.now());
+    for (;;) {
+      const passing = this.#breakerPass(stage);
+      const pass = typeof passing === 'string' ? passing : await passing;
+      if (pass === 'probe') return grant(await this.#probeAfterPause(stage()));
+      try {
+        await this.#semaphore.acquire(stage());
+      } catch (error) {
+        this.#gate?.abandon(pass);
+        throw error;
+      }
+      try {
+        if (this.#pacer !== undefined) await this.#pacer.take(stage());
+      } catch (error) {
+        this.giveBack(pass, true);
+        throw error;
+      }
+      // The breaker may have opened while we queued for a slot or a token: park again.
+      if (this.breaker === 'closed') return grant(pass);
+      this.giveBack(pass, true);
+    }
+  }
+
+  /** Ms left in the server's pause (the pacer's), 0 when none. */
+  #serverPause(): number {
+    const until = this.#pacer?.pausedUntil ?? 0;
+    return until === 0 ? 0 : Math.max(0, until - this.#s.clock.now());
+  }
+
+  /**
+   * The half-open probe waits out the server's pause (the breaker may
+   * half-open sooner: `maxCooldownMs` caps it, not the pause), then goes.
+   */
+  async #probeAfterPause(options: WaitOptions): Promise<Pass> {
+    for (let left = this.#serverPause(); left > 0; left = this.#serverPause()) {
+      try {
+        await this.#s.clock.sleep(left, options.signal);
+      } catch (error) {
+        this.#gate?.abandon('probe');
+        throw error;
+      }
+    }
+    return this.#probe();
+  }
+
+  /**
+   * The half-open probe goes at once: it is the breaker's one question to the
+   * server, and callers parked at the semaphore or the pacer were admitted
+   * before the breaker opened — the probe must not wait behind them.
+   */
+  #probe(): Pass {
+    this.#semaphore.forceAcquire();
+    return 'probe';
+  }
+
+  #pauseGuard(): PauseGuard {
+    this.#pauses ??= new PauseGuard(this.#s.scope, this.#s.clock, this.#s.maxPauseWaitMs);
+    return this.#pauses;
+  }
+
+  /** The breaker gate, created on first use; undefined when the breaker is disabled. */
+  #breakerGate(): BreakerGate | undefined {
+    if (this.#gate !== undefined || this.#s.breaker === false) return this.#gate;
+    const policy = new BreakerPolicy(this.#s.random, this.#s.breaker, this.#s.breakerState);
+    this.#gate = new BreakerGate(policy, this.#s.clock, this.#s.onBreaker);
+    return this.#gate;
+  }
+
+  /** Passes the breaker, synchronously when it is closed, so queue counts stay exact. */
+  #breakerPass(stage: () => WaitOptions): Pass | Promise<Pass> {
+    if (this.#gate === undefined) return 'pass';
+    return this.#gate.tryPass() ?? this.#gate.pass(stage());
+  }
+}

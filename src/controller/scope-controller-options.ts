@@ -1,0 +1,61 @@
+import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-policy.js';
+import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
+import type { Clock } from '../clock.js';
+import type { EventSink } from '../events/event.js';
+import type { Random } from '../random.js';
+import type { LatencyGuardOptions } from './latency-guard.js';
+import type { RetryBudgetOptions } from './retry-budget.js';
+
+/** Options for {@link ScopeController}. */
+export interface ScopeControllerOptions {
+  /** Time source. @default systemClock */
+  clock?: Clock;
+  /** Randomness (breaker jitter). @default systemRandom */
+  random?: Random;
+  /** The concurrency-limit algorithm. Required: pass e.g. `new AimdLimit()`. */
+  limit: ConcurrencyLimit;
+  /** The rate algorithm. Required: pass e.g. `new AdaptiveRate()`. */
+  rate: RatePolicy;
+  /** Breaker options, or `false` for no breaker. @default {} */
+  breaker?: BreakerOptions | false;
+  /** Initial breaker state, e.g. loaded from a shared store. */
+  breakerState?: BreakerSnapshot;
+  /** Requests the pacer lets through back to back after an idle spell. @default 1 */
+  burst?: number;
+  /** The scope's allowance of retries. @default {} */
+  retryBudget?: RetryBudgetOptions;
+  /** Soft-throttling detection (latency against the scope's fastest window), or `false` for none. @default {} */
+  latencyGuard?: LatencyGuardOptions | false;
+  /** Receives every decision. */
+  events?: EventSink;
+  /**
+   * Longest one response may pause the scope, ms: a longer Retry-After, or
+   * the reset of a spent quota further away, is read as this. When it ends
+   * one request asks again; a server that means a longer pause says so again.
+   * @default 300000 (5 minutes)
+   */
+  maxPauseMs?: number;
+  /**
+   * Longest known pause (Retry-After, spent quota, open breaker) a request
+   * waits through before admission fails at once with a `ScopePausedError`
+   * saying until when and why; a wait's own `maxPauseWaitMs` overrides it.
+   * @default Infinity
+   */
+  maxPauseWaitMs?: number;
+}
+
+/** Option names of {@link ScopeControllerOptions}, for `rejectUnknownOptions`. */
+export const SCOPE_CONTROLLER_OPTIONS = [
+  'clock',
+  'random',
+  'limit',
+  'rate',
+  'breaker',
+  'breakerState',
+  'burst',
+  'retryBudget',
+  'latencyGuard',
+  'events',
+  'maxPauseMs',
+  'maxPauseWaitMs',
+] as const;

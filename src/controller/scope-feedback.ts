@@ -1,0 +1,117 @@
+import { RecentMax } from '../algorithms/recent-max.js';
+import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
+import type { Signal } from '../signal.js';
+import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
+import { OverloadFilter } from './overload-filter.js';
+import { capPause } from './pause-cap.js';
+
+/** How many recent successes the highest accepted concurrency is taken over. */
+const RECENT_ACCEPTED = 32;
+
+/** A request as its outcome is judged: when it left and how many were in flight then. */
+export interface SentRequest {
+  readonly sentAt: number;
+  readonly inflightAtSend: number;
+}
+
+/** An outcome as the algorithms get it, and as it was heard. */
+export interface Judged {
+  /** What the algorithms learn from. */
+  readonly sample: Sample;
+  /** The signal as classified (with any pause capped): what observers see. */
+  readonly heard: Signal;
+  /** Why the pause was capped, when it was. */
+  readonly cappedCause: string | undefined;
+}
+
+/**
+ * How one scope learns from outcomes: a pause longer than `maxPauseMs` is
+ * capped, bare 5xx noise is filtered, the outcome becomes a {@link Sample}
+ * (marked as refused for its concurrency when it shows a cap), the
+ * concurrency and rate algorithms take it, and successes' latencies go to the
+ * latency guard, whose alarms go to the rate.
+ */
+export class ScopeFeedback {
+  readonly limit: ConcurrencyLimit;
+  readonly rate: RatePolicy;
+  readonly #maxPauseMs: number;
+  readonly #guardOptions: LatencyGuardOptions | false | undefined;
+  /** Created with the first success: a scope with no traffic needs no latency window. */
+  #guard: LatencyGuard | undefined;
+  readonly #overload = new OverloadFilter();
+  /** The in-flight counts recent successes were sent at. */
+  readonly #acceptedInflight = new RecentMax(RECENT_ACCEPTED);
+  /** Since when the rate has been paced (Infinity while unpaced). */
+  #pacedSince = Infinity;
+
+  constructor(
+    limit: ConcurrencyLimit,
+    rate: RatePolicy,
+    maxPauseMs: number,
+    guard: LatencyGuardOptions | false | undefined,
+  ) {
+    this.limit = limit;
+    this.rate = rate;
+    this.#maxPauseMs = maxPauseMs;
+    this.#guardOptions = guard;
+  }
+
+  /** The latency guard's latest ratio of recent to baseline latency (0 before any). */
+  get latencyRatio(): number {
+    return this.#guard?.ratio ?? 0;
+  }
+
+  /** Notes the rate now in force (pacing since `now`, or unpaced). */
+  notePaced(now: number): void {
+    this.#pacedSince = this.rate.rate === Infinity ? Infinity : Math.min(this.#pacedSince, now);
+  }
+
+  /** Judges an outcome reported at `at` for `request`, with `outstanding` others in flight. */
+  judge(request: SentRequest, at: number, reported: Signal, outstanding: number): Judged {
+    const capped = capPause(reported, this.#maxPauseMs);
+    const heard = capped?.signal ?? reported;
+    const signal = this.#overload.judge(heard);
+    return {
+      sample: this.#sampleOf(request, at, signal, outstanding),
+      heard,
+      cappedCause: capped?.cause,
+    };
+  }
+
+  /** Feeds a judged sample to the algorithms; returns the latency alarm it raised, if any. */
+  learn(sample: Sample): AlarmAction | undefined {
+    this.limit.onSample(sample);
+    this.rate.onSample(sample);
+    return sample.signal.kind === 'ok' ? this.#watchLatency(sample.sentAt, sample.at) : undefined;
+  }
+
+  /**
+   * The sample an outcome makes. A refusal sent at more in flight than any
+   * recent success is marked as refused for its concurrency — unless it was
+   * sent unpaced (a slow start raises both at once) or the rate was probing,
+   * which raises the concurrency too and is the likelier cause.
+   */
+  #sampleOf(request: SentRequest, at: number, signal: Signal, outstanding: number): Sample {
+    const inflight = request.inflightAtSend;
+    const sample: Sample = { sentAt: request.sentAt, at, inflight, signal, outstanding };
+    if (signal.kind === 'ok') this.#acceptedInflight.add(inflight);
+    else if (
+      signal.kind === 'throttled' &&
+      request.sentAt >= this.#pacedSince &&
+      this.rate.probing !== true
+    ) {
+      const accepted = this.#acceptedInflight.max;
+      sample.overConcurrency = accepted !== undefined && inflight > accepted;
+    }
+    return sample;
+  }
+
+  /** Feeds a success's latency to the guard; an alarm action goes to the rate algorithm. */
+  #watchLatency(sentAt: number, at: number): AlarmAction | undefined {
+    if (this.#guardOptions === false) return undefined;
+    this.#guard ??= new LatencyGuard(this.#guardOptions);
+    const action = this.#guard.observe(sentAt, at);
+    if (action) this.rate.onAlarm?.(at, action);
+    return action;
+  }
+}
