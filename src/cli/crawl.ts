@@ -8,6 +8,7 @@ import { countUrls, readLines } from '../crawl/line-reader.js';
 import { cutTornLine } from '../crawl/results-file.js';
 import { runCrawl } from '../crawl/run-crawl.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
+import { redactSecrets } from '../util/redact.js';
 import { type MetricsAddress, metricsAddress, serveMetrics } from './metrics-port.js';
 import { numberArg, positiveArg } from './parsers.js';
 import { progressDisplay } from './progress-display.js';
@@ -187,7 +188,8 @@ async function countCrawlable(file: string): Promise<number> {
   const count = await countUrls(file);
   const first = count.firstProblem;
   if (count.urls > 0 && count.valid === 0 && first) {
-    const text = first.text.length > 60 ? `${first.text.slice(0, 60)}…` : first.text;
+    const shown = redactSecrets(first.text);
+    const text = shown.length > 60 ? `${shown.slice(0, 60)}…` : shown;
     throw new UsageError(
       `${file}: no line is an http(s) URL (${count.urls} checked; line ${first.line}: ${first.problem}: ${JSON.stringify(text)})`,
     );

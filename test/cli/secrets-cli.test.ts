@@ -37,6 +37,17 @@ describe('the CLI prints no secrets', () => {
     }
   });
 
+  it('crawl: a file of no crawlable line names the first one without its password or token', async () => {
+    const input = join(dir, 'no-url.txt');
+    writeFileSync(input, 'https://alice:hunter2@example.com/?token=s3cr3t and words\n');
+    const run = await runCli(['crawl', input, '--out', join(dir, 'no-url.jsonl')], dir);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(
+      /line 1: not one URL: .*https:\/\/\*\*\*@example\.com\/\?token=\*\*\*/,
+    );
+    expect(run.stderr + run.stdout).not.toMatch(/s3cr3t|hunter2/);
+  });
+
   it('probe: neither the table nor --json shows the token', async () => {
     const url = 'http://127.0.0.1:1/?token=s3cr3t';
     const table = await runCli(['probe', url, '-n', '1'], dir);
