@@ -24,11 +24,12 @@ const LOW_WATER_BYTES = 65_536;
  * (as undici's `fetch` does), so its request gives its place back instead of
  * holding it, paused, for good.
  */
-const unread = new FinalizationRegistry<{ tap: ResponseTap; body: ReadableStream }>(
-  ({ tap, body }) => {
-    if (!body.locked) tap.abort(new DOMException('response body dropped unread', 'AbortError'));
-  },
-);
+const unread = new FinalizationRegistry(cancelUnread);
+
+/** Cancels the download of a dropped `Response`, unless its body is being read. */
+function cancelUnread({ tap, body }: { tap: ResponseTap; body: ReadableStream }): void {
+  if (!body.locked) tap.abort(new DOMException('response body dropped unread', 'AbortError'));
+}
 
 /**
  * Has the download cancelled if `response` is garbage-collected before its
@@ -44,7 +45,8 @@ function cancelIfDropped(tap: ResponseTap, body: ReadableStream, response: Respo
   tap.onPause = () => {
     tap.onPause = undefined;
     const target = dropped.deref();
-    if (target && !body.locked) unread.register(target, { tap, body });
+    if (target) unread.register(target, { tap, body });
+    else cancelUnread({ tap, body }); // collected before the download paused
   };
 }
 

@@ -3,7 +3,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
 import { type HostileServer, startHostileServer } from '../../src/testing/hostile-server.js';
-import { waitFor } from './helpers.js';
+import { startServer, waitFor } from './helpers.js';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -13,6 +13,8 @@ let client: RatewiseClient | undefined;
 afterEach(async () => {
   await client?.close();
   await hostile?.close();
+  client = undefined;
+  hostile = undefined;
 });
 
 /** Fetches `url` and drops the response without touching its body. */
@@ -35,6 +37,30 @@ describe('a response dropped with its body unread', () => {
       }, 5000);
     }
     expect(hostile.hits.get('/chunked')).toBe(3);
+  });
+
+  it('gives its place back when the Response is collected before the download first pauses', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200);
+      res.write('first');
+      setTimeout(() => res.end(Buffer.alloc(4_000_000)), 200); // the rest after the drop
+    });
+    client = createClient({ maxConcurrency: 1 });
+    const scope = `host:${new URL(server.url).host}`;
+    const { registry } = client;
+    try {
+      for (let i = 0; i < 2; i++) {
+        await fetchAndDrop(`${server.url}/${i}`);
+        for (let j = 0; j < 5; j++) gc(); // the Response goes while the body has not paused yet
+        await waitFor(() => {
+          gc();
+          return registry.get(scope)?.inflight === 0;
+        }, 5000);
+      }
+      expect(server.seen).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
   });
 
   it('is not cancelled while the response is kept, read later, or read slowly', async () => {
