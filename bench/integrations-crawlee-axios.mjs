@@ -90,13 +90,21 @@ function crawleeRun(withRatewise) {
       },
       new Configuration({ persistStorage: false, purgeOnStart: true }),
     );
-    const urls = Array.from({ length: CAPACITY * SECONDS * 2 }, (_, i) => `${base}/item/${i}`);
-    const timer = setTimeout(async () => {
+    // Enough URLs that the crawl cannot run out (without ratewise most fail after their retries).
+    const urls = Array.from({ length: CAPACITY * SECONDS * 10 }, (_, i) => `${base}/item/${i}`);
+    let ended = false;
+    const end = async () => {
+      if (ended) return;
+      ended = true;
       await windowEnds();
+    };
+    const timer = setTimeout(async () => {
+      await end();
       crawler.stop();
     }, SECONDS * 1000);
     await crawler.run(urls);
     clearTimeout(timer);
+    await end(); // ran out early after all: the window is what it took (see wall s)
     await ratewise?.close();
   };
 }
