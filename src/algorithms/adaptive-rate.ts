@@ -18,6 +18,7 @@ import { Prober } from './prober.js';
 import { QuotaPace } from './quota-pace.js';
 import { RateMeter } from './rate-meter.js';
 import {
+  FIRST_RECOUNT_SPAN_MS,
   firstCeilingRecount,
   grantRecount,
   probeRecount,
@@ -320,7 +321,7 @@ export class AdaptiveRate implements RatePolicy {
       this.#firstCounted = true;
       return firstCeilingRecount(
         sample,
-        this.#meter.pausedWithin(sample.sentAt - 2000, sample.sentAt),
+        this.#meter.pausedWithin(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt),
       );
     }
     const paused = !calm && sample.signal.retryAfterMs !== undefined;

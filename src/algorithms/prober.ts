@@ -73,6 +73,7 @@ export class Prober {
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
 
+  /** @param refusedShare and `pausedShare`: what the budget earns, as in `AdaptiveRateOptions`. */
   constructor(refusedShare: number, pausedShare: number) {
     this.#refusedShare = refusedShare;
     this.#pausedShare = pausedShare;
@@ -93,11 +94,12 @@ export class Prober {
     if (this.#probeMs !== undefined) this.#probeMs += ms;
   }
 
-  /** Earns the budget's share of one request, and of the time up to `at`. */
+  /** Earns the budget's share of one request. */
   onRequest(): void {
     this.#budget?.onRequest();
   }
 
+  /** Earns the budget's share of the time up to `at`. */
   onTime(at: number): void {
     this.#budget?.onTime(at);
   }

@@ -2,7 +2,7 @@ import { DEEPEST_CUT } from './rate-meter.js';
 import type { Sample } from './sample.js';
 
 /** The first ceiling is recounted over the requests sent in this span before the first refusal. */
-const FIRST_RECOUNT_SPAN_MS = 1000;
+export const FIRST_RECOUNT_SPAN_MS = 1000;
 
 /**
  * A ceiling to recount by send time: a refusal arrives before the requests
