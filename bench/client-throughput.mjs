@@ -7,42 +7,29 @@
 // --seconds per round, rounds interleaved so drift hits all alike; the table shows
 // the median requests/s and its ratio to the raw undici form with the same API. Rows
 // with the latency guard off isolate the client's own cost from controller decisions.
-import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { createClient } from '../dist/client/client.js';
 import { timedConnect } from '../dist/client/connection-timings.js';
 import { ratewiseInterceptor } from '../dist/client/interceptor.js';
+import { drive, median, startOkServer } from './harness.mjs';
 
 const { values } = parseArgs({
   options: {
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '3' },
-    server: { type: 'boolean', default: false },
   },
 });
 
-if (values.server) {
-  const { createServer } = await import('node:http');
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-length': '2' });
-    res.end('ok');
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.send?.(server.address().port));
-  process.on('disconnect', () => process.exit(0));
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const connections = Number(values.connections);
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
-  const child = fork(new URL(import.meta.url).pathname, ['--server'], { stdio: 'inherit' });
-  const port = await new Promise((resolve) => child.once('message', resolve));
-  const url = `http://127.0.0.1:${port}/`;
+  const server = await startOkServer();
+  const url = server.url;
   const control = { maxConcurrency: connections, initialConcurrency: connections };
   // The latency guard reads sub-millisecond jitter as soft throttling and slows down;
   // without it the rows measure the client's own cost.
@@ -86,7 +73,7 @@ async function main() {
   for (const [, once] of contenders) await drive(once, connections, 0.5); // warm up
   for (let round = 0; round < rounds; round++) {
     for (const [name, once] of contenders)
-      results.get(name).push(await drive(once, connections, seconds));
+      results.get(name).push((await drive(once, connections, seconds)).rate);
   }
   await Promise.all([
     rawAgent.close(),
@@ -97,9 +84,8 @@ async function main() {
     client.close(),
     clientUnguarded.close(),
   ]);
-  child.disconnect();
+  server.stop();
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const rate = Object.fromEntries([...results].map(([name, xs]) => [name, median(xs)]));
   const percent = (name, of) => `${((100 * rate[name]) / rate[of]).toFixed(1)} %`;
   console.log(
@@ -113,20 +99,4 @@ async function main() {
       `| ${name} | ${Math.round(rate[name])} | ${same} | ${percent(name, 'undici request (raw)')} |`,
     );
   }
-}
-
-/** Runs `connections` loops of `once` for `seconds`; returns completed requests/s. */
-async function drive(once, connections, seconds) {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        await once();
-        done++;
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
 }

@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { instantDispatcher } from './harness.mjs';
 
 const [part, arg] = process.argv.slice(2);
 const dist = new URL('../dist/', import.meta.url);
@@ -48,32 +49,6 @@ function child(args) {
     },
   );
   if (status !== 0) process.exitCode = status ?? 1;
-}
-
-/** A dispatcher that answers every request with `200 ok` at once, in-process. */
-function instantDispatcher() {
-  const controller = {
-    aborted: false,
-    paused: false,
-    reason: null,
-    abort() {},
-    pause() {},
-    resume() {},
-  };
-  const body = Buffer.from('ok');
-  return {
-    dispatch(_opts, handler) {
-      queueMicrotask(() => {
-        handler.onRequestStart?.(controller, {});
-        handler.onResponseStart?.(controller, 200, { 'content-length': '2' }, 'OK');
-        handler.onResponseData?.(controller, body);
-        handler.onResponseEnd?.(controller, {});
-      });
-      return true;
-    },
-    close: async () => {},
-    destroy: async () => {},
-  };
 }
 
 async function hosts(idleMs) {

@@ -10,41 +10,28 @@
 // - loopback: a server in a child process answering every request at once (200, 2-byte body),
 //   C workers per client looping request → read body (noisy on a shared machine).
 // Target: metrics cost ≤ 3 % of client.fetch throughput.
-import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import { createClient } from '../dist/client/client.js';
 import { prometheusMetrics } from '../dist/integrations/prometheus.js';
+import { drive, instantDispatcher, median, startOkServer } from './harness.mjs';
 
 const { values } = parseArgs({
   options: {
     connections: { type: 'string', default: '32' },
     seconds: { type: 'string', default: '3' },
     rounds: { type: 'string', default: '5' },
-    server: { type: 'boolean', default: false },
   },
 });
 
-if (values.server) {
-  const { createServer } = await import('node:http');
-  const server = createServer((_req, res) => {
-    res.writeHead(200, { 'content-length': '2' });
-    res.end('ok');
-  });
-  server.keepAliveTimeout = 60_000;
-  server.listen(0, '127.0.0.1', () => process.send?.(server.address().port));
-  process.on('disconnect', () => process.exit(0));
-} else {
-  await main();
-}
+await main();
 
 async function main() {
   const connections = Number(values.connections);
   const seconds = Number(values.seconds);
   const rounds = Number(values.rounds);
-  const child = fork(new URL(import.meta.url).pathname, ['--server'], { stdio: 'inherit' });
-  const port = await new Promise((resolve) => child.once('message', resolve));
-  const url = `http://127.0.0.1:${port}/`;
+  const server = await startOkServer();
+  const url = server.url;
   // The latency guard reads loopback jitter as soft throttling; off, the rows measure cost.
   const control = {
     maxConcurrency: connections,
@@ -79,9 +66,8 @@ async function main() {
     }
   }
   await Promise.all(clients.map((c) => c.close()));
-  child.disconnect();
+  server.stop();
 
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(
     `node ${process.version}, ${connections} connections, ${rounds} × ${seconds} s per client, loopback immediate 200; last scrape ${bytes} bytes\n`,
   );
@@ -98,44 +84,4 @@ async function main() {
       `| ${name} | ${Math.round(rate(name))} | ${ratio(rate)} | ${cpu(name).toFixed(1)} | ${ratio(cpu)} |`,
     );
   }
-}
-
-/** An undici dispatcher that answers every request at once with `200 ok`, no socket involved. */
-function instantDispatcher() {
-  const body = Buffer.from('ok');
-  const controller = { aborted: false, paused: false, abort() {}, pause() {}, resume() {} };
-  return {
-    dispatch(_opts, handler) {
-      queueMicrotask(() => {
-        handler.onRequestStart?.(controller, {});
-        handler.onResponseStart?.(controller, 200, { 'content-length': '2' }, 'OK');
-        handler.onResponseData?.(controller, body);
-        handler.onResponseEnd?.(controller, {});
-      });
-      return true;
-    },
-    close: async () => {},
-    destroy: async () => {},
-  };
-}
-
-/** Runs `connections` loops of `once` for `seconds`; returns completed requests/s. */
-async function drive(once, connections, seconds) {
-  const until = performance.now() + seconds * 1000;
-  let done = 0;
-  const started = performance.now();
-  const cpu = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (performance.now() < until) {
-        await once();
-        done++;
-      }
-    }),
-  );
-  const used = process.cpuUsage(cpu);
-  return {
-    rate: done / ((performance.now() - started) / 1000),
-    cpuUs: (used.user + used.system) / done,
-  };
 }
