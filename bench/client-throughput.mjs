@@ -7,27 +7,16 @@
 // --seconds per round, rounds interleaved so drift hits all alike; the table shows
 // the median requests/s and its ratio to the raw undici form with the same API. Rows
 // with the latency guard off isolate the client's own cost from controller decisions.
-import { parseArgs } from 'node:util';
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { createClient } from '../dist/client/client.js';
 import { timedConnect } from '../dist/client/connection-timings.js';
 import { ratewiseInterceptor } from '../dist/client/interceptor.js';
-import { drive, median, startOkServer } from './harness.mjs';
-
-const { values } = parseArgs({
-  options: {
-    connections: { type: 'string', default: '32' },
-    seconds: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '3' },
-  },
-});
+import { drive, driveArgs, median, startOkServer } from './harness.mjs';
 
 await main();
 
 async function main() {
-  const connections = Number(values.connections);
-  const seconds = Number(values.seconds);
-  const rounds = Number(values.rounds);
+  const { connections, seconds, rounds } = driveArgs(3);
   const server = await startOkServer();
   const url = server.url;
   const control = { maxConcurrency: connections, initialConcurrency: connections };

@@ -4,11 +4,28 @@
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const SERVER_FLAG = '--ok-server';
 const self = fileURLToPath(import.meta.url);
 
 if (process.argv[1] === self && process.argv[2] === SERVER_FLAG) serveOk();
+
+/** Reads `--connections` (default 32), `--seconds` (default 3) and `--rounds` as numbers. */
+export function driveArgs(defaultRounds) {
+  const { values } = parseArgs({
+    options: {
+      connections: { type: 'string', default: '32' },
+      seconds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: String(defaultRounds) },
+    },
+  });
+  return {
+    connections: Number(values.connections),
+    seconds: Number(values.seconds),
+    rounds: Number(values.rounds),
+  };
+}
 
 /**
  * Starts the immediate-200 server in a child process (so its CPU is not the bench's);

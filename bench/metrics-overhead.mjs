@@ -10,26 +10,15 @@
 // - loopback: a server in a child process answering every request at once (200, 2-byte body),
 //   C workers per client looping request → read body (noisy on a shared machine).
 // Target: metrics cost ≤ 3 % of client.fetch throughput.
-import { parseArgs } from 'node:util';
 import { Registry } from 'prom-client';
 import { createClient } from '../dist/client/client.js';
 import { prometheusMetrics } from '../dist/integrations/prometheus.js';
-import { drive, instantDispatcher, median, startOkServer } from './harness.mjs';
-
-const { values } = parseArgs({
-  options: {
-    connections: { type: 'string', default: '32' },
-    seconds: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '5' },
-  },
-});
+import { drive, driveArgs, instantDispatcher, median, startOkServer } from './harness.mjs';
 
 await main();
 
 async function main() {
-  const connections = Number(values.connections);
-  const seconds = Number(values.seconds);
-  const rounds = Number(values.rounds);
+  const { connections, seconds, rounds } = driveArgs(5);
   const server = await startOkServer();
   const url = server.url;
   // The latency guard reads loopback jitter as soft throttling; off, the rows measure cost.
