@@ -1,6 +1,6 @@
-// Crawlee and axios with and without ratewise, side by side, against the first reference's
-// server on loopback: a hidden fixed window of 30 req/s, 350 ms pages, 429 + Retry-After: 1
-// beyond it. 40-way demand for --seconds each (default 60); a fresh server per run.
+// Crawlee and axios with and without ratewise, side by side, against the demo server
+// (docs/server-models.md) on loopback: a hidden fixed window of 30 req/s, 350 ms pages,
+// 429 + Retry-After: 1 beyond it. 40-way demand for --seconds each (default 60); a fresh server per run.
 //
 //   npm run build && node bench/integrations-crawlee-axios.mjs [--seconds 60] [--only crawlee|axios]
 //

@@ -1,5 +1,5 @@
 // ratewise in every scenario of `ratewise bench`, seeds 1–5, in simulation; plus the 25 s cold
-// start of the crawl criterion (reference 000, ok out of a capacity of 750). Prints a Markdown
+// start of the crawl criterion (the reference-000 scenario, ok out of a capacity of 750). Prints a Markdown
 // table for BENCHMARKS.md.
 //
 //   npm run build && node bench/seeds.mjs

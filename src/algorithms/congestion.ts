@@ -15,8 +15,8 @@ export function speedOf(sample: Sample): Reaction['speed'] {
 /**
  * Whether a throttling sample starts a new congestion event. A request sent at
  * or before the last decrease was sent under the old, too-high setting: its
- * rejection is part of the event already reacted to, not a new one (principle 2
- * of DESIGN.md). A burst of 429s therefore causes exactly one decrease.
+ * rejection is part of the event already reacted to, not a new one
+ * (docs/control-loop.md). A burst of 429s therefore causes exactly one decrease.
  */
 export function startsNewEvent(sample: Sample, lastDecreaseAt: number): boolean {
   return sample.sentAt > lastDecreaseAt;

@@ -9,7 +9,7 @@ import type { AlarmTransition } from '../detect/transition.js';
 
 /** Which detector raised an alarm. */
 export type AlarmSource =
-  /** Raw completions per second fell below the peak (003's detector, on the log). */
+  /** Raw completions per second fell below the peak (the throughput-decay detector, replayed on the log). */
   | 'throughput'
   /** Completions per second per request in flight fell: each request takes longer. */
   | 'per-request'

@@ -46,13 +46,13 @@ export interface DiagnosisInput {
 const MIN_DIAGNOSIS_REQUESTS = 20;
 /** Share of 429s + 503s from which throttling counts as hard. */
 const HARD_SHARE = 0.01;
-/** Window p95 above this multiple of the baseline is "latency up" (003's 2× rule). */
+/** Window p95 above this multiple of the baseline is "latency up" (twice the unloaded latency means throttling: docs/server-models.md). */
 const SLOW_RATIO = 2;
 const TARGET_PHASES = new Set(['tarpit', 'byte-drip', 'slow-connect']);
 
 /**
  * Turns the detectors' outputs into one verdict and plain sentences, the
- * order an operator should check them in (003's diagnostic path): open
+ * order an operator should check them in: open
  * rejections first, then the target's soft signs (latency against the
  * baseline, which phase grew, a per-client ramp, a queue with a timeout),
  * then — only when none of those fired — the throughput alarms that say

@@ -30,7 +30,7 @@ export function registerDemo(program: Command): Command {
   return program
     .command('demo')
     .description(
-      'the first reference, on loopback: a server with a hidden 30 req/s limit and 350 ms latency, 40 workers, ratewise against naive per-worker backoff',
+      'the demo server of docs/server-models.md, on loopback: a server with a hidden 30 req/s limit and 350 ms latency, 40 workers, ratewise against naive per-worker backoff',
     )
     .option('--duration <s>', 'seconds per run', positiveArg, 25)
     .option('--dir <dir>', 'where the events log and the HTML report go', 'ratewise-demo')

@@ -35,7 +35,7 @@ export interface SelfCheckOptions {
   decayFraction?: number;
   /** Latency ratio at or below this "holds". @default 1.3 */
   holdRatio?: number;
-  /** Latency ratio above this is the target slowing down (003's 2× p95 rule). @default 2 */
+  /** Latency ratio above this is the target slowing down (twice the unloaded latency means throttling: docs/server-models.md). @default 2 */
   slowRatio?: number;
 }
 

@@ -28,7 +28,8 @@ const demand40 = (durationMs: number): Workload => ({ workers: 40, durationMs })
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'reference-000',
-    description: 'reference 000 demo server: fixed window 30 req/s, 350 ms, 429 + Retry-After: 1',
+    description:
+      'the demo server (docs/server-models.md): fixed window 30 req/s, 350 ms, 429 + Retry-After: 1',
     model: 'fixed-window',
     params: { rate: 30, latencyMs: 350, jitterMs: 50, retryAfter: 'seconds' },
     workload: demand40(5 * MINUTE),
@@ -79,7 +80,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'ramp',
     description:
-      'reference 003 pacing ramp: +40 ms per 100 requests (cap 3 s), 200 ms base, 2,000 URLs',
+      'pacing ramp keyed to the request count: +40 ms per 100 requests (cap 3 s), 200 ms base, 2,000 URLs',
     model: 'ramp',
     params: { latencyMs: 200, jitterMs: 50 },
     workload: { workers: 40, durationMs: 60 * MINUTE, urls: 2000 },

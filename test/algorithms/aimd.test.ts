@@ -72,7 +72,7 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBeGreaterThanOrEqual(22);
   });
 
-  it('does not collapse under a burst the way per-response halving does (reference 000)', () => {
+  it('does not collapse under a burst the way per-response halving does (the reference-aimd strategy)', () => {
     const limit = new AimdLimit({ initialLimit: 32, slowStartThreshold: 0 });
     // 26 rejections of one burst, all sent together at t=0, at 32 in flight: one event.
     for (let i = 0; i < 26; i++) {

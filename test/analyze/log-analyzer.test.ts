@@ -22,7 +22,7 @@ describe('analyze: diagnosis on synthetic closed-loop logs', () => {
     expect(a.totals.rps).toBeCloseTo(40, 0);
   });
 
-  it("003's soft throttling: latency climbs at constant concurrency; alarms fire and it is the target's doing", () => {
+  it("soft throttling: latency climbs at constant concurrency; alarms fire and it is the target's doing", () => {
     const run = closedLoop({
       durationS: TEN_MIN,
       workers: () => 8,

@@ -4,7 +4,7 @@ import { fullJitter } from '../../src/backoff/full-jitter.js';
 import { noJitter } from '../../src/backoff/no-jitter.js';
 import { type Random, seededRandom } from '../../src/random.js';
 
-// The herd figure of reference 002: ten workers that all got a 429 at once retry
+// The thundering herd: ten workers that all got a 429 at once retry
 // on attempt 3 (an 8 s window). Per trial, count the largest number of retries
 // that land in the same 0.1 s bucket; average over 2,000 trials.
 const WORKERS = 10;
@@ -24,7 +24,7 @@ function averagePeak(backoff: Backoff, random: Random): number {
   return total / TRIALS;
 }
 
-describe('synchronised retries (reference 002)', () => {
+describe('synchronised retries', () => {
   it('without jitter all ten retry in the same 0.1 s slot: exactly 10.00', () => {
     expect(noJitter().delayMs(ATTEMPT, seededRandom(0))).toBe(8000);
     expect(averagePeak(noJitter(), seededRandom(0))).toBe(10);

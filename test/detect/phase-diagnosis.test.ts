@@ -5,7 +5,7 @@ import type { PhaseTimings } from '../../src/timings.js';
 import { jitter } from './traffic.js';
 
 /**
- * 003's curl readings, converted from curl's cumulative times to durations:
+ * Curl readings of a healthy page, converted from curl's cumulative times to durations:
  * healthy dns=4 connect=31 tls=78 ttfb=142 total=151 → dns 4, connect 27, tls 47.
  */
 const healthy = { dnsMs: 4, connectMs: 27, tlsMs: 47, ttfbMs: 142, totalMs: 151, bytes: 84_213 };

@@ -24,7 +24,7 @@ function client(
 const sawtooth = (i: number): number => 2 + (Math.floor(i / 50) % 9);
 
 describe('detectRamp', () => {
-  it("finds +40 ms per 100 requests at a constant rate (003's throttling mock)", () => {
+  it('finds +40 ms per 100 requests at a constant rate (the ramp server model)', () => {
     // The mock adds 40 ms per 100 requests received, in steps.
     const result = detectRamp(
       client(

@@ -30,13 +30,13 @@ const worst = (values: number[]) => Math.min(...values);
 const most = (values: number[]) => Math.max(...values);
 
 describe('ratewise control quality in simulation (40 workers of demand)', () => {
-  it('reference 000 server: >= 95 % of capacity in steady state, <= 1 % rejected', async () => {
+  it('the demo server (reference-000): >= 95 % of capacity in steady state, <= 1 % rejected', async () => {
     const results = await runs('reference-000', ratewise);
     expect(worst(results.map((r) => r.capacityShare ?? 0))).toBeGreaterThanOrEqual(0.95);
     expect(most(results.map((r) => r.rejectedShare))).toBeLessThanOrEqual(0.01);
   });
 
-  it('reference 000 server, a 25 s run from a cold start: >= 90 % of its 750 in ok', async () => {
+  it('the demo server (reference-000), a 25 s run from a cold start: >= 90 % of its 750 in ok', async () => {
     // The crawl criterion (issue: client and CLI), learning phase included.
     const oks = await Promise.all(
       SEEDS.map(async (seed) => {

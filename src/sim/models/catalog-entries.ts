@@ -77,7 +77,7 @@ export const MODEL_CATALOG: readonly ModelEntry[] = [
   },
   {
     name: 'fixed-window',
-    description: 'reference 000: N per window, 429 + Retry-After at once when over',
+    description: 'N per window, 429 + Retry-After at once when over',
     params: [rate(STEADY_RATE), num('windowMs', 'window length, ms'), ...LIMIT, ...LATENCY],
     create: (o) => new FixedWindowModel(o),
   },
@@ -132,7 +132,7 @@ export const MODEL_CATALOG: readonly ModelEntry[] = [
       name,
       description:
         name === 'ramp'
-          ? 'reference 003: +40 ms per 100 requests from a client, capped at 3 s'
+          ? '+40 ms per 100 requests from a client, capped at 3 s'
           : 'pacing ramp counting only the last minute of a client: slowing down helps',
       params: [
         num('stepMs', 'extra delay per step, ms'),

@@ -73,11 +73,11 @@ class ReferenceLimiter {
   }
 }
 
-/** Reference 000's AIMD limiter and worker loop, lost wake-up fixed. */
+/** The demo server's published AIMD limiter and worker loop (docs/server-models.md), lost wake-up fixed. */
 export const referenceAimd: Strategy = {
   name: 'reference-aimd',
   description:
-    'reference 000 as published: +1 per 2xx, halve per 429, breaker 6 × 429 → 15 s (lost wake-up fixed)',
+    "the demo server's limiter as published: +1 per 2xx, halve per 429, breaker 6 × 429 → 15 s (lost wake-up fixed)",
   async run(context) {
     const limiter = new ReferenceLimiter(context.clock, context.maxConcurrency);
     const { clock, work, random } = context;
