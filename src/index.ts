@@ -27,6 +27,7 @@ export {
   BreakerPolicy,
   type BreakerSnapshot,
 } from './algorithms/breaker-policy.js';
+export type { ClockReading } from './algorithms/clock-reading.js';
 export type { ConcurrencyCeilingState } from './algorithms/concurrency-ceiling.js';
 export { GradientLimit, type GradientOptions, type GradientState } from './algorithms/gradient.js';
 export type { ProbeBudgetState } from './algorithms/probe-budget.js';

@@ -19,7 +19,7 @@ export type RateDecisionState = {
 };
 
 /**
- * Serialisable state of an {@link AdaptiveRate}; numbers only. Rates of 0 mean "none" (unpaced, no ceiling, no quota cap);
+ * Serialisable state of an {@link AdaptiveRate}; numbers only, times as wall-clock epoch ms. Rates of 0 mean "none" (unpaced, no ceiling, no quota cap);
  * times of `NEVER` (`-Number.MAX_VALUE`, see congestion.ts) mean "not yet".
  */
 export type AdaptiveRateState = RateDecisionState &
@@ -31,7 +31,7 @@ export type AdaptiveRateState = RateDecisionState &
 const RATE: NumberRule = { min: 0 };
 
 /**
- * Reads the decision fields of state saved by `AdaptiveRate.toJSON()`,
+ * Reads the decision fields of state saved by `AdaptiveRate.snapshot()`,
  * validating each; missing fields keep their `fresh` value. Throws
  * {@link InvalidOptionError} naming a malformed field.
  */

@@ -11,6 +11,7 @@ import {
   readRateDecisions,
   readRateMeter,
 } from './adaptive-rate-state.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { readProbeBudget } from './probe-budget-state.js';
 import { probeRate } from './probe-curve.js';
@@ -112,13 +113,8 @@ export class AdaptiveRate implements RatePolicy {
   /**
    * @param options validated (unknown keys are rejected) once per options
    *   object: reuse one object for many scopes; it is not read again.
-   * @param state state from {@link AdaptiveRate.toJSON} (e.g. from a shared
-   *   store); each field is validated, missing fields keep their fresh value.
    */
-  constructor(
-    options: AdaptiveRateOptions = NO_OPTIONS,
-    state?: Readonly<Record<string, unknown>>,
-  ) {
+  constructor(options: AdaptiveRateOptions = NO_OPTIONS) {
     this.#s = adaptiveRateSettings(options);
     this.#meter = new RateMeter(this.#s.windowMs);
     this.#margin = this.#s.margin;
@@ -127,7 +123,6 @@ export class AdaptiveRate implements RatePolicy {
       this.#ceiling = this.#s.startRate;
       this.#prober.setProbe(0);
     }
-    if (state !== undefined) this.#restore(state);
   }
 
   /** Current rate in requests/s; `Infinity` means unpaced. Never NaN, never above `documentedRate`. */
@@ -211,41 +206,50 @@ export class AdaptiveRate implements RatePolicy {
     this.#prober.openBudget(at);
   }
 
-  /** Plain state, for a shared store or a restart. */
-  toJSON(): AdaptiveRateState {
-    const state: AdaptiveRateState = { ...this.#decisions(), ...this.#meter.toJSON() };
-    const budget = this.#prober.budgetState();
+  /** Plain state for a store, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): AdaptiveRateState {
+    const state: AdaptiveRateState = {
+      ...this.#decisions(clocks),
+      ...this.#meter.snapshot(clocks),
+    };
+    const budget = this.#prober.budgetState(clocks);
     if (budget !== undefined) state.budget = budget;
-    if (this.#quota !== undefined) state.quota = this.#quota.toJSON();
+    if (this.#quota !== undefined) state.quota = this.#quota.snapshot(clocks);
     return state;
   }
 
-  #decisions(): RateDecisionState {
+  #decisions(clocks: ClockReading): RateDecisionState {
     return {
       ceiling: this.#ceiling,
       margin: this.#margin,
       probeMs: this.#prober.probeMs ?? -1,
-      holdUntil: this.#holdUntil,
-      lastDecreaseAt: this.#lastDecreaseAt,
+      holdUntil: toWall(this.#holdUntil, clocks),
+      lastDecreaseAt: toWall(this.#lastDecreaseAt, clocks),
     };
   }
 
-  #restore(saved: Readonly<Record<string, unknown>>): void {
-    const state = readRateDecisions(saved, this.#decisions(), OWNER);
-    this.#meter.restore(readRateMeter(saved, this.#meter.toJSON(), OWNER));
+  /**
+   * Resumes a fresh policy from a {@link AdaptiveRate.snapshot} taken in this
+   * process or another (`clocks` pairs this one's clocks now). Each field is
+   * validated (an `InvalidOptionError` names a malformed one); missing fields
+   * keep their fresh value.
+   */
+  restore(saved: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
+    const state = readRateDecisions(saved, this.#decisions(clocks), OWNER);
+    this.#meter.restore(readRateMeter(saved, this.#meter.snapshot(clocks), OWNER), clocks);
     const budget = readProbeBudget(saved, OWNER);
     this.#ceiling = state.ceiling;
     this.#margin = state.margin;
     this.#prober.setProbe(state.probeMs < 0 || state.ceiling === 0 ? undefined : state.probeMs);
-    this.#holdUntil = state.holdUntil;
-    this.#lastDecreaseAt = state.lastDecreaseAt;
+    this.#holdUntil = fromWall(state.holdUntil, clocks);
+    this.#lastDecreaseAt = fromWall(state.lastDecreaseAt, clocks);
     this.#firstCounted = state.ceiling > 0;
     const quota = readQuotaPace(saved, OWNER);
     if (quota !== undefined) {
       this.#quota = new QuotaPace();
-      this.#quota.restore(quota);
+      this.#quota.restore(quota, clocks);
     }
-    if (budget !== undefined) this.#prober.restoreBudget(budget);
+    if (budget !== undefined) this.#prober.restoreBudget(budget, clocks);
   }
 
   /** Whether the server accepts clearly less than the rate (so a probe tests nothing: the demand or the concurrency limit binds). */

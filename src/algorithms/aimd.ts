@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
 import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { readProbeBudget } from './probe-budget-state.js';
@@ -54,7 +55,7 @@ export interface AimdOptions {
   refusedShare?: number;
 }
 
-/** Serialisable state of an {@link AimdLimit}; numbers only. */
+/** Serialisable state of an {@link AimdLimit}; numbers only, times as wall-clock epoch ms. */
 export type AimdState = {
   /** The real-valued limit (the exposed limit is its floor). */
   value: number;
@@ -111,15 +112,12 @@ export class AimdLimit implements ConcurrencyLimit {
   /**
    * @param options validated (unknown keys are rejected) once per options
    *   object: reuse one object for many scopes; it is not read again.
-   * @param state state from {@link AimdLimit.toJSON} (e.g. loaded from a store);
-   *   each field is validated, missing fields keep their fresh value.
    */
-  constructor(options: AimdOptions = NO_OPTIONS, state?: Readonly<Record<string, unknown>>) {
+  constructor(options: AimdOptions = NO_OPTIONS) {
     this.#s = aimdSettings(options);
     this.#value = this.#s.initialLimit;
     this.#slowStartThreshold = this.#s.slowStartThreshold;
     this.#ceiling = new ConcurrencyCeiling(this.#s.refusedShare, PAUSED_SHARE);
-    if (state !== undefined) this.#restore(state);
   }
 
   /** The current limit: `max(min, floor(value))`. */
@@ -140,14 +138,14 @@ export class AimdLimit implements ConcurrencyLimit {
     return this.limit;
   }
 
-  /** Plain state, for a shared store or a restart. */
-  toJSON(): AimdState {
+  /** Plain state for a store, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): AimdState {
     return {
       value: this.#value,
       slowStartThreshold: this.#slowStartThreshold,
-      lastDecreaseAt: this.#lastDecreaseAt,
-      holdUntil: this.#holdUntil,
-      ceiling: this.#ceiling.toJSON(),
+      lastDecreaseAt: toWall(this.#lastDecreaseAt, clocks),
+      holdUntil: toWall(this.#holdUntil, clocks),
+      ceiling: this.#ceiling.snapshot(clocks),
     };
   }
 
@@ -180,7 +178,13 @@ export class AimdLimit implements ConcurrencyLimit {
     this.#slowStartThreshold = this.#value;
   }
 
-  #restore(state: Readonly<Record<string, unknown>>): void {
+  /**
+   * Resumes a fresh limit from a {@link AimdLimit.snapshot} taken in this
+   * process or another (`clocks` pairs this one's clocks now). Each field is
+   * validated (an `InvalidOptionError` names a malformed one); missing fields
+   * keep their fresh value.
+   */
+  restore(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
     const owner = `${OWNER} state`;
     const value = numberOption(owner, 'value', state.value, this.#value, {});
     this.#value = clamp(value, this.#s.min, this.#s.max);
@@ -191,10 +195,12 @@ export class AimdLimit implements ConcurrencyLimit {
       this.#slowStartThreshold,
       { min: 0 },
     );
-    this.#lastDecreaseAt = numberOption(owner, 'lastDecreaseAt', state.lastDecreaseAt, NEVER);
-    this.#holdUntil = numberOption(owner, 'holdUntil', state.holdUntil, NEVER);
+    const time = (name: 'lastDecreaseAt' | 'holdUntil') =>
+      fromWall(numberOption(owner, name, state[name], NEVER), clocks);
+    this.#lastDecreaseAt = time('lastDecreaseAt');
+    this.#holdUntil = time('holdUntil');
     const ceiling = readCeiling(state.ceiling, owner);
-    if (ceiling !== undefined) this.#ceiling.restore(ceiling);
+    if (ceiling !== undefined) this.#ceiling.restore(ceiling, clocks);
   }
 }
 

@@ -2,6 +2,8 @@ import type { BreakerState } from '../events/event.js';
 import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
 import type { Random } from '../random.js';
 import type { Reaction } from '../signal.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
+import { NEVER } from './congestion.js';
 
 /** Options for {@link BreakerPolicy}. */
 export interface BreakerOptions {
@@ -44,9 +46,6 @@ export interface BreakerOptions {
   openOnRetryAfterMs?: number;
 }
 
-/** "Long ago", as a finite number so the snapshot survives JSON. */
-const NEVER = -Number.MAX_VALUE;
-
 const OWNER = 'BreakerPolicy';
 const KNOWN = [
   'threshold',
@@ -85,7 +84,11 @@ export const breakerSettings = sharedSettings((options: BreakerOptions): Breaker
   });
 });
 
-/** The breaker's serialisable state. Times are monotonic ms of the owning process. */
+/**
+ * The breaker's serialisable state. Times are monotonic ms of the owning
+ * process ({@link BreakerPolicy.toJSON}), or wall-clock epoch ms in a store
+ * ({@link breakerToWall}).
+ */
 export interface BreakerSnapshot {
   /** Stored state; an `open` breaker is half-open once `openUntil` has passed. */
   state: 'closed' | 'open';
@@ -222,6 +225,41 @@ export class BreakerPolicy {
     this.#s.strikes = 0;
     this.#s.cooldownMs = this.#settings.cooldownMs;
   }
+}
+
+/**
+ * The snapshot as a store keeps it: its times as wall-clock epoch ms
+ * (`clocks` pairs the clocks now), so another process can resume it.
+ */
+export function breakerToWall(snapshot: BreakerSnapshot, clocks: ClockReading): BreakerSnapshot {
+  const wall = (t: number) => toWall(t, clocks);
+  return {
+    ...snapshot,
+    lastStrikeAt: wall(snapshot.lastStrikeAt),
+    openedAt: wall(snapshot.openedAt),
+    openUntil: wall(snapshot.openUntil),
+  };
+}
+
+/**
+ * A snapshot from a store ({@link breakerToWall}) on this process's monotonic
+ * clock (`clocks` pairs its clocks now); undefined when it is not a usable
+ * one (the breaker then starts closed).
+ */
+export function breakerFromWall(
+  saved: BreakerSnapshot,
+  clocks: ClockReading,
+): BreakerSnapshot | undefined {
+  if (typeof saved !== 'object' || saved === null || !isSnapshot(saved)) return undefined;
+  const local = (t: number) => fromWall(t, clocks);
+  return {
+    state: saved.state,
+    strikes: saved.strikes,
+    lastStrikeAt: local(saved.lastStrikeAt),
+    openedAt: local(saved.openedAt),
+    openUntil: local(saved.openUntil),
+    cooldownMs: saved.cooldownMs,
+  };
 }
 
 /** Whether a saved state is usable (a corrupt one is ignored: the breaker starts closed). */

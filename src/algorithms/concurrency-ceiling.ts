@@ -1,3 +1,4 @@
+import type { ClockReading } from './clock-reading.js';
 import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
 import type { Sample } from './sample.js';
 
@@ -66,22 +67,22 @@ export class ConcurrencyCeiling {
     }
   }
 
-  /** Plain state. */
-  toJSON(): ConcurrencyCeilingState {
+  /** Plain state, times as wall-clock epoch ms. */
+  snapshot(clocks: ClockReading): ConcurrencyCeilingState {
     const state: ConcurrencyCeilingState = {
       ceiling: this.#ceiling,
       probeStep: this.#step,
     };
-    if (this.#budget !== undefined) state.budget = this.#budget.toJSON();
+    if (this.#budget !== undefined) state.budget = this.#budget.snapshot(clocks);
     return state;
   }
 
-  /** Restores state from {@link ConcurrencyCeiling.toJSON}, already validated. */
-  restore(state: ConcurrencyCeilingState): void {
+  /** Restores state from {@link ConcurrencyCeiling.snapshot}, already validated. */
+  restore(state: ConcurrencyCeilingState, clocks: ClockReading): void {
     this.#ceiling = state.ceiling;
     this.#step = state.probeStep;
     if (state.budget === undefined) return;
-    this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, state.budget.at);
-    this.#budget.restore(state.budget);
+    this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, 0);
+    this.#budget.restore(state.budget, clocks);
   }
 }

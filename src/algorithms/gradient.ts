@@ -1,4 +1,5 @@
 import { numberOption, rejectUnknownOptions } from '../options.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
 
@@ -33,7 +34,7 @@ export interface GradientOptions {
   overloadRatio?: number;
 }
 
-/** Serialisable state of a {@link GradientLimit}; numbers only (0 = not measured yet). */
+/** Serialisable state of a {@link GradientLimit}; numbers only (0 = not measured yet), times as wall-clock epoch ms. */
 export type GradientState = {
   /** The real-valued limit (the exposed limit is its floor). */
   value: number;
@@ -88,9 +89,8 @@ export class GradientLimit implements ConcurrencyLimit {
 
   /**
    * @param options validated; unknown keys are rejected.
-   * @param state state from {@link GradientLimit.toJSON}; each field is validated.
    */
-  constructor(options: GradientOptions = {}, state?: Readonly<Record<string, unknown>>) {
+  constructor(options: GradientOptions = {}) {
     rejectUnknownOptions(OWNER, options, KNOWN);
     this.#min = numberOption(OWNER, 'min', options.min, 1, { min: 1, integer: true });
     this.#max = numberOption(OWNER, 'max', options.max, 32, { min: this.#min, integer: true });
@@ -113,7 +113,6 @@ export class GradientLimit implements ConcurrencyLimit {
     this.#backoffRatio = ratio('backoffRatio', options.backoffRatio, 0.7);
     this.#overloadRatio = ratio('overloadRatio', options.overloadRatio, 0.5);
     this.#value = clamp(initial, this.#min, this.#max);
-    if (state !== undefined) this.#restore(state);
   }
 
   /** The current limit: `max(min, floor(value))`. */
@@ -135,14 +134,14 @@ export class GradientLimit implements ConcurrencyLimit {
     return this.limit;
   }
 
-  /** Plain state, for a shared store or a restart. */
-  toJSON(): GradientState {
+  /** Plain state for a store, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): GradientState {
     return {
       value: this.#value,
       noLoadRtt: this.#noLoadRtt,
       shortRtt: this.#shortRtt,
-      lastAt: this.#lastAt,
-      lastDecreaseAt: this.#lastDecreaseAt,
+      lastAt: toWall(this.#lastAt, clocks),
+      lastDecreaseAt: toWall(this.#lastDecreaseAt, clocks),
     };
   }
 
@@ -178,7 +177,11 @@ export class GradientLimit implements ConcurrencyLimit {
     this.#value = Math.max(this.#min, this.#value * ratio);
   }
 
-  #restore(state: Readonly<Record<string, unknown>>): void {
+  /**
+   * Resumes a fresh limit from a {@link GradientLimit.snapshot} taken in this
+   * process or another (`clocks` pairs this one's clocks now); each field is validated.
+   */
+  restore(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
     const owner = `${OWNER} state`;
     const value = numberOption(owner, 'value', state.value, this.#value);
     this.#value = clamp(value, this.#min, this.#max);
@@ -188,8 +191,10 @@ export class GradientLimit implements ConcurrencyLimit {
       this.#noLoadRtt = 0; // half a measurement is none
       this.#shortRtt = 0;
     }
-    this.#lastAt = numberOption(owner, 'lastAt', state.lastAt, NEVER);
-    this.#lastDecreaseAt = numberOption(owner, 'lastDecreaseAt', state.lastDecreaseAt, NEVER);
+    const time = (name: 'lastAt' | 'lastDecreaseAt') =>
+      fromWall(numberOption(owner, name, state[name], NEVER), clocks);
+    this.#lastAt = time('lastAt');
+    this.#lastDecreaseAt = time('lastDecreaseAt');
   }
 }
 

@@ -1,3 +1,5 @@
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
+
 /** Weight of each new probe's cost in the running estimate. */
 const COST_WEIGHT = 0.3;
 /**
@@ -33,7 +35,7 @@ export type ProbeBudgetState = {
   pauseCostMs: number;
   /** How many probes' worth of credit the next probe waits for (more after confirmations). */
   patience: number;
-  /** When the pause credit was last brought up to date. */
+  /** When the pause credit was last brought up to date (wall-clock epoch ms, saved). */
   at: number;
 };
 
@@ -119,13 +121,13 @@ export class ProbeBudget {
     return s.refusalCredit >= s.refusalCost * times && s.pauseCreditMs >= s.pauseCostMs * times;
   }
 
-  /** Plain state. */
-  toJSON(): ProbeBudgetState {
-    return { ...this.#state };
+  /** Plain state, its time as wall-clock epoch ms. */
+  snapshot(clocks: ClockReading): ProbeBudgetState {
+    return { ...this.#state, at: toWall(this.#state.at, clocks) };
   }
 
-  /** Restores state from {@link ProbeBudget.toJSON}, already validated. */
-  restore(state: ProbeBudgetState): void {
-    this.#state = { ...state };
+  /** Restores state from {@link ProbeBudget.snapshot}, already validated. */
+  restore(state: ProbeBudgetState, clocks: ClockReading): void {
+    this.#state = { ...state, at: fromWall(state.at, clocks) };
   }
 }

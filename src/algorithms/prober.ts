@@ -1,3 +1,4 @@
+import type { ClockReading } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
 
@@ -165,15 +166,15 @@ export class Prober {
     this.#probeMs = 0;
   }
 
-  /** The budget's plain state, if it was opened. */
-  budgetState(): ProbeBudgetState | undefined {
-    return this.#budget?.toJSON();
+  /** The budget's plain state, if it was opened, its time as wall-clock epoch ms. */
+  budgetState(clocks: ClockReading): ProbeBudgetState | undefined {
+    return this.#budget?.snapshot(clocks);
   }
 
   /** Restores the budget from {@link Prober.budgetState}, already validated. */
-  restoreBudget(state: ProbeBudgetState): void {
-    this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, state.at);
-    this.#budget.restore(state);
+  restoreBudget(state: ProbeBudgetState, clocks: ClockReading): void {
+    this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, 0);
+    this.#budget.restore(state, clocks);
   }
 
   #inAftermath(cut: CutReport): boolean {

@@ -1,7 +1,8 @@
 import type { RateLimitQuota } from '../headers/quota.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import type { Sample } from './sample.js';
 
-/** Serialisable state of a {@link QuotaPace}. */
+/** Serialisable state of a {@link QuotaPace}, times as wall-clock epoch ms. */
 export type QuotaPaceState = {
   /** Rate cap in requests/s, 0 when none. */
   cap: number;
@@ -100,24 +101,26 @@ export class QuotaPace {
     return next - at;
   }
 
-  /** Plain state. */
-  toJSON(): QuotaPaceState {
+  /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): QuotaPaceState {
+    const wall = (t: number) => (t === -Infinity ? 0 : toWall(t, clocks));
     return {
       cap: finite(this.#cap),
-      expiresAt: this.#expiresAt === -Infinity ? 0 : this.#expiresAt,
+      expiresAt: wall(this.#expiresAt),
       policyCap: finite(this.#policyCap),
       windowMs: this.#windowMs,
-      resetAt: this.#resetAt === -Infinity ? 0 : this.#resetAt,
+      resetAt: wall(this.#resetAt),
     };
   }
 
-  /** Restores state from {@link QuotaPace.toJSON}, already validated. */
-  restore(state: QuotaPaceState): void {
+  /** Restores state from {@link QuotaPace.snapshot}, already validated (`clocks`: this process's, now). */
+  restore(state: QuotaPaceState, clocks: ClockReading): void {
+    const local = (t: number) => (t === 0 ? -Infinity : fromWall(t, clocks));
     this.#cap = state.cap > 0 ? state.cap : Infinity;
-    this.#expiresAt = state.expiresAt === 0 ? -Infinity : state.expiresAt;
+    this.#expiresAt = local(state.expiresAt);
     this.#policyCap = state.policyCap > 0 ? state.policyCap : Infinity;
     this.#windowMs = state.windowMs;
-    this.#resetAt = state.resetAt === 0 ? -Infinity : state.resetAt;
+    this.#resetAt = local(state.resetAt);
   }
 }
 

@@ -1,3 +1,4 @@
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import { DecayingCount } from './decaying-count.js';
 import type { Sample } from './sample.js';
@@ -28,7 +29,7 @@ interface Pause {
   resumedAt: number;
 }
 
-/** Serialisable state of a {@link RateMeter}; numbers only. */
+/** Serialisable state of a {@link RateMeter}; numbers only, times as wall-clock epoch ms. */
 export type RateMeterState = {
   /** `sentAt` of the first sample ({@link NEVER} before it). */
   startedAt: number;
@@ -282,43 +283,45 @@ export class RateMeter {
     return { from, to, spanMs: Math.max(pause.to - pause.from, to - from, 1) };
   }
 
-  /** Plain state. */
-  toJSON(): RateMeterState {
+  /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): RateMeterState {
+    const wall = (t: number) => toWall(t, clocks);
     return {
-      startedAt: this.#startedAt,
-      lastAt: this.#lastAt,
+      startedAt: wall(this.#startedAt),
+      lastAt: wall(this.#lastAt),
       rttMs: this.#rttMs,
-      unpacedAt: this.#unpacedAt,
-      pauseFrom: this.#pause?.from ?? NEVER,
-      pauseTo: this.#pause?.to ?? 0,
+      unpacedAt: wall(this.#unpacedAt),
+      pauseFrom: this.#pause === undefined ? NEVER : wall(this.#pause.from),
+      pauseTo: this.#pause === undefined ? 0 : wall(this.#pause.to),
       offeredSincePause: this.#pause?.offered ?? 0,
       acceptedSum: this.#accepted.sum,
-      acceptedAt: this.#accepted.at,
+      acceptedAt: wall(this.#accepted.at),
       offeredSum: this.#offered?.sum ?? 0,
-      offeredAt: this.#offered?.at ?? NEVER,
+      offeredAt: this.#offered === undefined ? NEVER : wall(this.#offered.at),
     };
   }
 
-  /** Restores state from {@link RateMeter.toJSON}, already validated. */
-  restore(state: RateMeterState): void {
-    this.#startedAt = state.startedAt;
-    this.#lastAt = state.lastAt;
+  /** Restores state from {@link RateMeter.snapshot}, already validated (`clocks`: this process's, now). */
+  restore(state: RateMeterState, clocks: ClockReading): void {
+    const local = (t: number) => fromWall(t, clocks);
+    this.#startedAt = local(state.startedAt);
+    this.#lastAt = local(state.lastAt);
     this.#rttMs = state.rttMs;
-    this.#unpacedAt = state.unpacedAt;
+    this.#unpacedAt = local(state.unpacedAt);
     this.#pause =
       state.pauseTo === 0
         ? undefined
         : {
-            from: state.pauseFrom,
-            to: state.pauseTo,
+            from: local(state.pauseFrom),
+            to: local(state.pauseTo),
             offered: state.offeredSincePause,
             resumedAt: Infinity,
           };
     this.#accepted.sum = state.acceptedSum;
-    this.#accepted.at = state.acceptedAt;
+    this.#accepted.at = local(state.acceptedAt);
     if (state.offeredAt === NEVER) return;
     this.#offered ??= new DecayingCount(this.#windowMs / 2);
     this.#offered.sum = state.offeredSum;
-    this.#offered.at = state.offeredAt;
+    this.#offered.at = local(state.offeredAt);
   }
 }

@@ -1,4 +1,5 @@
 import type { Signal } from '../signal.js';
+import type { ClockReading } from './clock-reading.js';
 
 /**
  * One measurement fed to the limit algorithms: when a request was sent, when
@@ -35,8 +36,18 @@ export interface ConcurrencyLimit {
   readonly limit: number;
   /** Updates the limit from one sample and returns the new limit. */
   onSample(sample: Sample): number;
-  /** Plain serialisable state, for a shared store. */
-  toJSON(): Record<string, unknown>;
+  /**
+   * What it learned, as plain JSON for a store, times as wall-clock epoch ms
+   * (`clocks` pairs the clocks now). Optional with {@link ConcurrencyLimit.restore}:
+   * an algorithm without them starts afresh whenever its scope is created.
+   */
+  snapshot?(clocks: ClockReading): Record<string, unknown>;
+  /**
+   * Resumes a fresh algorithm from a {@link ConcurrencyLimit.snapshot} taken
+   * in this process or another; `clocks` pairs this process's clocks now.
+   * Throws an `InvalidOptionError` naming a malformed field.
+   */
+  restore?(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void;
 }
 
 /**
@@ -59,6 +70,11 @@ export interface RatePolicy {
   onSample(sample: Sample): void;
   /** Reacts to a soft-throttling alarm at `at` (optional: policies without it ignore alarms). */
   onAlarm?(at: number, action: AlarmAction): void;
-  /** Plain serialisable state, for a shared store. */
-  toJSON(): Record<string, unknown>;
+  /**
+   * What it learned, as plain JSON for a store, times as wall-clock epoch ms
+   * (`clocks` pairs the clocks now). Optional with {@link RatePolicy.restore}.
+   */
+  snapshot?(clocks: ClockReading): Record<string, unknown>;
+  /** Resumes a fresh policy from a {@link RatePolicy.snapshot} taken in this process or another. */
+  restore?(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void;
 }

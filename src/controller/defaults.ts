@@ -12,8 +12,9 @@ import type { RetryBudgetOptions } from './retry-budget.js';
 export interface ControlOptions {
   /**
    * Builds each scope's algorithms instead of the defaults: called once per
-   * new scope with its name and the state the store saved for it, it returns
-   * the scope's `limit` and `rate` and, optionally, the rest of a
+   * new scope with its name, it returns fresh algorithms — the scope's `limit`
+   * and `rate` (resumed from the store through their `restore`, when they
+   * have one) — and, optionally, the rest of a
    * {@link ScopeSetup}. `breaker`, `retryBudget`, `latencyGuard` and
    * `maxPauseMs` given beside it apply where the factory sets none;
    * `maxConcurrency`, `initialConcurrency`, `rate`, `aimd` and
@@ -82,8 +83,7 @@ export const CONTROL_OPTION_KEYS = [
  * The ratewise default for every scope: AIMD on concurrency (slow start, +1
  * per round trip, one cut per congestion event) together with an adaptive
  * rate that learns the server's ceiling from its first rejections and obeys
- * its hints, behind a breaker with half-open probing. Saved state, when the
- * store has some, is resumed.
+ * its hints, behind a breaker with half-open probing.
  */
 export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   rejectUnknownOptions('control', options, CONTROL_OPTION_KEYS);
@@ -122,11 +122,7 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   new AimdLimit(aimd);
   new AdaptiveRate(adaptiveRate);
   const rest = scopeSettings(options, maxPauseMs);
-  return (_scope, saved) => ({
-    limit: new AimdLimit(aimd, saved?.limit),
-    rate: new AdaptiveRate(adaptiveRate, saved?.rate),
-    ...rest,
-  });
+  return () => ({ limit: new AimdLimit(aimd), rate: new AdaptiveRate(adaptiveRate), ...rest });
 }
 
 /** The options that configure the default algorithms, which a `control` factory replaces. */
@@ -145,7 +141,7 @@ function chosenControl(control: ScopeFactory, options: ControlOptions): ScopeFac
       'control',
       'control',
       control,
-      'a function (scope, saved) => ({ limit, rate, … })',
+      'a function (scope) => ({ limit, rate, … })',
     );
   }
   for (const key of DEFAULT_ALGORITHM_KEYS) {
@@ -159,7 +155,7 @@ function chosenControl(control: ScopeFactory, options: ControlOptions): ScopeFac
   if (options.latencyGuard) guardSettings(options.latencyGuard);
   const maxPauseMs = readMaxPause(options.maxPauseMs);
   const rest = scopeSettings(options, maxPauseMs);
-  return (scope, saved) => ({ ...rest, ...control(scope, saved) });
+  return (scope) => ({ ...rest, ...control(scope) });
 }
 
 /** The scope settings beside the algorithms, only those given. */

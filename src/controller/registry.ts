@@ -1,5 +1,4 @@
-import type { BreakerOptions } from '../algorithms/breaker-policy.js';
-import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
+import type { BreakerSnapshot } from '../algorithms/breaker-policy.js';
 import { type Clock, systemClock } from '../clock.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import { ClosedError, InvalidOptionError } from '../errors.js';
@@ -10,64 +9,18 @@ import { type Random, systemRandom } from '../random.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { CompositePermit } from './composite-permit.js';
-import type { LatencyGuardOptions } from './latency-guard.js';
 import type { Permit } from './permit.js';
-import type { RetryBudgetOptions } from './retry-budget.js';
 import { ScopeController } from './scope-controller.js';
 import type { ScopePermit } from './scope-permit.js';
+import {
+  SCOPE_REGISTRY_OPTIONS,
+  type ScopeFactory,
+  type ScopeRegistryOptions,
+  type ScopeSetup,
+} from './scope-setup.js';
+import { readClocks, restoreScope } from './scope-state.js';
 
-/** The algorithms and settings of one scope. */
-export interface ScopeSetup {
-  /** The concurrency-limit algorithm. */
-  limit: ConcurrencyLimit;
-  /** The rate algorithm. */
-  rate: RatePolicy;
-  /** Breaker options, or `false` for none. @default {} */
-  breaker?: BreakerOptions | false;
-  /** Pacer burst. @default 1 */
-  burst?: number;
-  /** The scope's retry allowance. @default {} */
-  retryBudget?: RetryBudgetOptions;
-  /** Soft-throttling detection, or `false` for none. @default {} */
-  latencyGuard?: LatencyGuardOptions | false;
-  /** Longest one response may pause the scope, ms. @default 300000 */
-  maxPauseMs?: number;
-}
-
-/**
- * Builds a new scope's setup; `saved` is what the store held for it, for the
- * algorithms to resume from.
- */
-export type ScopeFactory = (scope: string, saved: ScopeState | undefined) => ScopeSetup;
-
-/** Options for {@link ScopeRegistry}. */
-export interface ScopeRegistryOptions {
-  /** Builds each new scope's algorithms. */
-  setup: ScopeFactory;
-  /** Time source. @default systemClock */
-  clock?: Clock;
-  /** Randomness. @default systemRandom */
-  random?: Random;
-  /** Receives every decision of every scope. */
-  events?: EventSink;
-  /** Shared scope state. @default new MemoryStore() (10,000 scopes, 1 hour) */
-  store?: StateStore;
-  /**
-   * A scope with nothing in flight or waiting for this long is evicted (its
-   * state saved to the store first).
-   * @default 600000
-   */
-  idleMs?: number;
-  /**
-   * Longest known pause (Retry-After, spent quota, open breaker) a request
-   * waits through; one that would wait longer fails at once with a
-   * `ScopePausedError` saying until when and why.
-   * @default Infinity
-   */
-  maxPauseWaitMs?: number;
-}
-
-const KNOWN = ['setup', 'clock', 'random', 'events', 'store', 'idleMs', 'maxPauseWaitMs'] as const;
+export type { ScopeFactory, ScopeRegistryOptions, ScopeSetup } from './scope-setup.js';
 
 /**
  * All the scopes of one client: creates a {@link ScopeController} the first
@@ -88,7 +41,7 @@ export class ScopeRegistry {
   #lastSweep: number;
 
   constructor(options: ScopeRegistryOptions) {
-    rejectUnknownOptions('ScopeRegistry', options, KNOWN);
+    rejectUnknownOptions('ScopeRegistry', options, SCOPE_REGISTRY_OPTIONS);
     this.#setup = options.setup;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? systemRandom;
@@ -232,12 +185,12 @@ export class ScopeRegistry {
     try {
       const saved = await this.#store.load(scope);
       if (this.#closing.signal.aborted) throw closedAfter();
-      const setup = this.#resume(scope, saved);
+      const { setup, breakerState } = this.#resume(scope, saved);
       const options = { clock: this.#clock, random: this.#random, ...setup };
       const controller = new ScopeController(scope, {
         ...options,
         ...(this.#events ? { events: this.#events } : {}),
-        ...(saved?.breaker ? { breakerState: saved.breaker } : {}),
+        ...(breakerState ? { breakerState } : {}),
         maxPauseWaitMs: this.#maxPauseWaitMs,
       });
       this.#scopes.set(scope, controller);
@@ -247,14 +200,15 @@ export class ScopeRegistry {
     }
   }
 
-  /** The scope's setup from its saved state — or fresh, when the saved state is unusable. */
-  #resume(scope: string, saved: ScopeState | undefined): ScopeSetup {
-    if (saved === undefined) return this.#setup(scope, undefined);
+  /** The scope's algorithms resumed from its saved state — or fresh, when that is unusable. */
+  #resume(scope: string, saved: ScopeState | undefined): ResumedScope {
+    const setup = this.#setup(scope);
+    if (saved === undefined) return { setup, breakerState: undefined };
     try {
-      return this.#setup(scope, saved);
+      return { setup, breakerState: restoreScope(setup, saved, readClocks(this.#clock)) };
     } catch {
       // A corrupt entry in a shared store must not lock the scope out for good: relearn.
-      return this.#setup(scope, undefined);
+      return { setup: this.#setup(scope), breakerState: undefined };
     }
   }
 
@@ -263,6 +217,12 @@ export class ScopeRegistry {
     // A failed save only costs the evicted scope what it learned; it must not fail a request.
     this.sweep().catch(() => undefined);
   }
+}
+
+/** A new scope's setup, and the breaker state it resumes from (on this process's clock). */
+interface ResumedScope {
+  setup: ScopeSetup;
+  breakerState: BreakerSnapshot | undefined;
 }
 
 function closedAfter(): ClosedError {

@@ -18,7 +18,7 @@ export interface ScopeControllerOptions {
   rate: RatePolicy;
   /** Breaker options, or `false` for no breaker. @default {} */
   breaker?: BreakerOptions | false;
-  /** Initial breaker state, e.g. loaded from a shared store. */
+  /** Initial breaker state, on this controller's clock (the registry converts a stored one). */
   breakerState?: BreakerSnapshot;
   /** Requests the pacer lets through back to back after an idle spell. @default 1 */
   burst?: number;

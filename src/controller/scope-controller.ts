@@ -22,6 +22,7 @@ import {
 import { ScopeEvents, type ScopeNumbers } from './scope-events.js';
 import { ScopeFeedback } from './scope-feedback.js';
 import { type PermitOwner, ScopePermit } from './scope-permit.js';
+import { readClocks, saveScope } from './scope-state.js';
 
 /**
  * The control loop of one rate-limit scope. It joins a concurrency limit
@@ -143,17 +144,11 @@ export class ScopeController {
     this.#admission.close(reason);
   }
 
-  /** What this scope has learned, as plain data for a {@link StateStore}. */
+  /** What this scope has learned, as plain data for a {@link StateStore} (times wall-clock). */
   snapshot(): ScopeState {
-    const state: ScopeState = {
-      limit: this.#feedback.limit.toJSON(),
-      rate: this.#feedback.rate.toJSON(),
-      savedAt: this.#clock.wallNow(),
-      savedMonotonic: this.#clock.now(),
-    };
+    const { limit, rate } = this.#feedback;
     const breaker = this.#admission.breakerSnapshot();
-    if (breaker) state.breaker = breaker;
-    return state;
+    return saveScope({ limit, rate, breaker }, readClocks(this.#clock));
   }
 
   /**

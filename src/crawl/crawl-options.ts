@@ -176,12 +176,7 @@ function checkKinds(options: CrawlOptions): void {
   expect('resume', options.resume, 'boolean', 'a boolean');
   expect('events', options.events, 'function', 'an event sink function');
   expect('onProgress', options.onProgress, 'function', 'a function');
-  expect(
-    'control',
-    options.control,
-    'function',
-    'a function (scope, saved) => ({ limit, rate, … })',
-  );
+  expect('control', options.control, 'function', 'a function (scope) => ({ limit, rate, … })');
   expect('onClient', options.onClient, 'function', 'a function');
   for (const name of ['stop', 'abort'] as const) {
     const signal = options[name];

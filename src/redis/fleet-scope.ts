@@ -52,7 +52,7 @@ export class FleetScope {
     this.#changed = changed;
     this.#wakeUp = new WakeUp(clock);
     this.keys = scopeKeys(fleet.settings.prefix, scope);
-    const fresh = setup(scope, undefined);
+    const fresh = setup(scope);
     this.view = new FleetView(fresh.limit.limit, fresh.rate.rate);
     const initial: [string, string] = [String(fresh.limit.limit), storedRate(fresh.rate.rate)];
     this.#calls = new ScopeCalls(fleet, this.keys, scope, initial);

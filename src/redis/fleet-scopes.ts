@@ -43,7 +43,7 @@ export class FleetScopes {
   /** The local controller's setup: the client's, with the fleet's numbers in place of its algorithms. */
   setup(scope: string): ScopeSetup {
     const { share } = this.#entry(scope);
-    return { ...this.#setup(scope, undefined), limit: share.limit, rate: share.rate };
+    return { ...this.#setup(scope), limit: share.limit, rate: share.rate };
   }
 
   /** Switches every scope to `mode`; returns the scopes switched. */

@@ -1,6 +1,9 @@
+import type { ClockReading } from '../algorithms/clock-reading.js';
 import type { AlarmAction, Sample } from '../algorithms/sample.js';
 import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
+import { restoreScope } from '../controller/scope-state.js';
 import type { Signal } from '../signal.js';
+import type { ScopeState } from '../store/store.js';
 
 /**
  * One outcome as the fleet queues it for learning, times in Redis ms: a
@@ -78,7 +81,11 @@ export function learnWith(algorithms: ScopeSetup, outcomes: readonly FleetOutcom
     rate.onSample(sample);
   }
   return {
-    learned: JSON.stringify({ limit: limit.toJSON(), rate: rate.toJSON() }),
+    // Any moment will do: on Redis's clock the two readings are the same number.
+    learned: JSON.stringify({
+      limit: limit.snapshot?.(redisClock(0)),
+      rate: rate.snapshot?.(redisClock(0)),
+    }),
     window: limit.limit,
     rate: rate.rate,
     pauseUntil: rate.pausedUntil > 0 ? Math.ceil(rate.pausedUntil) : 0,
@@ -95,16 +102,23 @@ export function resume(
   stored: string,
   redisNow: number,
 ): ScopeSetup {
-  if (stored === '') return setup(scope, undefined);
+  const algorithms = setup(scope);
+  if (stored === '') return algorithms;
   try {
-    const state = JSON.parse(stored) as {
-      limit: Record<string, unknown>;
-      rate: Record<string, unknown>;
-    };
-    return setup(scope, { ...state, savedAt: redisNow, savedMonotonic: redisNow });
+    const state = JSON.parse(stored) as Pick<ScopeState, 'limit' | 'rate'>;
+    restoreScope(algorithms, { ...state, savedAt: redisNow }, redisClock(redisNow));
+    return algorithms;
   } catch {
-    return setup(scope, undefined);
+    return setup(scope);
   }
+}
+
+/**
+ * Redis's clock (`TIME`, epoch ms) read at `now`: the fleet's algorithms run
+ * on it, and it is a wall clock, so their saved state needs no conversion.
+ */
+function redisClock(now: number): ClockReading {
+  return { monotonic: now, wall: now };
 }
 
 /** Parses queued outcomes, skipping any that do not parse. */

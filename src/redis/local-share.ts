@@ -49,7 +49,6 @@ export class LocalShare {
         share.#local?.limit.onSample(share.#rebased(sample));
         return share.#limitNow();
       },
-      toJSON: () => ({}),
     };
     this.rate = {
       get rate() {
@@ -63,7 +62,6 @@ export class LocalShare {
         if (share.#local) share.#local.rate.onAlarm?.(share.#view.toRedis(at), action);
         else share.#alarm(at, action);
       },
-      toJSON: () => ({}),
     };
   }
 

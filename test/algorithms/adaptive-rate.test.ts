@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AdaptiveRate } from '../../src/algorithms/adaptive-rate.js';
 import type { RateLimitQuota } from '../../src/headers/quota.js';
 import type { SignalKind } from '../../src/signal.js';
+import { SAME_CLOCKS, throughJson } from './clocks.js';
 import { sample } from './samples.js';
 
 /** Feeds accepted outcomes of requests sent at `perSecond` over [from, to), answered after `rttMs`. */
@@ -84,23 +85,23 @@ describe('AdaptiveRate', () => {
     const rate = new AdaptiveRate();
     stream(rate, 30, 0, 3000);
     burst(rate, 3349, 3350, 1);
-    const after = rate.toJSON();
+    const after = rate.snapshot(SAME_CLOCKS);
     burst(rate, 3349, 3351, 25); // sent before the decrease: same event
     expect(rate.ceiling).toBe(after.ceiling);
-    expect(rate.toJSON().margin).toBe(after.margin);
+    expect(rate.snapshot(SAME_CLOCKS).margin).toBe(after.margin);
   });
 
   it('a refusal at the held rate lowers the ceiling by at most 30 % and widens the margin', () => {
     const rate = new AdaptiveRate({ minHoldMs: 60_000 }); // no probe in between
     stream(rate, 30, 0, 3000);
     burst(rate, 3349, 3350);
-    const { margin } = rate.toJSON();
+    const { margin } = rate.snapshot(SAME_CLOCKS);
     const held = rate.rate;
     stream(rate, held, 4400, 9000);
     rate.onSample(sample({ sentAt: 9000, at: 9001, kind: 'throttled', retryAfterMs: 1000 }));
     expect(rate.ceiling).toBeGreaterThanOrEqual(held * 0.7 - 1e-9);
     expect(rate.ceiling).toBeLessThanOrEqual(held + 1e-9);
-    expect(rate.toJSON().margin).toBeGreaterThan(margin);
+    expect(rate.snapshot(SAME_CLOCKS).margin).toBeGreaterThan(margin);
   });
 
   it('waits for the budget to earn a probe: a first ceiling counted in full costs as much as one', () => {
@@ -259,13 +260,14 @@ describe('AdaptiveRate', () => {
   it('serialises to numbers that survive JSON and resumes where it left off', () => {
     const first = learned30();
     stream(first, 25, 4360, 6000);
-    const saved = JSON.parse(JSON.stringify(first.toJSON())) as Record<string, unknown>;
+    const saved = throughJson(first.snapshot(SAME_CLOCKS));
     const numbers = (value: unknown): boolean =>
       typeof value === 'object' && value !== null
         ? Object.values(value).every(numbers)
         : typeof value === 'boolean' || Number.isFinite(value);
     expect(numbers(saved)).toBe(true);
-    const second = new AdaptiveRate({}, saved);
+    const second = new AdaptiveRate();
+    second.restore(saved, SAME_CLOCKS);
     expect(second.rate).toBe(first.rate);
     expect(second.ceiling).toBe(first.ceiling);
     stream(first, 25, 6000, 8000);
@@ -277,11 +279,11 @@ describe('AdaptiveRate', () => {
   it('keeps constant-size state whatever the traffic (one of 100,000 scopes)', () => {
     const rate = learned30();
     stream(rate, 30, 4400, 5000);
-    const small = JSON.stringify(rate.toJSON()).length;
+    const small = JSON.stringify(rate.snapshot(SAME_CLOCKS)).length;
     stream(rate, 30, 5000, 3_305_000); // 100,000 samples
     burst(rate, 3_305_000, 3_305_001);
-    expect(JSON.stringify(rate.toJSON()).length).toBeLessThan(small + 100);
-    expect(JSON.stringify(rate.toJSON()).length).toBeLessThan(1000);
+    expect(JSON.stringify(rate.snapshot(SAME_CLOCKS)).length).toBeLessThan(small + 100);
+    expect(JSON.stringify(rate.snapshot(SAME_CLOCKS)).length).toBeLessThan(1000);
   });
 
   it('rejects bad options and malformed state, naming the field', () => {
@@ -289,11 +291,11 @@ describe('AdaptiveRate', () => {
     expect(() => new AdaptiveRate({ refusedShare: 0.9 })).toThrow(/refusedShare.*0.9/);
     expect(() => new AdaptiveRate({ documentedRate: -1 })).toThrow(/documentedRate.*-1/);
     expect(() => new AdaptiveRate({ rate: 3 } as never)).toThrow(/unknown option `rate`/);
-    expect(() => new AdaptiveRate({}, { ceiling: 'high' })).toThrow(
-      /AdaptiveRate state.*`ceiling`/,
-    );
-    expect(() => new AdaptiveRate({}, { acceptedSum: -2 })).toThrow(/acceptedSum.*-2/);
-    expect(() => new AdaptiveRate({}, { budget: 3 })).toThrow(/budget/);
+    const restore = (state: Record<string, unknown>) => () =>
+      new AdaptiveRate().restore(state, SAME_CLOCKS);
+    expect(restore({ ceiling: 'high' })).toThrow(/AdaptiveRate state.*`ceiling`/);
+    expect(restore({ acceptedSum: -2 })).toThrow(/acceptedSum.*-2/);
+    expect(restore({ budget: 3 })).toThrow(/budget/);
   });
 
   it('keeps the rate positive or Infinity, never NaN, never above a documented cap (property)', () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AimdLimit } from '../../src/algorithms/aimd.js';
 import { InvalidOptionError } from '../../src/errors.js';
 import type { SignalKind } from '../../src/signal.js';
+import { SAME_CLOCKS, throughJson } from './clocks.js';
 import { sample } from './samples.js';
 
 /** Feeds `count` successes of a fully used limit, one ms apart from `from`. */
@@ -124,13 +125,14 @@ describe('AimdLimit', () => {
     const first = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 });
     succeed(first, 50);
     first.onSample(sample({ at: 2000, kind: 'overloaded' }));
-    const saved = JSON.parse(JSON.stringify(first.toJSON())) as Record<string, unknown>;
+    const saved = throughJson(first.snapshot(SAME_CLOCKS));
     for (const [key, value] of Object.entries(saved)) {
       expect(typeof value).toBe(key === 'ceiling' ? 'object' : 'number');
     }
-    const second = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 }, saved);
+    const second = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 });
+    second.restore(saved, SAME_CLOCKS);
     expect(second.limit).toBe(first.limit);
-    expect(second.toJSON()).toEqual(first.toJSON());
+    expect(second.snapshot(SAME_CLOCKS)).toEqual(first.snapshot(SAME_CLOCKS));
     // The hold and the once-per-event rule carry over.
     succeed(second, 20, 3000);
     expect(second.limit).toBe(first.limit);
@@ -139,8 +141,10 @@ describe('AimdLimit', () => {
   });
 
   it('rejects malformed saved state', () => {
-    expect(() => new AimdLimit({}, { value: 'ten' })).toThrow(/AimdLimit state.*`value`/);
-    expect(() => new AimdLimit({}, { holdUntil: Number.NaN })).toThrow(InvalidOptionError);
+    const restore = (state: Record<string, unknown>) => () =>
+      new AimdLimit().restore(state, SAME_CLOCKS);
+    expect(restore({ value: 'ten' })).toThrow(/AimdLimit state.*`value`/);
+    expect(restore({ holdUntil: Number.NaN })).toThrow(InvalidOptionError);
   });
 
   it('keeps an integer limit in [min, max] whatever the samples (property)', () => {

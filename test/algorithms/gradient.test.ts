@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GradientLimit } from '../../src/algorithms/gradient.js';
 import { type Random, seededRandom, uniform } from '../../src/random.js';
+import { SAME_CLOCKS, throughJson } from './clocks.js';
 import { sample } from './samples.js';
 
 /**
@@ -94,12 +95,14 @@ describe('GradientLimit', () => {
     );
     expect(() => new GradientLimit({ rttSmoothing: 0 })).toThrow(/rttSmoothing/);
     expect(() => new GradientLimit({ rtt: 1 } as never)).toThrow(/unknown option `rtt`/);
-    expect(() => new GradientLimit({}, { shortRtt: -1 })).toThrow(/GradientLimit state.*shortRtt/);
+    expect(() => new GradientLimit().restore({ shortRtt: -1 }, SAME_CLOCKS)).toThrow(
+      /GradientLimit state.*shortRtt/,
+    );
     const first = new GradientLimit();
     drive(first, 0, 5, () => 120);
-    const saved = JSON.parse(JSON.stringify(first.toJSON())) as Record<string, unknown>;
-    const second = new GradientLimit({}, saved);
-    expect(second.toJSON()).toEqual(first.toJSON());
+    const second = new GradientLimit();
+    second.restore(throughJson(first.snapshot(SAME_CLOCKS)), SAME_CLOCKS);
+    expect(second.snapshot(SAME_CLOCKS)).toEqual(first.snapshot(SAME_CLOCKS));
     expect(second.limit).toBe(first.limit);
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CutReport, Prober } from '../../src/algorithms/prober.js';
+import { SAME_CLOCKS } from './clocks.js';
 
 /** A cut at `at` of the learned rate `current`, a probe's held rate before it being 30/s. */
 const cut = (at: number, current: number): CutReport => ({
@@ -23,9 +24,9 @@ function refusedProbe(): Prober {
 describe('Prober', () => {
   it('bills a refusal soon after a refused probe, at a rate above the one held before it, to that probe', () => {
     const prober = refusedProbe();
-    const before = prober.budgetState();
+    const before = prober.budgetState(SAME_CLOCKS);
     prober.onCut(cut(3000, 33), 31); // the probe's reading (33/s) was too high
-    expect(prober.budgetState()).toEqual(before); // still the probe's open bill
+    expect(prober.budgetState(SAME_CLOCKS)).toEqual(before); // still the probe's open bill
   });
 
   it('does not bill a refusal at the rate held before the probe, nor a late one, to the probe', () => {
@@ -34,10 +35,10 @@ describe('Prober', () => {
       [30_000, 33], // long after
     ] as const) {
       const prober = refusedProbe();
-      const before = prober.budgetState()?.refusalCredit as number;
+      const before = prober.budgetState(SAME_CLOCKS)?.refusalCredit as number;
       prober.onCut(cut(at, current), 31);
       // The probe's bill (one refusal) is settled; this refusal starts an unpaid event.
-      expect(prober.budgetState()?.refusalCredit).toBeCloseTo(before - 1, 9);
+      expect(prober.budgetState(SAME_CLOCKS)?.refusalCredit).toBeCloseTo(before - 1, 9);
     }
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { QuotaPace } from '../../src/algorithms/quota-pace.js';
 import type { RateLimitQuota } from '../../src/headers/quota.js';
+import { SAME_CLOCKS, throughJson } from './clocks.js';
 import { sample } from './samples.js';
 
 /** Feeds one quota as of a response at `at` (sent 50 ms before), with `outstanding` in flight. */
@@ -39,10 +40,10 @@ describe('QuotaPace', () => {
     const policy = { limit: 100, windowMs: 10_000 };
     feed(pace, { ...policy, remaining: 40, resetMs: 3000 }, 7500, 5);
     feed(pace, { ...policy, remaining: 43, resetMs: 3000 }, 7520, 5); // overtaken: within in flight
-    expect(pace.toJSON().resetAt).toBe(0);
+    expect(pace.snapshot(SAME_CLOCKS).resetAt).toBe(0);
     feed(pace, { ...policy, remaining: 1, resetMs: 1000 }, 9900);
     feed(pace, { ...policy, remaining: 99, resetMs: 10_000 }, 10_050); // sent at 10,000
-    expect(pace.toJSON().resetAt).toBe(10_025);
+    expect(pace.snapshot(SAME_CLOCKS).resetAt).toBe(10_025);
     // The header says 10 s (whole seconds); the learned phase says 9.475 s left at 10,550.
     feed(pace, { ...policy, remaining: 90, resetMs: 10_000 }, 10_550);
     expect(pace.cap(10_550)).toBeCloseTo(90 / 9.475, 6);
@@ -54,7 +55,7 @@ describe('QuotaPace', () => {
     feed(pace, { remaining: 0 }, 0);
     feed(pace, { remaining: Number.MAX_VALUE }, 0);
     expect(pace.cap(0)).toBe(Infinity);
-    expect(pace.toJSON().windowMs).toBe(0);
+    expect(pace.snapshot(SAME_CLOCKS).windowMs).toBe(0);
   });
 
   it('never caps at zero, a negative number or NaN, and survives JSON (property)', () => {
@@ -74,7 +75,7 @@ describe('QuotaPace', () => {
           const cap = pace.cap(1000);
           expect(cap > 0).toBe(true);
           const copy = new QuotaPace();
-          copy.restore(JSON.parse(JSON.stringify(pace.toJSON())));
+          copy.restore(throughJson(pace.snapshot(SAME_CLOCKS)), SAME_CLOCKS);
           expect(copy.cap(1000)).toBe(cap);
         },
       ),

@@ -70,19 +70,18 @@ describe('the control option', () => {
     expect(summary.ok).toBe(2);
   });
 
-  it('hands the factory the saved state and fills in the scope settings it leaves out', () => {
+  it('hands the factory the scope and fills in the scope settings it leaves out', () => {
     const calls: unknown[] = [];
     const setup = controlSetup({
-      control: (name, saved) => {
-        calls.push([name, saved]);
+      control: (name) => {
+        calls.push(name);
         return { limit: new GradientLimit(), rate: new AdaptiveRate(), breaker: false };
       },
       breaker: { threshold: 3 },
       retryBudget: { reserve: 1 },
     });
-    const saved = { limit: { value: 5 }, rate: {}, savedAt: 0, savedMonotonic: 0 };
-    const built = setup('host:a', saved);
-    expect(calls).toEqual([['host:a', saved]]);
+    const built = setup('host:a');
+    expect(calls).toEqual(['host:a']);
     expect(built.breaker).toBe(false); // the factory's own choice wins
     expect(built.retryBudget).toEqual({ reserve: 1 });
   });

@@ -10,7 +10,6 @@ const state = (n: number): ScopeState => ({
   limit: { n },
   rate: {},
   savedAt: 0,
-  savedMonotonic: 0,
 });
 
 describe('MemoryStore', () => {
