@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseRateInput, RateSchedule } from '../../src/sim/models/rate-schedule.js';
-import { httpDate, retryAfterHeaders } from '../../src/sim/models/retry-after.js';
+import { parseRateInput, RateSchedule } from '../../../src/sim/models/rate-schedule.js';
+import { httpDate, retryAfterHeaders } from '../../../src/sim/models/retry-after.js';
 
 const steps = [
   { fromMs: 0, rate: 30 },

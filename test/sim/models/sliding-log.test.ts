@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SlidingLogModel } from '../../src/sim/models/sliding-log.js';
+import { SlidingLogModel } from '../../../src/sim/models/sliding-log.js';
 import { arriveAll, countStatuses, evenly } from './arrivals.js';
 
 describe('SlidingLogModel', () => {

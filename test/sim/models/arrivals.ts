@@ -1,4 +1,4 @@
-import type { ModelReply, ModelRequest, ServerModel } from '../../src/sim/models/model.js';
+import type { ModelReply, ModelRequest, ServerModel } from '../../../src/sim/models/model.js';
 
 /** Wall-clock epoch ms that model time 0 maps to in these tests. */
 export const WALL_START = Date.UTC(2026, 0, 1);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TokenBucketModel } from '../../src/sim/models/token-bucket.js';
+import { TokenBucketModel } from '../../../src/sim/models/token-bucket.js';
 import { arriveAll, countStatuses, evenly } from './arrivals.js';
 
 describe('TokenBucketModel', () => {

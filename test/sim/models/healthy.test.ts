@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/random.js';
-import { HealthyModel } from '../../src/sim/models/healthy.js';
+import { seededRandom } from '../../../src/random.js';
+import { HealthyModel } from '../../../src/sim/models/healthy.js';
 import { arriveAll, evenly } from './arrivals.js';
 
 describe('HealthyModel', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QuotaModel } from '../../src/sim/models/quota.js';
+import { QuotaModel } from '../../../src/sim/models/quota.js';
 import { arriveAll, evenly, requests, WALL_START } from './arrivals.js';
 
 describe('QuotaModel', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PacingRampModel } from '../../src/sim/models/pacing-ramp.js';
+import { PacingRampModel } from '../../../src/sim/models/pacing-ramp.js';
 import { arriveAll, evenly, requests } from './arrivals.js';
 
 describe('PacingRampModel', () => {

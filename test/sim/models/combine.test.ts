@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ByteDripModel } from '../../src/sim/models/byte-drip.js';
-import { combine } from '../../src/sim/models/combine.js';
-import { ConcurrencyCapModel } from '../../src/sim/models/concurrency-cap.js';
-import { FixedWindowModel } from '../../src/sim/models/fixed-window.js';
-import { PacingRampModel } from '../../src/sim/models/pacing-ramp.js';
-import { QuotaModel } from '../../src/sim/models/quota.js';
+import { ByteDripModel } from '../../../src/sim/models/byte-drip.js';
+import { combine } from '../../../src/sim/models/combine.js';
+import { ConcurrencyCapModel } from '../../../src/sim/models/concurrency-cap.js';
+import { FixedWindowModel } from '../../../src/sim/models/fixed-window.js';
+import { PacingRampModel } from '../../../src/sim/models/pacing-ramp.js';
+import { QuotaModel } from '../../../src/sim/models/quota.js';
 import { arriveAll, evenly, requests } from './arrivals.js';
 
 describe('combine', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError } from '../../src/errors.js';
-import { seededRandom } from '../../src/random.js';
-import { createModel, MODEL_NAMES, parseModelParams } from '../../src/sim/models/catalog.js';
-import { MODEL_CATALOG } from '../../src/sim/models/catalog-entries.js';
+import { InvalidOptionError } from '../../../src/errors.js';
+import { seededRandom } from '../../../src/random.js';
+import { createModel, MODEL_NAMES, parseModelParams } from '../../../src/sim/models/catalog.js';
+import { MODEL_CATALOG } from '../../../src/sim/models/catalog-entries.js';
 import { arriveAll, countStatuses, evenly } from './arrivals.js';
 
 describe('model catalog', () => {

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../src/random.js';
-import { BackgroundModel } from '../../src/sim/models/background.js';
-import { FixedWindowModel } from '../../src/sim/models/fixed-window.js';
-import { GcraModel } from '../../src/sim/models/gcra.js';
-import { NoiseModel } from '../../src/sim/models/noise.js';
-import { RefusalFormModel } from '../../src/sim/models/refusal-form.js';
-import { SkewedClockModel } from '../../src/sim/models/skewed-clock.js';
+import { seededRandom } from '../../../src/random.js';
+import { BackgroundModel } from '../../../src/sim/models/background.js';
+import { FixedWindowModel } from '../../../src/sim/models/fixed-window.js';
+import { GcraModel } from '../../../src/sim/models/gcra.js';
+import { NoiseModel } from '../../../src/sim/models/noise.js';
+import { RefusalFormModel } from '../../../src/sim/models/refusal-form.js';
+import { SkewedClockModel } from '../../../src/sim/models/skewed-clock.js';
 import { arriveAll, evenly, WALL_START } from './arrivals.js';
 
 const statuses = (replies: { status: number }[]) => replies.map((reply) => reply.status);

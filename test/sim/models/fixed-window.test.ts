@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvalidOptionError } from '../../src/errors.js';
-import { FixedWindowModel } from '../../src/sim/models/fixed-window.js';
+import { InvalidOptionError } from '../../../src/errors.js';
+import { FixedWindowModel } from '../../../src/sim/models/fixed-window.js';
 import { arriveAll, countStatuses, evenly, requests, WALL_START } from './arrivals.js';
 
 describe('FixedWindowModel', () => {

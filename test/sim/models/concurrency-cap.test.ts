@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConcurrencyCapModel } from '../../src/sim/models/concurrency-cap.js';
+import { ConcurrencyCapModel } from '../../../src/sim/models/concurrency-cap.js';
 import { requests } from './arrivals.js';
 
 describe('ConcurrencyCapModel', () => {

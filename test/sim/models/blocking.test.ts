@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BlockModel } from '../../src/sim/models/block.js';
-import { CAPTCHA_MARKER } from '../../src/sim/models/block-page.js';
-import { EscalationModel } from '../../src/sim/models/escalation.js';
+import { BlockModel } from '../../../src/sim/models/block.js';
+import { CAPTCHA_MARKER } from '../../../src/sim/models/block-page.js';
+import { EscalationModel } from '../../../src/sim/models/escalation.js';
 import { arriveAll, evenly, requests } from './arrivals.js';
 
 describe('BlockModel', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ByteDripModel } from '../../src/sim/models/byte-drip.js';
-import { QueueTimeoutModel } from '../../src/sim/models/queue-timeout.js';
-import { TarpitModel } from '../../src/sim/models/tarpit.js';
+import { ByteDripModel } from '../../../src/sim/models/byte-drip.js';
+import { QueueTimeoutModel } from '../../../src/sim/models/queue-timeout.js';
+import { TarpitModel } from '../../../src/sim/models/tarpit.js';
 import { arriveAll, countStatuses, evenly, requests } from './arrivals.js';
 
 describe('TarpitModel', () => {
