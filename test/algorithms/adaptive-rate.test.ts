@@ -156,15 +156,21 @@ describe('AdaptiveRate', () => {
     expect(dearRefusals).toBeLessThan(cheapRefusals);
   });
 
-  it('pauses a refusal without Retry-After for a second, doubling while refused right after', () => {
+  it('pauses a refusal without Retry-After, longer while refused right after each pause', () => {
     const rate = new AdaptiveRate();
     stream(rate, 30, 0, 3000);
-    rate.onSample(sample({ sentAt: 3300, at: 3301, kind: 'throttled' }));
-    expect(rate.pausedUntil).toBe(4301);
-    rate.onSample(sample({ sentAt: 4302, at: 4303, kind: 'throttled' }));
-    expect(rate.pausedUntil).toBe(6303);
-    rate.onSample(sample({ sentAt: 20_000, at: 20_001, kind: 'throttled' }));
-    expect(rate.pausedUntil).toBe(21_001); // long after: back to a second
+    const pauseAfter = (sentAt: number) => {
+      rate.onSample(sample({ sentAt, at: sentAt + 1, kind: 'throttled' }));
+      return rate.pausedUntil - (sentAt + 1);
+    };
+    const first = pauseAfter(3300);
+    expect(first).toBeGreaterThanOrEqual(500); // long enough for a per-second limit to forget
+    const again = pauseAfter(3301 + first + 1); // refused right after the pause
+    expect(again).toBeGreaterThan(first);
+    let longest = again;
+    for (let i = 0; i < 20; i++) longest = pauseAfter(rate.pausedUntil + 1);
+    expect(longest).toBeLessThanOrEqual(60_000); // it grows, but not without bound
+    expect(pauseAfter(rate.pausedUntil + 60_000)).toBe(first); // long after: back to the first
   });
 
   it('pauses on Retry-After, at least minPauseMs for Retry-After: 0', () => {

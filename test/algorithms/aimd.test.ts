@@ -19,12 +19,20 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(32);
   });
 
-  it('grows by one per round trip (a window of successes), not one per success', () => {
-    const limit = new AimdLimit({ initialLimit: 10, slowStartThreshold: 0 });
-    succeed(limit, 10);
-    expect(limit.limit).toBe(10); // 10 + 1/10 + 1/10.1 + … < 11
-    succeed(limit, 1, 2000);
-    expect(limit.limit).toBe(11);
+  it('grows by about one per round trip (a window of successes), not one per success (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 24 }),
+        fc.integer({ min: 1, max: 6 }),
+        (initialLimit, roundTrips) => {
+          const limit = new AimdLimit({ initialLimit, slowStartThreshold: 0 });
+          for (let r = 0; r < roundTrips; r++) succeed(limit, limit.limit, 1000 * (r + 1));
+          const grown = limit.limit - initialLimit;
+          expect(grown).toBeGreaterThanOrEqual(roundTrips - 1);
+          expect(grown).toBeLessThanOrEqual(roundTrips);
+        },
+      ),
+    );
   });
 
   it('does not grow while the limit is not used (inflight * 2 < limit)', () => {
@@ -61,12 +69,12 @@ describe('AimdLimit', () => {
       const spec = { at: 1000 + i, sentAt: 990, kind: 'throttled' as const, inflight: 20 - i };
       limit.onSample(sample({ ...spec, overConcurrency: true }));
     }
-    expect(limit.limit).toBe(19);
-    // At the cap, one more only once the budget has earned it (1 % of about 100 successes).
-    succeed(limit, 60, 2000);
-    expect(limit.limit).toBe(19);
-    succeed(limit, 60, 3000);
+    expect(limit.limit).toBe(19); // one less than the first refusal: the rest were the same event
+    // At the cap, one more only once the budget has earned a refusal's worth.
+    let successes = 0;
+    while (limit.limit === 19 && successes < 1000) succeed(limit, 1, 2000 + successes++);
     expect(limit.limit).toBe(20);
+    expect(successes).toBeGreaterThan(0);
     // The server takes 20 too: the cap rises, and each try goes twice as far as the last.
     limit.onSample(sample({ at: 2100, inflight: 20 }));
     succeed(limit, 80, 2200);
@@ -84,22 +92,31 @@ describe('AimdLimit', () => {
   });
 
   it('cuts by backoffRatio on a reset or timeout, once per event', () => {
-    const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
+    const options = { initialLimit: 20, slowStartThreshold: 0, backoffRatio: 0.6 };
+    const once = new AimdLimit(options);
+    once.onSample(sample({ at: 1000, sentAt: 990, kind: 'timeout' }));
+    expect(once.limit).toBe(Math.floor(20 * 0.6));
+    const burst = new AimdLimit(options);
     for (let i = 0; i < 5; i++)
-      limit.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'timeout' }));
-    expect(limit.limit).toBe(14);
-    limit.onSample(sample({ at: 1200, sentAt: 1100, kind: 'reset' }));
-    expect(limit.limit).toBe(9); // 14 × 0.7 = 9.8
+      burst.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'timeout' }));
+    expect(burst.limit).toBe(once.limit); // sent before the cut: the same event
+    burst.onSample(sample({ at: 1200, sentAt: 1100, kind: 'reset' })); // sent after: a new one
+    expect(burst.limit).toBeLessThan(once.limit);
   });
 
   it('cuts harder on overload and holds increases for overloadHoldMs', () => {
-    const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0, overloadHoldMs: 3000 });
+    const options = { initialLimit: 20, slowStartThreshold: 0, overloadHoldMs: 3000 };
+    const timedOut = new AimdLimit(options);
+    timedOut.onSample(sample({ at: 1000, kind: 'timeout' }));
+    const limit = new AimdLimit(options);
     limit.onSample(sample({ at: 1000, kind: 'overloaded' }));
-    expect(limit.limit).toBe(10);
-    succeed(limit, 100, 1001);
-    expect(limit.limit).toBe(10);
-    succeed(limit, 12, 4000);
-    expect(limit.limit).toBe(11);
+    expect(limit.limit).toBeLessThan(timedOut.limit);
+    const cut = limit.limit;
+    succeed(limit, 100, 1001); // within the hold: no growth, however many successes
+    expect(limit.limit).toBe(cut);
+    succeed(limit, 2 * cut, 4000); // after it: grows again, about one per round trip
+    expect(limit.limit).toBeGreaterThan(cut);
+    expect(limit.limit).toBeLessThanOrEqual(cut + 2);
   });
 
   it('ignores hold signals and keeps the floor', () => {

@@ -73,12 +73,16 @@ describe('GradientLimit', () => {
   });
 
   it('cuts on throttling once per congestion event, deeper on overload', () => {
-    const limit = new GradientLimit({ initialLimit: 20 });
+    const once = new GradientLimit({ initialLimit: 20 });
+    once.onSample(sample({ at: 1000, sentAt: 900, kind: 'throttled' }));
+    expect(once.limit).toBeLessThan(20);
+    const burst = new GradientLimit({ initialLimit: 20 });
     for (let i = 0; i < 10; i++)
-      limit.onSample(sample({ at: 1000 + i, sentAt: 900, kind: 'throttled' }));
-    expect(limit.limit).toBe(14);
-    limit.onSample(sample({ at: 1500, sentAt: 1200, kind: 'overloaded' }));
-    expect(limit.limit).toBe(7);
+      burst.onSample(sample({ at: 1000 + i, sentAt: 900, kind: 'throttled' }));
+    expect(burst.limit).toBe(once.limit); // all sent before the cut: one event
+    const overloaded = new GradientLimit({ initialLimit: 20 });
+    overloaded.onSample(sample({ at: 1000, sentAt: 900, kind: 'overloaded' }));
+    expect(overloaded.limit).toBeLessThan(once.limit);
   });
 
   it('ignores round trips that say nothing (zero, negative)', () => {
