@@ -61,7 +61,7 @@ export function learnFrom(
 /**
  * {@link learnFrom} on algorithms already resumed — the learner's own, kept
  * from its previous step while nobody else wrote the state since, so what
- * they hold beyond their `toJSON()` (recent send times…) carries on.
+ * they hold beyond their `snapshot()` (recent send times…) carries on.
  */
 export function learnWith(algorithms: ScopeSetup, outcomes: readonly FleetOutcome[]): LearnedState {
   const { limit, rate } = algorithms;
