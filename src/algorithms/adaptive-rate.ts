@@ -157,17 +157,29 @@ export class AdaptiveRate implements RatePolicy {
     this.#now = Math.max(this.#now, at);
     const speed = speedOf(sample);
     this.#prober.onRequest();
+    const closed =
+      isRefusal(sample) &&
+      !sample.overConcurrency &&
+      this.#meter.refusedOnResume(sample, this.rate);
     // A refusal for its concurrency is the concurrency limit's to learn from;
-    // one while a published quota paced the sends, the quota's (it pauses to the reset).
-    if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency && !this.#quotaBinds())
+    // one while a published quota paced the sends, the quota's (it pauses to
+    // the reset); one as sending resumed after a pause, the pause's (it was too short).
+    if (closed) this.#prober.onRefusal();
+    else if (
+      (speed === 'cut' || speed === 'cut-hard') &&
+      !sample.overConcurrency &&
+      !this.#quotaBinds()
+    )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
       this.#meter.accept(sample);
       if (this.#recount !== undefined && at >= this.#recount.at) this.#applyRecount();
     }
-    const retryAfter = signal.retryAfterMs ?? this.#unhintedPause(sample);
+    const retryAfter = closed
+      ? this.#longerPause(signal.retryAfterMs)
+      : (signal.retryAfterMs ?? this.#unhintedPause(sample));
     if (speed !== 'grow' && retryAfter !== undefined && Number.isFinite(retryAfter)) {
-      this.#pause(at, Math.max(this.#s.minPauseMs, retryAfter));
+      this.#pause(at, Math.max(this.#s.minPauseMs, retryAfter), !closed);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
     this.#prober.onTime(at);
@@ -290,10 +302,26 @@ export class AdaptiveRate implements RatePolicy {
     return this.#unhintedMs;
   }
 
-  #pause(at: number, ms: number): void {
+  /**
+   * The pause after a refusal as sending resumed: the last pause proved too
+   * short, so twice as long (up to {@link UNHINTED_PAUSE.max}), or the
+   * server's word if it asks for longer. A limit over a long window that
+   * answers `Retry-After: 0` (or nothing) until the window ends is waited out
+   * in a few doublings, with its learned rate intact.
+   */
+  #longerPause(hintMs: number | undefined): number {
+    this.#unhintedMs = Math.min(
+      UNHINTED_PAUSE.max,
+      Math.max(UNHINTED_PAUSE.first, 2 * this.#meter.lastPauseMs),
+    );
+    return Math.max(hintMs ?? 0, this.#unhintedMs);
+  }
+
+  /** Pauses `ms` from `at`; `billed`: the pause is part of the current congestion event's cost (not a server still closed after it). */
+  #pause(at: number, ms: number, billed: boolean): void {
     const before = Math.max(at, this.#meter.pausedUntil);
     this.#meter.pause(at, ms);
-    this.#prober.onPause(Math.max(0, this.#meter.pausedUntil - before));
+    if (billed) this.#prober.onPause(Math.max(0, this.#meter.pausedUntil - before));
     this.#holdUntil = Math.max(this.#holdUntil, this.#meter.pausedUntil);
   }
 
@@ -306,7 +334,7 @@ export class AdaptiveRate implements RatePolicy {
     // A first ceiling counted over a whole span is as good as a probe's reading:
     // the next probe waits as if one had just been paid for.
     if (recount.raiseOnly && count.fromMs <= recount.from) {
-      this.#prober.chargeFirstCount(this.#meter.lastPauseMs);
+      this.#prober.chargeFirstCount(recount.pauseMs ?? this.#meter.lastPauseMs);
     }
     const counted = recountedCeiling(recount, count, this.#ceiling);
     if (counted === undefined) return;
@@ -323,10 +351,14 @@ export class AdaptiveRate implements RatePolicy {
     if (current === Infinity) {
       if (this.#firstCounted) return undefined;
       this.#firstCounted = true;
-      return firstCeilingRecount(
-        sample,
-        this.#meter.pausedWithin(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt),
-      );
+      const asked = sample.signal.retryAfterMs ?? (isRefusal(sample) ? UNHINTED_PAUSE.first : 0);
+      return {
+        ...firstCeilingRecount(
+          sample,
+          this.#meter.pausedWithin(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt),
+        ),
+        pauseMs: Math.max(this.#s.minPauseMs, asked),
+      };
     }
     const paused = !calm && sample.signal.retryAfterMs !== undefined;
     const window = paused ? this.#meter.grantWindow(sample) : undefined;

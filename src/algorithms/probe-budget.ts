@@ -23,6 +23,14 @@ const MAX_PATIENCE = 4;
 /** An eager probe (a capacity that fell) waits for this share of a probe's worth. */
 const EAGER = 0.5;
 
+/**
+ * Requests/s of refusal credit every scope earns with time, when it sends
+ * fewer: at a slow pace the requests alone would pay for a probe once in many
+ * minutes, and a capacity that rose would never be found (at the default 1 %,
+ * this is about one probe's refusal a minute: nothing a server bans for).
+ */
+const EARNING_FLOOR = 2;
+
 /** Serialisable state of a {@link ProbeBudget}. */
 export type ProbeBudgetState = {
   /** Refusals the budget can pay for now. */
@@ -60,6 +68,8 @@ export class ProbeBudget {
   readonly #refusedShare: number;
   readonly #pausedShare: number;
   #state: ProbeBudgetState;
+  /** Requests earned for since the time was last brought up to date. */
+  #requestsSince = 0;
 
   /** @param probes credit to start with, in probes' worth. */
   constructor(refusedShare: number, pausedShare: number, at: number, probes = 0) {
@@ -77,17 +87,28 @@ export class ProbeBudget {
 
   /** Earns the credit of one request sent. */
   onRequest(): void {
+    this.#requestsSince++;
+    this.#earn(1);
+  }
+
+  /** Earns the refusal credit of `requests` requests. */
+  #earn(requests: number): void {
     const s = this.#state;
     s.refusalCredit = Math.min(
-      s.refusalCredit + this.#refusedShare,
+      s.refusalCredit + requests * this.#refusedShare,
       MAX_PROBES_SAVED * s.refusalCost * s.patience,
     );
   }
 
-  /** Earns the pause credit of the time up to `at`. */
+  /** Earns the pause credit of the time up to `at`, and a slow scope's refusal credit (see {@link EARNING_FLOOR}). */
   onTime(at: number): void {
     const s = this.#state;
-    if (at > s.at) s.pauseCreditMs += (at - s.at) * this.#pausedShare;
+    if (at > s.at) {
+      s.pauseCreditMs += (at - s.at) * this.#pausedShare;
+      const unsent = ((at - s.at) / 1000) * EARNING_FLOOR - this.#requestsSince;
+      if (unsent > 0) this.#earn(unsent);
+      this.#requestsSince = 0;
+    }
     s.at = Math.max(s.at, at);
     s.pauseCreditMs = Math.min(s.pauseCreditMs, MAX_PROBES_SAVED * s.pauseCostMs * s.patience + 1);
   }

@@ -16,6 +16,9 @@ const RTT_SMOOTHING = 0.2;
 /** A window holds at least this many requests at the paced rate: slow scopes measure over longer spans. */
 const WINDOW_REQUESTS = 20;
 
+/** A send this soon after a pause ended is its first, ms (a timer wakes the pacer a little late). */
+const FIRST_SEND_SLACK_MS = 1;
+
 /** A server-requested pause and what the pacer offered since it ended. */
 interface Pause {
   from: number;
@@ -162,6 +165,20 @@ export class RateMeter {
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
     this.#rttMs = this.#rttMs === 0 ? rtt : this.#rttMs + (rtt - this.#rttMs) * RTT_SMOOTHING;
+  }
+
+  /**
+   * Whether a refusal came for the first request sent after the latest pause
+   * (within half a pacing interval at `rate` of its end, before anything sent
+   * since was accepted): the server is still closed — a long window spent, a
+   * pause asked too short — which says nothing about the rate. A later send's
+   * refusal may overtake an earlier send's acceptance, so only the first counts.
+   */
+  refusedOnResume(sample: Sample, rate: number): boolean {
+    const pause = this.#pause;
+    if (pause === undefined || pause.resumedAt !== Infinity) return false;
+    const sinceEnd = sample.sentAt - pause.to;
+    return sinceEnd >= 0 && sinceEnd < Math.max(FIRST_SEND_SLACK_MS, 500 / rate);
   }
 
   /** Records a server-requested pause of `ms` from `at` (overlapping pauses merge). */

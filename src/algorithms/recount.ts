@@ -22,6 +22,8 @@ export interface Recount {
   max: number;
   /** Whether the count may only raise the ceiling. */
   raiseOnly: boolean;
+  /** The pause the refusal asked for, ms, for the first count's charge (pauses after it were the server still closed). */
+  pauseMs?: number;
 }
 
 /**

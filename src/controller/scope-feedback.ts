@@ -70,7 +70,7 @@ export class ScopeFeedback {
   judge(request: SentRequest, at: number, reported: Signal, outstanding: number): Judged {
     const capped = capPause(reported, this.#maxPauseMs);
     const heard = capped?.signal ?? reported;
-    const signal = this.#overload.judge(heard);
+    const signal = this.#overload.judge(heard, this.rate.probing === true);
     return {
       sample: this.#sampleOf(request, at, signal, outstanding),
       heard,

