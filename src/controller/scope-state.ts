@@ -2,7 +2,7 @@ import {
   type BreakerSnapshot,
   breakerFromWall,
   breakerToWall,
-} from '../algorithms/breaker-policy.js';
+} from '../algorithms/breaker-snapshot.js';
 import type { ClockReading } from '../algorithms/clock-reading.js';
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
 import type { Clock } from '../clock.js';
