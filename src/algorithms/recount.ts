@@ -82,17 +82,25 @@ export function grantRecount(
 /**
  * The ceiling that the accepted sends counted since `fromMs` make (see
  * `RateMeter.acceptedSentIn`), or undefined when `ceiling` should stay. When
- * the count could not reach back to the recount's start, it is a rate over
- * the span it covers.
+ * the count could not reach back to the recount's start (the kept sends are
+ * fewer than a fast scope sent), the sends it misses are taken to have been
+ * as dense as those it covers — over the time sent, not over a pause the
+ * span includes.
  */
 export function recountedCeiling(
   recount: Recount,
   counted: { count: number; fromMs: number },
   ceiling: number,
 ): number | undefined {
-  const spanMs = counted.fromMs > recount.from ? recount.to - counted.fromMs : recount.spanMs;
-  if (!(spanMs > 0)) return undefined;
-  const rate = (counted.count * 1000) / spanMs;
+  if (!(recount.spanMs > 0)) return undefined;
+  let accepted = counted.count;
+  if (counted.fromMs > recount.from) {
+    const coveredMs = recount.to - counted.fromMs;
+    if (!(coveredMs > 0)) return undefined;
+    const sendingMs = Math.min(recount.to - recount.from, recount.spanMs);
+    accepted = (counted.count * sendingMs) / coveredMs;
+  }
+  const rate = (accepted * 1000) / recount.spanMs;
   const bounded = Math.min(recount.max, Math.max(recount.min, rate));
   if (bounded === ceiling || (recount.raiseOnly && bounded < ceiling)) return undefined;
   return bounded;

@@ -84,4 +84,15 @@ describe('recounts: a ceiling measured again by send time once the outcomes are 
     expect(recountedCeiling(recount, { count: 10, fromMs: 9500 }, 1)).toBeCloseTo(20, 9);
     expect(recountedCeiling(recount, { count: 10, fromMs: 10_000 }, 1)).toBeUndefined();
   });
+
+  it('a count after a pause that could not reach back is still a grant per the pause, not the send rate', () => {
+    // Paused 2 s, then 400 sends in the 400 ms before the refused one: the kept
+    // sends reach back only 100 ms (100 of them), as dense as the rest.
+    const window = { from: 9600, to: 10_000, spanMs: 2000 };
+    const recount = grantRecount(refusal(10_000, 10_050, 2000), window, 1000);
+    const counted = recountedCeiling(recount, { count: 100, fromMs: 9900 }, 600) as number;
+    expect(counted).toBe(500); // 400 granted per 2 s is 200/s: held at the deepest cut of 1000/s
+    const dense = grantRecount(refusal(10_000, 10_050, 2000), window, 300);
+    expect(recountedCeiling(dense, { count: 100, fromMs: 9900 }, 100)).toBeCloseTo(200, 9);
+  });
 });
