@@ -2,16 +2,21 @@
 // (docs/server-models.md) on loopback: a hidden fixed window of 30 req/s, 350 ms pages,
 // 429 + Retry-After: 1 beyond it. 40-way demand for --seconds each (default 60); a fresh server per run.
 //
-//   npm run build && node bench/integrations-crawlee-axios.mjs [--seconds 60] [--only crawlee|axios]
+//   npm run build && node bench/integrations-crawlee-axios.mjs [--seconds 60] [--only crawlee|axios|client] [--timeline]
 //
 // Without ratewise each library runs as it comes: Crawlee's HttpCrawler (got-scraping, its
-// session pool retiring a session on 429 and retrying at once, 3 retries), axios with
-// axios-retry's defaults (3 retries, no delay). With ratewise: Crawlee on ratewise's httpClient
-// with keepSessionsOn429 and retryHttp429; axios on ratewise's adapter with axios-retry's
+// session pool retiring a session on 429 and retrying at once, 3 retries; a pool of 40 tasks),
+// axios with axios-retry's defaults (3 retries, no delay). With ratewise: Crawlee on ratewise's
+// httpClient with poolOptions, keepSessionsOn429 and retryHttp429 (and once more with Crawlee's
+// own autoscaled pool instead of poolOptions); axios on ratewise's adapter with axios-retry's
 // retryDelay set to the adapter's. Figures are counted by the server over the run window:
 // ok (200), refused (429), their rates, ok as a share of capacity (30/s × window) and the
-// refused share of all requests. A last row runs ratewise's own client.fetch the same way, to
-// tell what the controller does from what an integration adds.
+// refused share of all requests; then where the missed capacity went, from the server's
+// per-second counts: the cold start (the seconds before the first that served ≥ 90 % of
+// capacity) and the steady state after it. --timeline prints each run's seconds, with the
+// controller's concurrency limit, pacing rate, in flight and queued sampled each second. A last
+// row runs ratewise's own client.fetch the same way, to tell what the controller does from
+// what an integration adds.
 import { parseArgs } from 'node:util';
 import { Configuration, log } from '@crawlee/core';
 import { HttpCrawler } from '@crawlee/http';
@@ -23,18 +28,36 @@ import { keepSessionsOn429, ratewiseCrawlee, retryHttp429 } from '../dist/integr
 import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
 import { startMockServer } from '../dist/testing/index.js';
+import {
+  capacitySplit,
+  sampleRegistry,
+  timedModel,
+  timelineTable,
+} from './integrations-timeline.mjs';
 
 const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '60' }, only: { type: 'string' } },
+  options: {
+    seconds: { type: 'string', default: '60' },
+    only: { type: 'string' },
+    timeline: { type: 'boolean', default: false },
+  },
 });
 const SECONDS = Number(values.seconds);
 const DEMAND = 40;
 const CAPACITY = 30;
+/** 40 tasks from the start, whatever the machine's load (without ratewise: the 40-way demand). */
+const fixedPool = {
+  minConcurrency: DEMAND,
+  maxConcurrency: DEMAND,
+  autoscaledPoolOptions: { desiredConcurrency: DEMAND },
+};
+
 log.setLevel(log.LEVELS.OFF);
 
 const runs = [
   ['Crawlee HttpCrawler', 'without', crawleeRun(false)],
   ['Crawlee HttpCrawler', 'ratewise', crawleeRun(true)],
+  ["Crawlee HttpCrawler, Crawlee's default pool", 'ratewise', crawleeRun(true, false)],
   ['axios + axios-retry', 'without', axiosRun(false)],
   ['axios + axios-retry', 'ratewise', axiosRun(true)],
   ['client.fetch (reference)', 'ratewise', fetchRun()],
@@ -44,46 +67,61 @@ console.log(
   `node ${process.version}; hidden limit ${CAPACITY} req/s (fixed window), 350 ms pages, 429 + Retry-After: 1; ${DEMAND}-way demand, ${SECONDS} s per run\n`,
 );
 console.log(
-  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s |',
+  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity |',
 );
-console.log('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+console.log(
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+);
+const timelines = [];
 for (const [name, control, run] of runs) {
-  const server = await startMockServer({
-    model: createModel(
+  const timed = timedModel(
+    createModel(
       'fixed-window',
       { rate: CAPACITY, latencyMs: 350, jitterMs: 50, retryAfter: 'seconds' },
       seededRandom('server:1'),
     ),
-  });
+  );
+  const server = await startMockServer({ model: timed.model });
   const started = performance.now();
   let window;
-  await run(server.url, async () => {
-    window = server.stats(); // the run window ends here; what is in flight finishes after
+  let sampler;
+  await run(server.url, {
+    watch: (registry) => {
+      sampler = sampleRegistry(registry);
+    },
+    windowEnds: async () => {
+      window = server.stats(); // the run window ends here; what is in flight finishes after
+      sampler?.stop();
+    },
   });
   const wall = (performance.now() - started) / 1000;
   await server.close();
+  const split = capacitySplit(timed.seconds, CAPACITY, SECONDS);
+  timelines.push(
+    timelineTable(`${name}, ${control}`, timed.seconds.slice(0, SECONDS), sampler?.samples),
+  );
   const ok = window.byStatus['200'] ?? 0;
   const refused = window.byStatus['429'] ?? 0;
   const other = Object.entries(window.byStatus)
     .filter(([status]) => status !== '200' && status !== '429')
     .reduce((sum, [, n]) => sum + n, 0);
   console.log(
-    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} |`,
+    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % |`,
   );
 }
+if (values.timeline) console.log(timelines.join('\n'));
 
 /** Crawlee's HttpCrawler over enough URLs for the run, stopped when the window ends. */
-function crawleeRun(withRatewise) {
-  return async (base, windowEnds) => {
+function crawleeRun(withRatewise, pool = true) {
+  return async (base, { watch, windowEnds }) => {
     const ratewise = withRatewise ? await ratewiseCrawlee({ maxConcurrency: DEMAND }) : undefined;
+    if (ratewise) watch(ratewise.registry);
     const crawler = new HttpCrawler(
       {
         ...(ratewise
           ? { httpClient: ratewise.httpClient, ...keepSessionsOn429, ...retryHttp429 }
           : {}),
-        minConcurrency: DEMAND,
-        maxConcurrency: DEMAND,
-        autoscaledPoolOptions: { desiredConcurrency: DEMAND },
+        ...(ratewise ? (pool ? ratewise.poolOptions : {}) : fixedPool),
         additionalMimeTypes: ['text/plain'],
         requestHandler: async () => {},
         failedRequestHandler: async () => {},
@@ -111,8 +149,9 @@ function crawleeRun(withRatewise) {
 
 /** ratewise's own client, 40 workers: what the controller does with no library around it. */
 function fetchRun() {
-  return async (base, windowEnds) => {
+  return async (base, { watch, windowEnds }) => {
     const client = createClient({ maxConcurrency: DEMAND });
+    watch(client.registry);
     const until = performance.now() + SECONDS * 1000;
     let next = 0;
     await Promise.all(
@@ -132,8 +171,9 @@ function fetchRun() {
 
 /** 40 workers looping over URLs with axios (+ axios-retry) for the run window. */
 function axiosRun(withRatewise) {
-  return async (base, windowEnds) => {
+  return async (base, { watch, windowEnds }) => {
     const adapter = withRatewise ? ratewiseAdapter(axios, { maxConcurrency: DEMAND }) : undefined;
+    if (adapter) watch(adapter.registry);
     const api = axios.create({ ...(adapter ? { adapter } : {}), timeout: 30_000 });
     axiosRetry(api, adapter ? { retries: 3, retryDelay: adapter.retryDelay } : {});
     const until = performance.now() + SECONDS * 1000;

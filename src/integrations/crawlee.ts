@@ -14,11 +14,12 @@ import type {
   ResponseTypes,
   StreamingHttpResponse,
 } from '@crawlee/core';
-import { isRateSignal } from '../client/retry-policy.js';
+import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import type { ScopeRegistry } from '../controller/registry.js';
 import { AttemptControl, type IntegrationOptions } from './attempt-control.js';
 import type { ControlledAttempt } from './controlled-attempt.js';
-import { type BrowserResponse, settleNavigation } from './navigation.js';
+import { admitWithin, type RetryRequestErrorClass, sessionContext } from './crawlee-admission.js';
+import { type NavigationHooks, navigationHooks } from './crawlee-hooks.js';
 import { streamEnded } from './stream-end.js';
 
 /** Options of {@link ratewiseCrawlee}. */
@@ -27,34 +28,47 @@ export interface CrawleeIntegrationOptions extends IntegrationOptions {
   httpClient?: BaseHttpClient;
 }
 
-/** What a browser crawler's hooks see of the crawling context. */
-export interface NavigationContext {
-  request: { url: string };
-  session?: { id: string } | undefined;
-  response?: BrowserResponse | null | undefined;
+/** Crawler options that fix the size of Crawlee's autoscaled pool. */
+export interface PoolOptions {
+  minConcurrency: number;
+  maxConcurrency: number;
+  /** Where the pool starts (HttpCrawler's own default is 10, whatever `minConcurrency`). */
+  autoscaledPoolOptions: { desiredConcurrency: number };
 }
 
 /** ratewise's pieces for a Crawlee crawler, sharing one set of controllers. */
 export interface RatewiseCrawlee {
-  /** For `HttpCrawler`, `CheerioCrawler`, `JSDOMCrawler`…: `new CheerioCrawler({ httpClient })`. */
+  /**
+   * For `HttpCrawler`, `CheerioCrawler`, `JSDOMCrawler`…: `new CheerioCrawler({ httpClient })`.
+   * Each request waits for admission at most half the navigation timeout
+   * (`navigationTimeoutSecs`, whose clock runs while it waits) and is sent
+   * with the rest of it; a request that waited longer fails and Crawlee
+   * retries it, without using up a retry when only the queue held it back.
+   */
   readonly httpClient: BaseHttpClient;
+  /**
+   * For HTTP crawlers, spread into the crawler options: a pool of as many
+   * tasks as ratewise lets one scope have in flight (`maxConcurrency`), kept
+   * whatever the machine's load. Crawlee's autoscaled pool (10 tasks to start
+   * with in an HTTP crawler) grows by 5 % per 10 s while the machine is idle
+   * and shrinks towards one task while its CPU or event loop is busy, so on
+   * its own it starves the controller (measured: 8 % of a server's capacity
+   * on a busy machine, see BENCHMARKS.md); a task waiting for admission
+   * costs neither CPU nor a socket. Crawling many hosts at once, set larger
+   * `minConcurrency`, `maxConcurrency` and `desiredConcurrency` after the
+   * spread.
+   */
+  readonly poolOptions: PoolOptions;
   /**
    * For browser crawlers, spread into the crawler options: a pre-navigation
    * hook that waits for admission (at most half the navigation timeout, then
-   * the request fails and Crawlee retries it; the time waited is taken off
-   * the navigation's own timeout), a post-navigation hook that reports the
+   * the request fails and Crawlee retries it, as with `httpClient`; the time
+   * waited is taken off the navigation's own timeout), a post-navigation hook that reports the
    * main document's response (and fails a 429 or 503 page so Crawlee retries
    * it), and an `errorHandler` that reports a failed
    * navigation before Crawlee retries. Merge with your own hooks if you have some.
    */
-  readonly navigationHooks: {
-    preNavigationHooks: ((
-      context: NavigationContext,
-      gotoOptions?: { timeout?: number },
-    ) => Promise<void>)[];
-    postNavigationHooks: ((context: NavigationContext) => Promise<void>)[];
-    errorHandler: (context: NavigationContext, error: Error) => void;
-  };
+  readonly navigationHooks: NavigationHooks;
   /** The per-scope controllers. */
   readonly registry: ScopeRegistry;
   /** Stops the controllers' timers; requests waiting for admission reject. */
@@ -79,11 +93,6 @@ export const retryHttp429: { additionalHttpErrorStatusCodes: number[] } = {
   additionalHttpErrorStatusCodes: [429],
 };
 
-/** The Crawlee session a request runs in, as scope context (`byContext('session')`). */
-function sessionContext(session: { id: string } | undefined) {
-  return session?.id ? { context: { session: session.id } } : {};
-}
-
 /**
  * ratewise for Crawlee: every request an HTTP crawler sends, and every
  * navigation of a browser crawler, is admitted by its scopes (by host, or by
@@ -92,9 +101,10 @@ function sessionContext(session: { id: string } | undefined) {
  * into errors, and retries wait for the scope instead of hammering it.
  *
  * ```ts
- * const ratewise = ratewiseCrawlee({ maxConcurrency: 8 });
+ * const ratewise = await ratewiseCrawlee({ maxConcurrency: 8 });
  * const crawler = new CheerioCrawler({
  *   httpClient: ratewise.httpClient,
+ *   ...ratewise.poolOptions,
  *   ...keepSessionsOn429,
  *   ...retryHttp429,
  *   requestHandler,
@@ -107,29 +117,49 @@ export async function ratewiseCrawlee(
   options: CrawleeIntegrationOptions = {},
 ): Promise<RatewiseCrawlee> {
   const control = new AttemptControl('ratewiseCrawlee', options, ['httpClient']);
-  const inner = options.httpClient ?? new (await import('@crawlee/core')).GotScrapingHttpClient();
+  const crawlee = await import('@crawlee/core');
+  const inner = options.httpClient ?? new crawlee.GotScrapingHttpClient();
   return {
-    httpClient: controlledHttpClient(control, inner),
-    navigationHooks: navigationHooks(control),
+    httpClient: controlledHttpClient(control, inner, crawlee.RetryRequestError),
+    navigationHooks: navigationHooks(control, crawlee.RetryRequestError),
+    poolOptions: poolOf(options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY),
     registry: control.registry,
     close: () => control.close(),
   };
 }
 
-function controlledHttpClient(control: AttemptControl, inner: BaseHttpClient): BaseHttpClient {
-  const admit = (request: HttpRequest<keyof ResponseTypes>) =>
-    control.admit({
+function poolOf(tasks: number): PoolOptions {
+  return {
+    minConcurrency: tasks,
+    maxConcurrency: tasks,
+    autoscaledPoolOptions: { desiredConcurrency: tasks },
+  };
+}
+
+function controlledHttpClient(
+  control: AttemptControl,
+  inner: BaseHttpClient,
+  retryError: RetryRequestErrorClass,
+): BaseHttpClient {
+  /** Admits `request`; returns the attempt and the request with the time waited taken off its timeout. */
+  const admit = async <T extends HttpRequest<keyof ResponseTypes>>(request: T) => {
+    const target = {
       url: request.url,
       ...sessionContext(request.sessionToken as { id: string } | undefined),
       signal: request.signal,
-    });
+    };
+    const timeout = request.timeout && 'request' in request.timeout ? request.timeout : undefined;
+    const { attempt, leftMs } = await admitWithin(control, target, timeout?.request, retryError);
+    const sent = leftMs === undefined ? request : { ...request, timeout: { request: leftMs } };
+    return { attempt, sent };
+  };
   return {
     async sendRequest<T extends keyof ResponseTypes = 'text'>(
       request: HttpRequest<T>,
     ): Promise<HttpResponse<T>> {
-      const attempt = await admit(request);
+      const { attempt, sent } = await admit(request);
       try {
-        const response = await inner.sendRequest(request);
+        const response = await inner.sendRequest(sent);
         attempt.respond({ status: response.statusCode, headers: response.headers });
         return response;
       } catch (error) {
@@ -141,9 +171,9 @@ function controlledHttpClient(control: AttemptControl, inner: BaseHttpClient): B
       request: HttpRequest,
       onRedirect?: RedirectHandler,
     ): Promise<StreamingHttpResponse> {
-      const attempt = await admit(request);
+      const { attempt, sent } = await admit(request);
       try {
-        const response = await inner.stream(request, onRedirect);
+        const response = await inner.stream(sent, onRedirect);
         holdUntilRead(attempt, response);
         return response;
       } catch (error) {
@@ -163,44 +193,6 @@ function holdUntilRead(attempt: ControlledAttempt, response: StreamingHttpRespon
   });
 }
 
-function navigationHooks(control: AttemptControl): RatewiseCrawlee['navigationHooks'] {
-  const attempts = new WeakMap<object, ControlledAttempt>();
-  const settle = async (context: NavigationContext, error?: unknown) => {
-    const attempt = attempts.get(context.request);
-    if (attempt === undefined || attempt.ended) return attempt?.signal;
-    attempts.delete(context.request);
-    await settleNavigation(attempt, error === undefined ? context.response : undefined, error);
-    return attempt.signal;
-  };
-  return {
-    preNavigationHooks: [
-      async (context, gotoOptions) => {
-        attempts.get(context.request)?.release(); // an earlier try nothing reported
-        const navigationMs = gotoOptions?.timeout;
-        const waitCap = navigationMs ? navigationMs / 2 : undefined;
-        const started = control.clock.now();
-        const attempt = await control.admit({
-          url: context.request.url,
-          ...sessionContext(context.session),
-          ...(waitCap === undefined ? {} : { timeoutMs: waitCap }),
-        });
-        attempts.set(context.request, attempt);
-        if (gotoOptions && navigationMs) {
-          gotoOptions.timeout = Math.max(1, navigationMs - (control.clock.now() - started));
-        }
-      },
-    ],
-    postNavigationHooks: [
-      async (context) => {
-        const signal = await settle(context);
-        // A 429 or 503 page is not content: fail it so Crawlee retries, once the scope allows.
-        if (signal && isRateSignal(signal))
-          throw new Error(`${signal.reason}: retried when the scope allows`);
-      },
-    ],
-    errorHandler: (context, error) => void settle(context, error),
-  };
-}
-
 export type { IntegrationOptions } from './attempt-control.js';
+export type { NavigationContext, NavigationHooks } from './crawlee-hooks.js';
 export type { BrowserResponse, ResourceTiming } from './navigation.js';

@@ -106,6 +106,68 @@ describe('ratewise/crawlee httpClient', () => {
     await ratewise.close();
   });
 
+  it('caps the wait for admission below the navigation timeout: no request sent after Crawlee gave up', async () => {
+    // One request at a time; the first one's 429 pauses the scope for 1-2 s (an HTTP date),
+    // longer than the 1 s navigation timeout the others wait under.
+    const events = eventLog();
+    const ratewise = await ratewiseCrawlee({ maxConcurrency: 1, events: events.sink });
+    const urls = ['/429/imf-fixdate/cap', '/cap-1', '/cap-2'].map((p) => `${server.url}${p}`);
+    const handled = await crawl(ratewise, urls, {
+      navigationTimeoutSecs: 1,
+      maxRequestRetries: 20,
+      maxConcurrency: 3,
+    });
+    expect(handled).toEqual([200, 200, 200]);
+    // Every request sent was read: none went out for a navigation Crawlee had timed out.
+    expect(samples(events).map((e) => e.status)).toEqual([429, 200, 200, 200]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 60_000);
+
+  it("retries a request that waited in the queue past the cap without using up Crawlee's retries", async () => {
+    // One request at a time, 400 ms each; the sixth waits 2 s, past half the 2 s navigation timeout.
+    const events = eventLog();
+    const ratewise = await ratewiseCrawlee({ maxConcurrency: 1, events: events.sink });
+    const urls = Array.from({ length: 6 }, (_, i) => `${server.url}/slow/400/queued-${i}`);
+    const retried: string[] = [];
+    const handled = await crawl(ratewise, urls, {
+      navigationTimeoutSecs: 2,
+      maxRequestRetries: 0,
+      maxConcurrency: 6,
+      errorHandler: (_: unknown, error: Error) => {
+        retried.push(error.constructor.name);
+      },
+    });
+    expect(handled).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(retried.length).toBeGreaterThan(0);
+    expect(new Set(retried)).toEqual(new Set(['RetryRequestError']));
+    expect(samples(events).map((e) => e.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 60_000);
+
+  it('poolOptions: the pool runs as many tasks as the scope may have in flight from the start', async () => {
+    // HttpCrawler's own pool starts at 10 tasks: 12 shows the preset at work.
+    const ratewise = await ratewiseCrawlee({ maxConcurrency: 12, initialConcurrency: 12 });
+    const open: string[] = [];
+    const crawler = new HttpCrawler(
+      {
+        httpClient: ratewise.httpClient,
+        ...ratewise.poolOptions,
+        additionalMimeTypes: ['text/plain'],
+        requestHandler: async ({ response }) => {
+          open.push(String(response.headers['x-open']));
+        },
+      },
+      new Configuration({ persistStorage: false, purgeOnStart: true }),
+    );
+    // Each request is held until twelve are open at once (after 3 s it is answered anyway).
+    await crawler.run(Array.from({ length: 12 }, (_, i) => `${server.url}/gate/12/pool-${i}`));
+    expect(open).toEqual(Array(12).fill('12'));
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  });
+
   it('holds a streamed body until it is destroyed half-way, and releases an aborted one', async () => {
     const { ratewise, events } = await setup();
     const response = await ratewise.httpClient.stream({ url: `${server.url}/big/crawlee` });

@@ -16,10 +16,14 @@ export const RETRY_AFTER_FORMS: Record<string, () => string> = {
  * and every later one gets `200 ok`:
  * `/429/<form>/…` (Retry-After in that form), `/503/…`, `/reset/…` (socket
  * destroyed; `/drop/…` every time), `/hang/…` (never answers), `/redirect/<n>/…` (a chain of n
- * hops to `/ok`), `/big/…` (2 MiB body, written slowly), anything else `200 ok`.
+ * hops to `/ok`), `/big/…` (2 MiB body, written slowly), `/slow/<ms>/…` (`200 ok` after
+ * that many ms, every time), `/gate/<n>/…` (held until n of them are open at once, then all
+ * answered `200` with `x-open: n`; after 3 s answered anyway with how many were open), anything
+ * else `200 ok`.
  */
 export function startScriptedServer(): Promise<TestServer> {
   const hits = new Map<string, number>();
+  const gate = new Set<(open: number) => void>();
   return startServer((req, res) => {
     const path = req.url ?? '/';
     const hit = (hits.get(path) ?? 0) + 1;
@@ -27,6 +31,8 @@ export function startScriptedServer(): Promise<TestServer> {
     const [, kind, arg] = path.split('/');
     if (kind === 'redirect') return redirect(res, Number(arg), path);
     if (kind === 'big') return big(res);
+    if (kind === 'slow') return void setTimeout(() => ok(res), Number(arg));
+    if (kind === 'gate') return hold(gate, Number(arg), res);
     if (kind === 'drop') return req.socket.destroy(); // every time: a browser retries a reset once
     if (hit > 1) return ok(res);
     if (kind === '429') {
@@ -42,6 +48,19 @@ export function startScriptedServer(): Promise<TestServer> {
     if (kind === 'hang') return; // never answers; the client's timeout or abort ends it
     ok(res);
   });
+}
+
+function hold(gate: Set<(open: number) => void>, n: number, res: ServerResponse): void {
+  const answer = (open: number): void => {
+    clearTimeout(timer);
+    gate.delete(answer);
+    res.writeHead(200, { 'content-type': 'text/plain', 'x-open': String(open) });
+    res.end('ok');
+  };
+  const timer = setTimeout(() => answer(gate.size), 3000);
+  gate.add(answer);
+  const open = gate.size;
+  if (open >= n) for (const held of [...gate]) held(open);
 }
 
 function ok(res: ServerResponse): void {
