@@ -2,7 +2,7 @@ import { isRateSignal } from '../client/retry-policy.js';
 import type { AttemptControl } from './attempt-control.js';
 import type { ControlledAttempt } from './controlled-attempt.js';
 import { admitWithin, type RetryRequestErrorClass, sessionContext } from './crawlee-admission.js';
-import { type BrowserResponse, settleNavigation } from './navigation.js';
+import { type BrowserResponse, proxyFailure, settleNavigation } from './navigation.js';
 
 /** What a browser crawler's hooks see of the crawling context. */
 export interface NavigationContext {
@@ -51,7 +51,10 @@ export function navigationHooks(
     postNavigationHooks: [
       async (context) => {
         const signal = await settle(context);
-        // A 429 or 503 page is not content: fail it so Crawlee retries, once the scope allows.
+        // A 429 or 503 page is not content, nor a proxy's page for a failed connection: fail
+        // it so Crawlee retries, once the scope allows.
+        const failed = proxyFailure(context.response);
+        if (failed) throw failed;
         if (signal && isRateSignal(signal))
           throw new Error(`${signal.reason}: retried when the scope allows`);
       },

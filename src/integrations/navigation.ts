@@ -4,6 +4,8 @@ import type { ControlledAttempt } from './controlled-attempt.js';
 /** A browser's response to a navigation, as Playwright (and Puppeteer) give it. */
 export interface BrowserResponse {
   status(): number;
+  /** The status line's text (Playwright, Puppeteer). */
+  statusText?(): string;
   /** Playwright: every header, `set-cookie` included. */
   allHeaders?(): Promise<Record<string, string>>;
   headers(): Record<string, string>;
@@ -37,9 +39,31 @@ const NET_ERRORS: Record<string, string> = {
 };
 
 /**
+ * What a proxy-chain proxy answers, status and text, when the origin failed — by the Node code
+ * that says the same. Crawlee's browser crawlers send every page through such a local proxy,
+ * so over plain HTTP a reset reaches the browser as `595 Connection Reset`.
+ */
+const PROXY_FAILURES: Record<number, readonly [string, string]> = {
+  593: ['Not Found', 'ENOTFOUND'],
+  594: ['Connection Refused', 'ECONNREFUSED'],
+  595: ['Connection Reset', 'ECONNRESET'],
+  596: ['Broken Pipe', 'EPIPE'],
+};
+
+/** The network failure a proxy's stand-in page stands for (with its Node code), or `undefined`. */
+export function proxyFailure(response: BrowserResponse | null | undefined): Error | undefined {
+  const status = response?.status();
+  const failure = status === undefined ? undefined : PROXY_FAILURES[status];
+  if (failure === undefined || response?.statusText?.() !== failure[0]) return undefined;
+  const message = `${status} ${failure[0]} from the browser's proxy: the origin's connection failed`;
+  return Object.assign(new Error(message), { code: failure[1] });
+}
+
+/**
  * Reports a navigation: the main document's response (status, every header,
  * the phases of its timing), or the error it failed with — a browser's
- * `net::ERR_*` read as the network failure it names. No response and no error
+ * `net::ERR_*` read as the network failure it names, and so is a proxy's
+ * stand-in page for one ({@link proxyFailure}). No response and no error
  * (a same-document navigation) says nothing: the permit is released.
  */
 export async function settleNavigation(
@@ -53,6 +77,11 @@ export async function settleNavigation(
   }
   if (!response) {
     attempt.release();
+    return;
+  }
+  const failed = proxyFailure(response);
+  if (failed) {
+    attempt.fail(failed);
     return;
   }
   let headers: Record<string, string>;

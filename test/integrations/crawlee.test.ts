@@ -125,23 +125,26 @@ describe('ratewise/crawlee httpClient', () => {
   }, 60_000);
 
   it("retries a request that waited in the queue past the cap without using up Crawlee's retries", async () => {
-    // One request at a time, 400 ms each; the sixth waits 2 s, past half the 2 s navigation timeout.
+    // One request at a time, 400 ms each; the eighth waits 2.8 s, past half the 4 s navigation
+    // timeout. Eight tasks from the start, however busy the machine (see poolOptions).
     const events = eventLog();
     const ratewise = await ratewiseCrawlee({ maxConcurrency: 1, events: events.sink });
-    const urls = Array.from({ length: 6 }, (_, i) => `${server.url}/slow/400/queued-${i}`);
+    const urls = Array.from({ length: 8 }, (_, i) => `${server.url}/slow/400/queued-${i}`);
     const retried: string[] = [];
     const handled = await crawl(ratewise, urls, {
-      navigationTimeoutSecs: 2,
+      navigationTimeoutSecs: 4,
       maxRequestRetries: 0,
-      maxConcurrency: 6,
+      minConcurrency: 8,
+      maxConcurrency: 8,
+      autoscaledPoolOptions: { desiredConcurrency: 8 },
       errorHandler: (_: unknown, error: Error) => {
         retried.push(error.constructor.name);
       },
     });
-    expect(handled).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(handled).toEqual(Array(8).fill(200));
     expect(retried.length).toBeGreaterThan(0);
     expect(new Set(retried)).toEqual(new Set(['RetryRequestError']));
-    expect(samples(events).map((e) => e.status)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(samples(events).map((e) => e.status)).toEqual(Array(8).fill(200));
     expect(inflight(ratewise)).toBe(0);
     await ratewise.close();
   }, 60_000);
@@ -191,39 +194,69 @@ describe('ratewise/crawlee httpClient', () => {
   });
 });
 
-describe.skipIf(!browserAvailable)('ratewise/crawlee navigation hooks', () => {
-  it('admits each navigation and reports its response; a 429 is retried after the pause', async () => {
-    const { ratewise, events } = await setup();
-    const handled: number[] = [];
-    const crawler = new PlaywrightCrawler(
-      {
-        ...ratewise.navigationHooks,
-        ...keepSessionsOn429,
-        maxRequestRetries: 2,
-        launchContext: {
-          launcher: chromium,
-          launchOptions: {
-            executablePath: CHROMIUM,
-            args: ['--headless', '--no-sandbox', '--disable-gpu'],
-          },
-        },
-        requestHandler: async ({ response }) => {
-          handled.push(response?.status() ?? 0);
+/** A PlaywrightCrawler on ratewise's navigation hooks over `paths`; resolves with the statuses handled. */
+async function browserCrawl(ratewise: RatewiseCrawlee, paths: string[], extra = {}) {
+  const handled: number[] = [];
+  const crawler = new PlaywrightCrawler(
+    {
+      ...ratewise.navigationHooks,
+      ...keepSessionsOn429,
+      maxRequestRetries: 2,
+      launchContext: {
+        launcher: chromium,
+        launchOptions: {
+          executablePath: CHROMIUM,
+          args: ['--headless', '--no-sandbox', '--disable-gpu'],
         },
       },
-      new Configuration({ persistStorage: false, purgeOnStart: true }),
+      requestHandler: async ({ response }) => {
+        handled.push(response?.status() ?? 0);
+      },
+      ...extra,
+    },
+    new Configuration({ persistStorage: false, purgeOnStart: true }),
+  );
+  await crawler.run(paths.map((path) => `${server.url}${path}`));
+  return handled.sort();
+}
+
+describe.skipIf(!browserAvailable)('ratewise/crawlee navigation hooks', () => {
+  it('admits each navigation and reports its response; a 429 with each Retry-After form is retried after the pause', async () => {
+    const { ratewise, events } = await setup();
+    const forms = Object.keys(RETRY_AFTER_FORMS);
+    const paths = [...forms.map((form) => `/429/${form}/crawlee-browser`), '/ok/crawlee-browser'];
+    expect(await browserCrawl(ratewise, paths, { maxRequestRetries: 4 })).toEqual(
+      Array(forms.length + 1).fill(200),
     );
-    await crawler.run([
-      `${server.url}/429/seconds/crawlee-browser`,
-      `${server.url}/ok/crawlee-browser`,
-    ]);
-    expect(handled.sort()).toEqual([200, 200]);
-    expect(
-      samples(events)
-        .map((e) => e.status)
-        .sort(),
-    ).toEqual([200, 200, 429]);
+    const statuses = samples(events).map((e) => e.status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(forms.length);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(forms.length + 1);
     expect(inflight(ratewise)).toBe(0);
     await ratewise.close();
-  }, 60_000);
+  }, 90_000);
+
+  it('reports a 503, a reset and a navigation timeout, each as what it is; Crawlee retries them', async () => {
+    const { ratewise, events } = await setup();
+    const failed: string[] = [];
+    const handled = await browserCrawl(
+      ratewise,
+      ['/503/crawlee-browser', '/drop/crawlee-browser', '/hang/crawlee-browser'],
+      {
+        maxRequestRetries: 1,
+        navigationTimeoutSecs: 2,
+        failedRequestHandler: async ({ request }: { request: { url: string } }) => {
+          failed.push(new URL(request.url).pathname);
+        },
+      },
+    );
+    // The 503 is retried into a 200; the reset happens every time, the hang answers the retry.
+    expect(handled).toEqual([200, 200]);
+    expect(failed).toEqual(['/drop/crawlee-browser']);
+    const kinds = samples(events).map((e) => e.signal);
+    expect(kinds.filter((k) => k === 'overloaded')).toEqual(['overloaded']);
+    expect(kinds.filter((k) => k === 'reset')).toEqual(['reset', 'reset']);
+    expect(kinds).toContain('timeout');
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 90_000);
 });
