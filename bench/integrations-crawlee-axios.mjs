@@ -18,7 +18,7 @@
 // row runs ratewise's own client.fetch the same way, to tell what the controller does from
 // what an integration adds.
 import { parseArgs } from 'node:util';
-import { Configuration, log } from '@crawlee/core';
+import { Configuration, GotScrapingHttpClient, log } from '@crawlee/core';
 import { HttpCrawler } from '@crawlee/http';
 import axios from 'axios';
 import axiosRetry from 'axios-retry';
@@ -29,7 +29,9 @@ import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
 import { startMockServer } from '../dist/testing/index.js';
 import {
+  admittedAt,
   capacitySplit,
+  percentile,
   sampleRegistry,
   timedModel,
   timelineTable,
@@ -67,10 +69,10 @@ console.log(
   `node ${process.version}; hidden limit ${CAPACITY} req/s (fixed window), 350 ms pages, 429 + Retry-After: 1; ${DEMAND}-way demand, ${SECONDS} s per run\n`,
 );
 console.log(
-  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity |',
+  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity | admitted → arrival p50 / p99 ms |',
 );
 console.log(
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 );
 const timelines = [];
 for (const [name, control, run] of runs) {
@@ -106,15 +108,25 @@ for (const [name, control, run] of runs) {
     .filter(([status]) => status !== '200' && status !== '429')
     .reduce((sum, [, n]) => sum + n, 0);
   console.log(
-    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % |`,
+    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % | ${sendDelay(timed.sendDelays)} |`,
   );
 }
 if (values.timeline) console.log(timelines.join('\n'));
 
+function sendDelay(delays) {
+  if (delays.length === 0) return '-';
+  return `${percentile(delays, 50)} / ${percentile(delays, 99)}`;
+}
+
 /** Crawlee's HttpCrawler over enough URLs for the run, stopped when the window ends. */
 function crawleeRun(withRatewise, pool = true) {
   return async (base, { watch, windowEnds }) => {
-    const ratewise = withRatewise ? await ratewiseCrawlee({ maxConcurrency: DEMAND }) : undefined;
+    const ratewise = withRatewise
+      ? await ratewiseCrawlee({
+          maxConcurrency: DEMAND,
+          httpClient: marking(new GotScrapingHttpClient()),
+        })
+      : undefined;
     if (ratewise) watch(ratewise.registry);
     const crawler = new HttpCrawler(
       {
@@ -172,7 +184,12 @@ function fetchRun() {
 /** 40 workers looping over URLs with axios (+ axios-retry) for the run window. */
 function axiosRun(withRatewise) {
   return async (base, { watch, windowEnds }) => {
-    const adapter = withRatewise ? ratewiseAdapter(axios, { maxConcurrency: DEMAND }) : undefined;
+    const adapter = withRatewise
+      ? ratewiseAdapter(axios, {
+          maxConcurrency: DEMAND,
+          adapter: markingAdapter(axios.getAdapter(axios.defaults.adapter)),
+        })
+      : undefined;
     if (adapter) watch(adapter.registry);
     const api = axios.create({ ...(adapter ? { adapter } : {}), timeout: 30_000 });
     axiosRetry(api, adapter ? { retries: 3, retryDelay: adapter.retryDelay } : {});
@@ -188,4 +205,18 @@ function axiosRun(withRatewise) {
     await windowEnds();
     await adapter?.close();
   };
+}
+
+/** A Crawlee HTTP client that marks each URL with its admission time as it is sent. */
+function marking(inner) {
+  return {
+    sendRequest: (request) => inner.sendRequest({ ...request, url: admittedAt(request.url) }),
+    stream: (request, onRedirect) =>
+      inner.stream({ ...request, url: admittedAt(request.url) }, onRedirect),
+  };
+}
+
+/** An axios adapter that marks each URL with its admission time as it is sent. */
+function markingAdapter(inner) {
+  return (config) => inner({ ...config, url: admittedAt(axios.getUri(config)), params: undefined });
 }

@@ -8,6 +8,7 @@
  */
 export function timedModel(model) {
   const seconds = [];
+  const sendDelays = [];
   let inFlight = 0;
   const at = (ms) => {
     const index = Math.floor(ms / 1000);
@@ -16,10 +17,13 @@ export function timedModel(model) {
   };
   return {
     seconds,
+    sendDelays,
     model: {
       name: model.name,
       capacity: (ms) => model.capacity(ms),
       arrive(request) {
+        const admitted = /[?&]admitted=(\d+)/.exec(request.path)?.[1];
+        if (admitted !== undefined) sendDelays.push(request.wallAt - Number(admitted));
         const reply = model.arrive(request);
         const second = at(request.at);
         if (reply.status === 200) second.ok++;
@@ -77,6 +81,23 @@ export function capacitySplit(timeline, capacity, seconds) {
     steadyShare: steady.length ? steadyOk / (capacity * steady.length) : 0,
     steadyRefused: steady.reduce((sum, s) => sum + s.refused, 0),
   };
+}
+
+/**
+ * Marks each URL with the wall time it was admitted at (`admitted=<ms>` in the query), so the
+ * server can tell how long an integration took from admission to the request's arrival.
+ */
+export function admittedAt(url) {
+  const marked = new URL(url);
+  marked.searchParams.set('admitted', String(Date.now()));
+  return marked.href;
+}
+
+/** `p`-th percentile of `values` (nearest rank); `NaN` when empty. */
+export function percentile(values, p) {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /** The timeline as a compact table: one row per second. */
