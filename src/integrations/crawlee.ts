@@ -1,7 +1,7 @@
 /**
- * ratewise for Crawlee 3: an `httpClient` for HTTP crawlers, a navigation
- * hook pair for browser crawlers, and a preset that stops 429 from retiring
- * sessions.
+ * ratewise for Crawlee 3: an `httpClient` and pool options for HTTP
+ * crawlers, a navigation hook pair for browser crawlers, and a preset that
+ * stops 429 from retiring sessions.
  *
  * @packageDocumentation
  */
