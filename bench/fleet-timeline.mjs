@@ -75,6 +75,10 @@ const okAll = (last.byStatus['200'] ?? 0) - (first.byStatus['200'] ?? 0);
 console.log(
   `ok ${okAll} in ${seconds} s; requests ${sum(reports, 'requests')}; round trips/request ${fmt(sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')), 2)}; failed ${sum(reports, 'failed')}`,
 );
+for (const r of reports)
+  console.log(
+    `worker ${r.pid}: ${r.requests} requests, ${r.roundTrips} round trips, call p50 ${fmt(r.callP50)} p99 ${fmt(r.callP99)} max ${fmt(r.callMax)} ms, ${r.modes?.length ?? 0} mode switches${r.modes?.length ? `: ${r.modes.map((m) => m.line).join(' | ')}` : ''}`,
+  );
 await server.stop();
 await watcher?.close();
 await redis?.close();

@@ -17,7 +17,13 @@ import {
 import { runWorkers, scriptedServer, serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
 
 const run = promisify(execFile);
-const chosen = process.argv.slice(2);
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
+const chosen = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flag = (name, fallback) =>
+  flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
+/** `--workers=4,8`: the fleet sizes of the throughput scenario; `--shared-only`: no "alone" rows. */
+const sizes = flag('workers', '1,4,8').split(',').map(Number);
+const sharedOnly = flags.includes('--shared-only');
 const wants = (name) => chosen.length === 0 || chosen.includes(name);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
@@ -49,17 +55,19 @@ async function throughput(n, redis, skew = false) {
     refused: refused / Math.max(1, b.arrivals - a.arrivals),
     roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
     failed: sum(reports, 'failed'),
+    switches: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
+    callP99: Math.max(...reports.map((r) => r.callP99 ?? 0)),
   };
 }
 
 function printThroughput(rows) {
   console.log(
-    '| workers | sharing | goodput (of 30 req/s, 10-30 s) | refused (10-30 s) | Redis round trips / request | failed |',
+    '| workers | sharing | goodput (of 30 req/s, 10-30 s) | refused (10-30 s) | Redis round trips / request | failed | mode switches | script p99 ms |',
   );
-  console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows)
     console.log(
-      `| ${r.workers} | ${r.mode} | ${pct(r.goodput)} | ${pct(r.refused)} | ${r.mode === 'alone' ? '-' : fixed(r.roundTrips)} | ${r.failed} |`,
+      `| ${r.workers} | ${r.mode} | ${pct(r.goodput)} | ${pct(r.refused)} | ${r.mode === 'alone' ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${r.mode === 'alone' ? '-' : r.switches} | ${r.mode === 'alone' ? '-' : fixed(r.callP99, 1)} |`,
     );
 }
 
@@ -297,8 +305,8 @@ const fresh = async () => {
 try {
   if (wants('throughput')) {
     const rows = [];
-    for (const n of [1, 4, 8]) {
-      rows.push(await throughput(n, undefined));
+    for (const n of sizes) {
+      if (!sharedOnly) rows.push(await throughput(n, undefined));
       await fresh();
       rows.push(await throughput(n, redis));
     }

@@ -2,7 +2,7 @@ import type { AlarmAction, Sample } from '../algorithms/sample.js';
 import type { Clock } from '../clock.js';
 import type { ScopeFactory } from '../controller/registry.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
-import { REACTIONS } from '../signal.js';
+import { REACTIONS, type Signal } from '../signal.js';
 import { AloneGrants, type FleetGrant } from './fleet-grant.js';
 import { FleetView, storedRate } from './fleet-view.js';
 import { type ScopeKeys, scopeKeys } from './keys.js';
@@ -14,6 +14,19 @@ import { RequestQueue } from './request-queue.js';
 import { type EndReport, ScopeCalls } from './scope-calls.js';
 import { ScopeChannel } from './scope-channel.js';
 import { WakeUp } from './wake-up.js';
+
+/**
+ * Whether an outcome claims the congestion epoch (the first one admitted under
+ * it cuts, later ones are dropped): a refusal does. A bare 5xx does not — it is
+ * an overload only when such errors surge fleet-wide, which the learner judges
+ * from all of them (`OverloadFilter`, through `ScopeFeedback`); noise must not
+ * bump the epoch and so silence the refusal that follows.
+ */
+function claimsEpoch(signal: Signal): boolean {
+  const speed = REACTIONS[signal.kind].speed;
+  const bare = signal.kind === 'overloaded' && signal.retryAfterMs === undefined;
+  return (speed === 'cut' || speed === 'cut-hard') && !bare;
+}
 
 /**
  * One scope as this worker sees the fleet: under a rate lease
@@ -132,8 +145,7 @@ export class FleetScope {
       return; // admitted alone: the local controller learns from it
     else this.#requests.leases.delete(grant.leaseId);
     if (!this.#fleet.shared) return; // the lease expires by itself
-    const speed = REACTIONS[sample.signal.kind].speed;
-    const congestion = speed === 'cut' || speed === 'cut-hard';
+    const congestion = claimsEpoch(sample.signal);
     const text = encodeOutcome(sample, grant.inflight, (local) => this.view.toRedis(local));
     // Under a share, outcomes go with the renewal; what pauses or cuts goes at once.
     if (grant.share && retryAfterMs === 0 && !congestion) this.#lease.gather(text);

@@ -1,6 +1,8 @@
 import type { ClockReading } from '../algorithms/clock-reading.js';
 import type { AlarmAction, Sample } from '../algorithms/sample.js';
+import { pauseLimits } from '../controller/pause-cap.js';
 import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
+import { ScopeFeedback } from '../controller/scope-feedback.js';
 import { restoreScope } from '../controller/scope-state.js';
 import type { Signal } from '../signal.js';
 import type { ScopeState } from '../store/store.js';
@@ -55,30 +57,47 @@ export function learnFrom(
   outcomes: readonly FleetOutcome[],
   redisNow: number,
 ): LearnedState {
-  return learnWith(resume(setup, scope, stored, redisNow), outcomes);
+  return learnWith(judging(resume(setup, scope, stored, redisNow), redisNow), outcomes);
 }
 
 /**
- * {@link learnFrom} on algorithms already resumed — the learner's own, kept
- * from its previous step while nobody else wrote the state since, so what
- * they hold beyond their `snapshot()` (recent send times…) carries on.
+ * How the fleet's learner takes outcomes: through the same {@link ScopeFeedback}
+ * a local controller judges with — pauses capped at the scope's `maxPauseMs`,
+ * bare 5xx noise filtered (`OverloadFilter`), refusals that show a concurrency
+ * cap marked as such — its latency guard left to each worker (whose alarms
+ * reach the learner as outcomes). `redisNow`: when the algorithms took over.
  */
-export function learnWith(algorithms: ScopeSetup, outcomes: readonly FleetOutcome[]): LearnedState {
-  const { limit, rate } = algorithms;
+export function judging(algorithms: ScopeSetup, redisNow: number): ScopeFeedback {
+  const feedback = new ScopeFeedback(
+    algorithms.limit,
+    algorithms.rate,
+    pauseLimits(algorithms).maxPauseMs,
+    false,
+  );
+  feedback.notePaced(redisNow);
+  return feedback;
+}
+
+/**
+ * {@link learnFrom} on algorithms already resumed and judging — the learner's
+ * own, kept from its previous step while nobody else wrote the state since, so
+ * what they hold beyond their snapshot (recent send times, the filter's
+ * recent 5xx share…) carries on.
+ */
+export function learnWith(
+  feedback: ScopeFeedback,
+  outcomes: readonly FleetOutcome[],
+): LearnedState {
+  const { limit, rate } = feedback;
   const ordered = [...outcomes].sort((x, y) => x.a - y.a);
   for (const outcome of ordered) {
     if ('alarm' in outcome) {
       rate.onAlarm?.(outcome.a, outcome.alarm);
       continue;
     }
-    const sample: Sample = {
-      sentAt: outcome.s,
-      at: outcome.a,
-      inflight: outcome.i,
-      signal: outcome.g,
-    };
-    limit.onSample(sample);
-    rate.onSample(sample);
+    const request = { sentAt: outcome.s, inflightAtSend: outcome.i };
+    feedback.learn(feedback.judge(request, outcome.a, outcome.g, 0).sample);
+    feedback.notePaced(outcome.a);
   }
   return {
     // Any moment will do: on Redis's clock the two readings are the same number.

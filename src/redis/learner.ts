@@ -1,8 +1,9 @@
 import type { CancelTimer, Clock } from '../clock.js';
-import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
+import type { ScopeFactory } from '../controller/registry.js';
+import type { ScopeFeedback } from '../controller/scope-feedback.js';
 import { storedRate } from './fleet-view.js';
 import type { ScopeKeys } from './keys.js';
-import { learnWith, parseOutcomes, resume } from './learn-step.js';
+import { judging, learnWith, parseOutcomes, resume } from './learn-step.js';
 import { learnApplyScript, learnReadScript } from './lua/learn.js';
 import type { RedisFleet } from './redis-fleet.js';
 import { LOCK_MS } from './scope-calls.js';
@@ -32,8 +33,8 @@ export class Learner {
   #next: CancelTimer | undefined;
   #stopped = false;
   #idleLooks = 0;
-  /** The algorithms of this worker's last write, and the version it wrote. */
-  #kept: { version: number; algorithms: ScopeSetup } | undefined;
+  /** The algorithms (judging as a local controller would) of this worker's last write, and the version it wrote. */
+  #kept: { version: number; feedback: ScopeFeedback } | undefined;
 
   constructor(
     fleet: RedisFleet,
@@ -103,12 +104,13 @@ export class Learner {
     const raw = read[4] as unknown[];
     const version = Number(read[2]);
     // Our own algorithms when the state is still the one we wrote; else resumed from Redis.
-    const algorithms =
+    const redisNow = Number(read[1]);
+    const feedback =
       this.#kept?.version === version
-        ? this.#kept.algorithms
-        : resume(this.#setup, this.#scope, String(read[3] ?? ''), Number(read[1]));
+        ? this.#kept.feedback
+        : judging(resume(this.#setup, this.#scope, String(read[3] ?? ''), redisNow), redisNow);
     this.#kept = undefined;
-    const next = learnWith(algorithms, parseOutcomes(raw));
+    const next = learnWith(feedback, parseOutcomes(raw));
     const applied = await this.#fleet.run(
       learnApplyScript,
       [k.state, k.samples, k.learner, k.channel],
@@ -126,7 +128,7 @@ export class Learner {
     );
     if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
     if (Number(applied[0]) !== 1) return false;
-    this.#kept = { version: Number(applied[1]), algorithms };
+    this.#kept = { version: Number(applied[1]), feedback };
     return true;
   }
 

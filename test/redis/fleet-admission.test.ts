@@ -88,6 +88,23 @@ describe('fleet admission on a real Redis', () => {
     expect(oneCut.rate).toBeLessThan(Infinity);
   });
 
+  it('a bare 503 leaves the epoch to the refusal that follows it', async () => {
+    const fleet = await redis.fleet();
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+    const noisy = await registry.admit('host:noise');
+    const refused = await registry.admit('host:noise');
+    noisy.report({ kind: 'overloaded', reason: '503', status: 503 });
+    await pause(100);
+    refused.report(REFUSED);
+    await pause(200);
+    // Both were admitted under epoch 0: the 429 still claims it, the 503 did not.
+    const state = await stateOf(fleet, scopeKeys('rw', 'host:noise').state);
+    expect(state.ep).toBe('1');
+    // The learner took the 503 as noise (the window holds) and the 429 as the rate's.
+    expect(state.win).toBe('8');
+    expect(Number(state.rate)).toBeGreaterThan(0);
+  });
+
   it('gives a dead worker’s slots back when their leases expire', async () => {
     const dying = await redis.fleet({ leaseMs: 300 });
     const held = await redis.registry(dying, { maxConcurrency: 2, initialConcurrency: 2 });

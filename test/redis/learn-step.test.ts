@@ -47,3 +47,38 @@ describe('learnFrom: the fleet decides with the scope’s own algorithms', () =>
     ]);
   });
 });
+
+describe('learnFrom judges outcomes as a local controller does (ScopeFeedback)', () => {
+  const oks = (from: number, n: number): FleetOutcome[] =>
+    Array.from({ length: n }, (_, k) => ({ s: from + 20 * k, a: from + 20 * k + 50, i: 4, g: OK }));
+  const BARE_503 = { kind: 'overloaded', reason: '503', status: 503 } as const;
+
+  it('takes an isolated bare 503 as noise, not as a cut', () => {
+    const before = oks(1000, 40);
+    const clean = learnFrom(setup, 'host:x', '', [...before, ...oks(1800, 1)], 2000);
+    const noisy = learnFrom(
+      setup,
+      'host:x',
+      '',
+      [...before, { s: 1800, a: 1850, i: 4, g: BARE_503 }],
+      2000,
+    );
+    expect(noisy.window).toBe(clean.window);
+    expect(noisy.rate).toBe(Infinity);
+  });
+
+  it('cuts on a surge of bare 503s, and caps a Retry-After at the scope’s maxPauseMs', () => {
+    const surge = Array.from({ length: 8 }, (_, k) => ({
+      s: 1000 + k,
+      a: 1050 + k,
+      i: 4,
+      g: BARE_503,
+    }));
+    expect(learnFrom(setup, 'host:x', '', surge, 1100).window).toBeLessThan(8);
+    const capped = controlSetup({ maxConcurrency: 16, initialConcurrency: 8, maxPauseMs: 5000 });
+    const long = { ...REFUSED, retryAfterMs: 86_400_000 };
+    const paused = learnFrom(capped, 'host:x', '', [{ s: 1000, a: 1050, i: 4, g: long }], 1050);
+    expect(paused.pauseUntil).toBeGreaterThan(1050);
+    expect(paused.pauseUntil).toBeLessThanOrEqual(1050 + 5000);
+  });
+});
