@@ -71,6 +71,16 @@ for (let t = 1; t <= seconds; t++) {
   );
 }
 const reports = await Promise.all(workers.map((w) => w.done));
+const byScript = {};
+for (const r of reports)
+  for (const [name, n] of Object.entries(r.byScript ?? {}))
+    byScript[name] = (byScript[name] ?? 0) + n;
+const requests = Math.max(1, sum(reports, 'requests'));
+console.log(
+  `calls per request: ${Object.entries(byScript)
+    .map(([name, n]) => `${name} ${fmt(n / requests, 2)}`)
+    .join(', ')}`,
+);
 const okAll = (last.byStatus['200'] ?? 0) - (first.byStatus['200'] ?? 0);
 console.log(
   `ok ${okAll} in ${seconds} s; requests ${sum(reports, 'requests')}; round trips/request ${fmt(sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')), 2)}; failed ${sum(reports, 'failed')}`,

@@ -9,6 +9,11 @@
 import { createCluster, createClient as createRedis } from '@redis/client';
 import { createClient, systemClock } from '../dist/index.js';
 import { nodeRedisLink, redisFleet } from '../dist/redis/index.js';
+import * as acquire from '../dist/redis/lua/acquire.js';
+import * as heartbeat from '../dist/redis/lua/heartbeat.js';
+import * as learn from '../dist/redis/lua/learn.js';
+import * as release from '../dist/redis/lua/release.js';
+import * as share from '../dist/redis/lua/share.js';
 
 const options = JSON.parse(process.argv[2] ?? '{}');
 const skew = options.skewMs ?? 0;
@@ -23,8 +28,14 @@ const clock = {
   sleep: (ms, signal) => systemClock.sleep(ms, signal),
 };
 
-/** Round-trip times of the fleet's script calls (EVALSHA/EVAL), ms. */
+/** Round-trip times of the fleet's script calls (EVALSHA/EVAL), ms; calls by script or command. */
 const calls = [];
+const byScript = {};
+const scriptNames = new Map(
+  Object.entries({ ...acquire, ...heartbeat, ...learn, ...release, ...share })
+    .filter(([, v]) => typeof v?.sha === 'string')
+    .map(([name, v]) => [v.sha, name.replace(/Script$/, '')]),
+);
 const modes = [];
 let fleet;
 let redis;
@@ -46,7 +57,11 @@ if (options.redis) {
       try {
         return await link.command(key, args);
       } finally {
-        if (args[0] === 'EVALSHA' || args[0] === 'EVAL') calls.push(performance.now() - started);
+        if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
+          calls.push(performance.now() - started);
+          const name = scriptNames.get(args[0] === 'EVALSHA' ? args[1] : '') ?? 'eval';
+          byScript[name] = (byScript[name] ?? 0) + 1;
+        } else byScript[args[0]] = (byScript[args[0]] ?? 0) + 1;
       }
     },
   };
@@ -114,6 +129,7 @@ process.stdout.write(
     requests: tally.ok + tally.refused + tally.other + tally.failed,
     roundTrips: fleet?.roundTrips ?? 0,
     calls: calls.length,
+    byScript,
     callP50: at(0.5),
     callP99: at(0.99),
     callMax: calls.at(-1) ?? null,

@@ -28,7 +28,12 @@ export interface RedisFleetOptions {
    * @default 5000
    */
   leaseMs?: number;
-  /** Longest any call waits on Redis before the worker runs on locally, ms. @default 100 */
+  /**
+   * Longest any call waits on Redis, ms. Two failed calls in a row switch the
+   * worker to local mode — timeouts only once Redis has answered nothing, not
+   * even late, for three of these.
+   * @default 100
+   */
   callTimeoutMs?: number;
   /** Learned state unused for this long is forgotten (the scope starts fresh), ms. @default 86400000 (1 day) */
   stateTtlMs?: number;

@@ -1,5 +1,6 @@
 import type { CancelTimer } from '../clock.js';
 import type { ScopeRegistry, ScopeRegistryOptions } from '../controller/registry.js';
+import { RedisTimeoutError } from '../errors.js';
 import type { Fleet } from '../store/fleet.js';
 import { type FleetSettings, type RedisFleetOptions, readFleetOptions } from './fleet-options.js';
 import { FleetRegistry } from './fleet-registry.js';
@@ -13,12 +14,18 @@ export type FleetMode = 'shared' | 'local';
 /** Told when the worker switches mode, with the reason. */
 export type ModeListener = (mode: FleetMode, reason: string) => void;
 
+/** Redis is out of reach only when it has not answered anything for this many call timeouts. */
+const SILENT_TIMEOUTS = 3;
+
 /**
  * One worker's membership of a fleet on Redis: the connection, the scripts
  * and the switch between shared and local mode. Every call waits on Redis for
  * at most `callTimeoutMs`; two failures in a row switch the worker to local
- * mode (a log line and a `fleet` event per scope), and Redis is retried every
- * renewal period until it answers again.
+ * mode (a log line and a `fleet` event per scope) — when they are timeouts,
+ * only if Redis has not answered anything, not even late, for
+ * `SILENT_TIMEOUTS` call timeouts: a slow reply on a busy machine is Redis
+ * still there, and running alone then would overshoot the fleet's numbers.
+ * Redis is retried every renewal period until it answers again.
  */
 export class RedisFleet implements Fleet {
   /** The validated options. */
@@ -30,11 +37,14 @@ export class RedisFleet implements Fleet {
   #closed = false;
   /** Calls failed in a row: one slow reply on a busy machine is not Redis going away. */
   #failures = 0;
+  /** Local ms of Redis's latest reply, on time or late. */
+  #heardAt: number;
   /** Round trips to Redis so far (scripts and retries), for measuring the cost per request. */
   roundTrips = 0;
 
   constructor(options: RedisFleetOptions) {
     this.settings = readFleetOptions(options);
+    this.#heardAt = this.settings.clock.now();
     this.#opened = openLink(options, Math.max(1000, this.settings.callTimeoutMs));
     // Until connected the worker runs locally; it joins as soon as Redis answers.
     this.#opened.ready.then(
@@ -82,17 +92,25 @@ export class RedisFleet implements Fleet {
     late?: (reply: unknown[]) => void,
   ): Promise<unknown[]> {
     this.roundTrips++;
+    const { clock, callTimeoutMs } = this.settings;
+    const heard = () => {
+      this.#heardAt = clock.now();
+    };
     try {
       const reply = await withinMs(
-        this.settings.clock,
-        this.settings.callTimeoutMs,
+        clock,
+        callTimeoutMs,
         script.run(this.link, keys, args) as Promise<unknown[]>,
-        late,
+        (value) => {
+          heard();
+          late?.(value);
+        },
       );
+      heard();
       this.#failures = 0;
       return reply;
     } catch (error) {
-      if (++this.#failures >= 2) this.#leave(error);
+      if (++this.#failures >= 2 && this.#unreachable(error)) this.#leave(error);
       throw error;
     }
   }
@@ -104,6 +122,13 @@ export class RedisFleet implements Fleet {
     this.#retry?.();
     this.#mode = 'local';
     await this.#opened.close();
+  }
+
+  /** Whether a second failure in a row means Redis is gone: an error, or a timeout after a silence. */
+  #unreachable(error: unknown): boolean {
+    if (!(error instanceof RedisTimeoutError)) return true;
+    const silentMs = this.settings.clock.now() - this.#heardAt;
+    return silentMs >= SILENT_TIMEOUTS * this.settings.callTimeoutMs;
   }
 
   #leave(error: unknown): void {
@@ -118,6 +143,7 @@ export class RedisFleet implements Fleet {
     if (this.#mode === 'shared' || this.#closed) return;
     this.#mode = 'shared';
     this.#failures = 0;
+    this.#heardAt = this.settings.clock.now();
     this.#retry?.();
     this.#retry = undefined;
     this.#announce(reason === 'connected' ? 'joined the fleet' : `Redis is back; ${reason}`);
