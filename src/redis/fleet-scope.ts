@@ -77,6 +77,7 @@ export class FleetScope {
       changed,
       subscribe: () => this.subscribe(),
       release: (grant) => this.release(grant),
+      learn: () => this.#learner.learn(),
     });
     this.#learner = new Learner(fleet, this.keys, scope, setup, clock);
     this.#lease = new RateLease(fleet, this.#calls, this.view, clock, {
@@ -147,9 +148,12 @@ export class FleetScope {
     if (!this.#fleet.shared) return; // the lease expires by itself
     const congestion = claimsEpoch(sample.signal);
     const text = encodeOutcome(sample, grant.inflight, (local) => this.view.toRedis(local));
-    // Under a share, outcomes go with the renewal; what pauses or cuts goes at once.
-    if (grant.share && retryAfterMs === 0 && !congestion) this.#lease.gather(text);
-    else this.#end(grant.leaseId, { retryAfterMs, congestion, epoch: grant.epoch, outcome: text });
+    // What pauses or cuts goes at once; other outcomes with the share's renewal or the next call.
+    const urgent = retryAfterMs > 0 || congestion;
+    if (urgent)
+      this.#end(grant.leaseId, { retryAfterMs, congestion, epoch: grant.epoch, outcome: text });
+    else if (grant.share) this.#lease.gather(text);
+    else this.#requests.end(grant.leaseId, text);
   }
 
   /** Frees a lease without an outcome (the request was not sent). */
@@ -157,7 +161,7 @@ export class FleetScope {
     this.#alone.end(grant);
     if (grant.share) this.#lease.ended(grant);
     if (grant.leaseId === '' || !this.#requests.leases.delete(grant.leaseId)) return;
-    if (this.#fleet.shared) this.#end(grant.leaseId, undefined);
+    if (this.#fleet.shared) this.#requests.end(grant.leaseId, '');
   }
 
   /** Queues a soft-throttling alarm (at local ms `at`) for the fleet's rate algorithm. */
@@ -194,7 +198,7 @@ export class FleetScope {
     this.#channel.close();
   }
 
-  #end(leaseId: string, report: EndReport | undefined): void {
+  #end(leaseId: string, report: EndReport): void {
     this.#calls
       .end(leaseId, report)
       .then((reply) => {

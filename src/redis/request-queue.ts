@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { CancelTimer, Clock } from '../clock.js';
 import { type WaitOptions, WaitQueue } from '../enforce/wait-queue.js';
 import type { AloneGrants, FleetGrant } from './fleet-grant.js';
 import type { FleetView } from './fleet-view.js';
@@ -20,14 +20,22 @@ export interface QueueParts {
   readonly subscribe: () => Promise<void>;
   /** Frees a grant not used. */
   readonly release: (grant: FleetGrant) => void;
+  /** This worker was handed the scope's learning lock. */
+  readonly learn: () => void;
 }
 
+/** Leases taken in one call at most (one per waiting caller). */
+const MOST_AT_ONCE = 8;
+
 /**
- * Admission of one scope's requests one by one through Redis: parks the
- * callers in one queue and asks Redis for each in turn (a lease under the
- * shared window, a send time on the shared schedule), sleeping — until a
- * timer or a Redis announcement — while the scope is full, paced or paused.
- * Holds the leases and renews those of long requests.
+ * Admission of one scope's requests through Redis, each with its own lease:
+ * parks the callers in one queue and asks Redis for the waiting ones together
+ * (a lease each under the shared window, a send time each on the shared
+ * schedule), sleeping — until a timer or a Redis announcement — while the
+ * scope is full, paced or paused. Requests that end with nothing urgent for
+ * the fleet are ended by the next such call (or, with nobody waiting, by one
+ * call for all that ended meanwhile), so a busy worker pays about one round
+ * trip per request. Holds the leases and renews those of long requests.
  */
 export class RequestQueue {
   /** The leases this worker holds on the scope. */
@@ -39,6 +47,13 @@ export class RequestQueue {
   readonly #granted: FleetGrant[] = [];
   #pumping = false;
   #leaseCount = 0;
+  /** Requests ended, to tell Redis with the next call: lease id, outcome ('' for none). */
+  #ended: [string, string][] = [];
+  #flushing: CancelTimer | undefined;
+  /** An acquire call is under way (it or the next one carries what ends meanwhile). */
+  #calling = false;
+  /** The pump sleeps until a slot frees (a freed slot of ours wakes it). */
+  #sleepingFull = false;
 
   constructor(fleet: RedisFleet, clock: Clock, parts: QueueParts) {
     this.#fleet = fleet;
@@ -80,6 +95,21 @@ export class RequestQueue {
     return undefined;
   }
 
+  /**
+   * Ends a request's lease with the next call, its outcome ('' for none)
+   * queued for the learner: the pump's next acquire when callers wait (one
+   * sleeping for a slot is woken: the slot freed is its own), else one call
+   * for every request ended by then.
+   */
+  end(leaseId: string, outcome: string): void {
+    this.#ended.push([leaseId, outcome]);
+    if (this.#pumping && this.#waiting.size > 0 && (this.#calling || this.#sleepingFull)) {
+      if (this.#sleepingFull) this.#parts.wakeUp.wake();
+      return;
+    }
+    this.#flushing ??= this.#clock.setTimer(0, () => this.#flush());
+  }
+
   /** A new lease id of this worker. */
   newLeaseId(): string {
     return `${this.#fleet.settings.workerId}#${++this.#leaseCount}`;
@@ -89,6 +119,7 @@ export class RequestQueue {
   close(reason: unknown): void {
     this.#waiting.rejectAll(reason);
     this.leases.stop();
+    this.#flush(); // best effort: unsent ends expire by themselves
   }
 
   /** Admits the waiting callers through Redis, one round trip each, until none is left. */
@@ -109,26 +140,76 @@ export class RequestQueue {
       }
     } finally {
       this.#pumping = false;
+      if (this.#ended.length > 0) this.#flushing ??= this.#clock.setTimer(0, () => this.#flush());
     }
+  }
+
+  /** Ends what ended since the last call, in one call (none while an acquire will carry them). */
+  #flush(): void {
+    this.#flushing?.();
+    this.#flushing = undefined;
+    if (this.#calling || this.#ended.length === 0) return;
+    // Tried even while local: leases granted late by a Redis that stalled are given back.
+    const ends = this.#ended.splice(0);
+    const ask = { count: 0, first: 0, more: false, knownVersion: this.#parts.view.version, ends };
+    this.#parts.calls
+      .acquire(ask, () => undefined)
+      .then((reply) => {
+        if (Number(reply[12]) === 1) this.#parts.learn();
+      })
+      .catch(() => undefined); // the leases expire by themselves
   }
 
   async #acquire(): Promise<void> {
     const { view, calls } = this.#parts;
-    const leaseId = this.newLeaseId();
+    const count = Math.min(this.#waiting.size, MOST_AT_ONCE);
+    const first = this.#leaseCount + 1;
+    this.#leaseCount += count;
+    const ask = {
+      count,
+      first,
+      more: this.#waiting.size > count,
+      knownVersion: view.version,
+      ends: this.#ended.splice(0),
+    };
     const sentAt = this.#clock.now();
-    const more = this.#waiting.size > 1;
-    const reply = await calls.acquire(leaseId, view.version, more).catch(() => undefined);
-    if (reply === undefined) return; // the fleet went local: the loop hands out local grants
+    this.#calling = true;
+    const reply = await calls
+      .acquire(ask, (late) => this.#endLate(late, first))
+      .catch(() => undefined)
+      .finally(() => {
+        this.#calling = false;
+      });
+    if (reply === undefined) return; // shared still: ask again; local: the loop hands out local grants
     view.observeTime(sentAt, this.#clock.now(), Number(reply[2]));
     const [window, rate] = [view.window, view.rate];
     view.readNumbers(reply);
     if (view.window !== window || view.rate !== rate) this.#parts.changed();
-    const waitMs = Number(reply[1]) / 1000;
-    if (Number(reply[0]) !== ACQUIRE.granted) return this.#sleep(waitMs);
-    this.leases.add(leaseId);
-    this.#handOut({ leaseId, epoch: view.epoch, inflight: view.inflight, waitMs });
+    if (Number(reply[12]) === 1) this.#parts.learn();
+    const waits = reply[11] as unknown[];
+    // Not granted: ends carried meanwhile go first (they may free the slots), else sleep.
+    if (waits.length === 0) {
+      if (this.#ended.length > 0) return;
+      const full = Number(reply[0]) === ACQUIRE.full;
+      return this.#sleep(Number(reply[1]) / 1000, full);
+    }
+    const before = view.inflight - waits.length;
+    waits.forEach((wait, i) => {
+      const leaseId = `${this.#fleet.settings.workerId}#${first + i}`;
+      this.leases.add(leaseId);
+      const waitMs = Number(wait) / 1000;
+      this.#handOut({ leaseId, epoch: view.epoch, inflight: before + i + 1, waitMs });
+    });
     // The window is full now and this worker queued for the next slot: wait to be woken.
-    if (more && view.inflight >= view.window) await this.#sleep(this.#fleet.settings.leaseMs);
+    if (this.#waiting.size > 0 && view.inflight >= view.window && this.#ended.length === 0)
+      await this.#sleep(this.#fleet.settings.leaseMs, true);
+  }
+
+  /** Leases granted after their call timed out: nobody will use them. */
+  #endLate(late: unknown[], first: number): void {
+    const granted = (late[11] as unknown[]).length;
+    for (let i = 0; i < granted; i++) this.end(`${this.#fleet.settings.workerId}#${first + i}`, '');
+    if (Number(late[12]) === 1) this.#parts.learn();
   }
 
   #handOut(grant: FleetGrant): void {
@@ -138,8 +219,18 @@ export class RequestQueue {
     this.#parts.release(grant);
   }
 
-  /** Sleeps `ms` (a lease time at most), or until an announcement from Redis wakes the scope. */
-  #sleep(ms: number): Promise<void> {
-    return this.#parts.wakeUp.sleep(Math.min(ms, this.#fleet.settings.leaseMs));
+  /**
+   * Sleeps `ms` (a lease time at most), or until an announcement from Redis
+   * wakes the scope; `full`: for a slot (a request of ours ending wakes it).
+   * What ended meanwhile is not held back by a sleep for anything else.
+   */
+  async #sleep(ms: number, full = false): Promise<void> {
+    if (!full && this.#ended.length > 0) this.#flush();
+    this.#sleepingFull = full;
+    try {
+      await this.#parts.wakeUp.sleep(Math.min(ms, this.#fleet.settings.leaseMs));
+    } finally {
+      this.#sleepingFull = false;
+    }
   }
 }

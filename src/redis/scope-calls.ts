@@ -1,5 +1,5 @@
 import type { ScopeKeys } from './keys.js';
-import { ACQUIRE, acquireScript } from './lua/acquire.js';
+import { acquireScript } from './lua/acquire.js';
 import { adoptScript, heartbeatScript, passOnScript } from './lua/heartbeat.js';
 import { releaseScript } from './lua/release.js';
 import { shareScript } from './lua/share.js';
@@ -15,6 +15,15 @@ export interface EndReport {
   epoch: number;
   /** The outcome queued for learning (JSON). */
   outcome: string;
+}
+
+/** What one acquire call asks for (see {@link ScopeCalls.acquire}). */
+export interface AcquireAsk {
+  readonly count: number;
+  readonly first: number;
+  readonly more: boolean;
+  readonly knownVersion: number;
+  readonly ends: readonly (readonly [leaseId: string, outcome: string])[];
 }
 
 /** Outcomes kept queued for learning at most (the oldest are dropped). */
@@ -38,48 +47,54 @@ export class ScopeCalls {
   }
 
   /**
-   * `acquireScript` for `leaseId`; `knownVersion` spares resending learned
-   * state already known; `more`: other callers of this worker wait too.
+   * `acquireScript`: ends the requests in `ask.ends` (lease id and outcome,
+   * '' for none) and takes up to `ask.count` leases, numbered from
+   * `ask.first`; `knownVersion` spares resending learned state already known;
+   * `more`: other callers of this worker wait beyond `count`. A reply that
+   * comes after the call timed out goes to `late`.
    */
-  acquire(leaseId: string, knownVersion: number, more: boolean): Promise<unknown[]> {
+  acquire(ask: AcquireAsk, late: (reply: unknown[]) => void): Promise<unknown[]> {
     const { settings } = this.#fleet;
     const k = this.#keys;
     return this.#fleet.run(
       acquireScript,
-      [k.state, k.leases, k.workers, k.waiting, k.shares],
+      [k.state, k.leases, k.workers, k.waiting, k.shares, k.samples, k.learner, k.channel],
       [
-        leaseId,
+        `${settings.workerId}#`,
         settings.workerId,
         String(settings.leaseMs),
         String(settings.horizonMs),
-        String(knownVersion),
+        String(ask.knownVersion),
         ...this.#initial,
         String(settings.stateTtlMs),
         this.#scope,
         '1',
         String(settings.leaseMs * 2),
-        more ? '1' : '0',
+        ask.more ? '1' : '0',
+        String(ask.count),
+        String(ask.first),
+        String(ask.ends.length),
+        String(MAX_OUTCOMES),
+        String(LOCK_MS),
+        ...ask.ends.map(([leaseId]) => leaseId),
+        ...ask.ends.map(([, outcome]) => outcome),
       ],
-      (late) => {
-        // Granted after this worker stopped waiting: nobody will use that lease.
-        if (Number(late[0]) === ACQUIRE.granted)
-          this.end(leaseId, undefined).catch(() => undefined);
-      },
+      late,
     );
   }
 
-  /** `releaseScript`: frees `leaseId` ('' for none) and applies `report`. */
-  end(leaseId: string, report: EndReport | undefined): Promise<unknown[]> {
+  /** `releaseScript`: frees `leaseId` ('' for none) and applies `report` at once (a pause, a cut, an alarm). */
+  end(leaseId: string, report: EndReport): Promise<unknown[]> {
     const { settings } = this.#fleet;
     const k = this.#keys;
     const keys = [k.state, k.leases, k.samples, k.learner, k.channel, k.workers, k.waiting];
     return this.#fleet.run(releaseScript, keys, [
       leaseId,
       settings.workerId,
-      String(Math.ceil(report?.retryAfterMs ?? 0)),
-      report?.congestion ? '1' : '0',
-      String(report?.epoch ?? 0),
-      report?.outcome ?? '',
+      String(Math.ceil(report.retryAfterMs)),
+      report.congestion ? '1' : '0',
+      String(report.epoch),
+      report.outcome,
       String(MAX_OUTCOMES),
       String(LOCK_MS),
       String(settings.stateTtlMs),

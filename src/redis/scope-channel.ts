@@ -19,7 +19,9 @@ export interface ChannelParts {
  * One scope's sharded pub/sub channel as this worker hears it:
  * `p<ms>` a pause until then (Redis ms); `r<worker>` a slot freed for that
  * worker (passed on when this one no longer waits); `s<window> <rate>` new
- * numbers; `l<worker>` a cut for that worker, the learner, to learn at once. Every message wakes the scope's sleeping admission.
+ * numbers; `l<worker>` a cut for that worker, the learner, to learn at once.
+ * A pause, a slot freed for this worker and a wider window wake
+ * the scope's sleeping admission.
  */
 export class ScopeChannel {
   readonly #fleet: RedisFleet;
@@ -57,6 +59,8 @@ export class ScopeChannel {
     } else if (message.startsWith('s')) {
       const [window, rate] = message.slice(1).split(' ');
       lease.heard(Number(window), rateOf(rate));
+      // Only a wider window is worth an admission call (a paced sleeper wakes by itself).
+      if (Number(window) <= view.window) return;
     } else if (message.startsWith('l')) {
       if (message.slice(1) === me) learn();
       return;

@@ -37,14 +37,15 @@ describe('a fleet worker when Redis goes away', () => {
   });
 
   it('stays shared while Redis is slow but answering (late replies are Redis still there)', async () => {
-    const fleet = await redis.fleet({ leaseMs: 600, callTimeoutMs: 100 });
+    const fleet = await redis.fleet({ leaseMs: 3000, callTimeoutMs: 300 });
     const other = await redis.fleet();
     const registry = fleet.registry({ setup: controlSetup() });
     (await registry.admit('host:slow')).report(OK);
-    // Redis busy for 250 ms at a time: calls time out at 100 ms, their replies come late.
+    // Redis busy for 700 ms at a time: two calls in a row time out (at 300 and 600 ms), their
+    // replies come late (at 700 ms), before Redis has been silent for three call timeouts.
     const busy = `local t0 = redis.call('TIME')
       repeat local t = redis.call('TIME')
-      until (t[1] - t0[1]) * 1000000 + t[2] - t0[2] >= 250000
+      until (t[1] - t0[1]) * 1000000 + t[2] - t0[2] >= 700000
       return 1`;
     for (let i = 0; i < 4; i++) {
       const blocked = other.link.command(undefined, ['EVAL', busy, '0']);

@@ -60,6 +60,27 @@ describe('rate leases on a real Redis', () => {
     expect(inflight.most).toBeLessThanOrEqual(8);
   });
 
+  it('without a lease, busy workers pay about one round trip per request (ends ride on the next admission)', async () => {
+    const fleets = [
+      await redis.fleet({ rateLeaseMinRequests: Infinity }),
+      await redis.fleet({ rateLeaseMinRequests: Infinity }),
+    ];
+    const registries = fleets.map((fleet) =>
+      redis.registry(fleet, { maxConcurrency: 4, initialConcurrency: 4 }),
+    );
+    const inflight = { now: 0, most: 0 };
+    const done = await Promise.all(
+      registries.map((registry) =>
+        drive(() => registry.admit('host:per-request'), 4, 1500, 5, inflight),
+      ),
+    );
+    const trips = fleets.reduce((total, fleet) => total + fleet.roundTrips, 0);
+    const requests = done.reduce((a, b) => a + b, 0);
+    expect(requests).toBeGreaterThan(20);
+    expect(trips / requests).toBeLessThan(1.5); // one to admit and one to end each: 2 or more
+    expect(inflight.most).toBeLessThanOrEqual(4); // one window for both
+  });
+
   it('two leasing workers together never exceed the window, and both get their part', async () => {
     const fleets = [
       await redis.fleet({ leaseMs: 600, rateLeaseMinRequests: 2 }),

@@ -6,30 +6,52 @@ import { SHARES } from './share.js';
 export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
 
 /**
- * Admission of one request across the fleet, in one round trip: drops expired
- * leases, marks the worker live, then — unless the scope is paused or its
- * window is full — takes a lease (expiring `leaseMs` after the send time) and
- * reserves the next send time on the scope's GCRA schedule, at most
- * `horizonMs` ahead.
+ * Admission of a worker's waiting requests across the fleet, in one round
+ * trip. First it ends this worker's requests that finished without news for
+ * the whole fleet (their leases freed, their outcomes queued for the learner,
+ * the learning lock taken if free), so a worker that keeps sending pays one
+ * round trip per request, not two. Then it drops expired leases, marks the
+ * worker live, and — unless the scope is paused or its window is full —
+ * takes up to `count` leases (each expiring `leaseMs` after its send time),
+ * each with the next send time on the scope's GCRA schedule, at most
+ * `horizonMs` ahead. `count` 0 only ends requests.
  *
  * A worker that finds the window full — or fills it and has more callers
- * waiting — joins the scope's queue of waiting workers; each freed slot
- * wakes the longest-waiting one.
+ * waiting — joins the scope's queue of waiting workers; a freed slot wakes
+ * the longest-waiting one.
  *
  * Rate leases of other workers (`shareScript`) take their part of the rate
  * off the schedule; their slots, and those they wait for, count against the window.
  *
- * KEYS: state, leases, workers, waiting workers, shares.
- * ARGV: lease id, worker id, lease ms, horizon ms, known version, initial
- * window, initial rate, state TTL ms, scope name, burst, worker TTL ms,
- * more ('1' when more of this worker's callers wait).
- * Reply: code, wait µs, now ms, version, epoch, live workers, in flight (with
- * this lease), window, rate, pause-until ms, learned state (only when the
- * version differs from the known one, else '').
+ * KEYS: state, leases, workers, waiting workers, shares, samples, learner lock, channel.
+ * ARGV: lease id prefix, worker id, lease ms, horizon ms, known version,
+ * initial window, initial rate, state TTL ms, scope name, burst, worker TTL
+ * ms, more ('1' when more of this worker's callers wait than `count`),
+ * count, first lease number (lease i is `<prefix><first + i - 1>`), ended
+ * requests n, most outcomes kept, lock ms, then n lease ids and n outcomes
+ * ('' for none).
+ * Reply: code, wait µs (of the first lease, or until worth asking again), now
+ * ms, version, epoch, live workers, in flight (with the new leases), window,
+ * rate, pause-until ms, learned state (only when the version differs from the
+ * known one, else ''), the wait µs of each lease granted, learn (1: this
+ * worker now holds the learning lock).
  */
 export const acquireScript = new LuaScript(`${PRELUDE}${SHARES}
 local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local smp, ln = KEYS[6], KEYS[7]
 local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
+local count, first, ended = num(ARGV[13]), num(ARGV[14]), num(ARGV[15])
+local freed, learn = 0, 0
+for i = 1, ended do
+  freed = freed + redis.call('ZREM', ls, ARGV[17 + i])
+  local outcome = ARGV[17 + ended + i]
+  if outcome ~= '' then
+    redis.call('RPUSH', smp, outcome)
+    redis.call('LTRIM', smp, -num(ARGV[16]), -1)
+    redis.call('PEXPIRE', smp, ARGV[8])
+    if learn == 0 and redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[17]) then learn = 1 end
+  end
+end
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])
 redis.call('PEXPIRE', wk, ARGV[11])
@@ -45,33 +67,50 @@ local alg = ''
 if ver ~= ARGV[5] then alg = s[7] or '' end
 local live = redis.call('ZCARD', wk)
 local inflight = redis.call('ZCARD', ls)
-local function reply(code, waitUs, held)
-  return {code, waitUs, now, tonumber(ver), num(s[5]), live, held, win, s[2] or '0', pause, alg}
+local waits = {}
+local function reply(code, waitUs)
+  if freed > 0 then wakeNext(st, ls, wk, wq, KEYS[8]) end
+  return {code, waitUs, now, tonumber(ver), num(s[5]), live, inflight, win, s[2] or '0', pause,
+    alg, waits, learn}
 end
-if pause > now then return reply(${ACQUIRE.paused}, (pause - now) * 1000, inflight) end
+if count == 0 then return reply(${ACQUIRE.granted}, 0) end
+if pause > now then return reply(${ACQUIRE.paused}, (pause - now) * 1000) end
 local kept, freeRate = sharesHold(KEYS[5], ARGV[2], win, rate, math.max(1, live))
-if inflight + kept >= win then
+local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
   redis.call('PEXPIRE', wq, ARGV[11])
-  local first = redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')
-  local expiry = num(first[2])
-  return reply(${ACQUIRE.full}, math.max(0, expiry - now) * 1000, inflight)
 end
-local waitUs = 0
-if rate > 0 then
-  local interval = 1000000 / freeRate
-  local send = math.max(nowUs, tat - (num(ARGV[10]) - 1) * interval)
-  waitUs = send - nowUs
-  if waitUs > horizonUs then return reply(${ACQUIRE.paced}, waitUs - horizonUs, inflight) end
-  redis.call('HSET', st, 'tat', int(math.max(tat, nowUs) + interval))
+local code, waitUs = ${ACQUIRE.granted}, 0
+for i = 1, count do
+  if inflight + kept >= win then
+    queue()
+    if i == 1 then
+      local expiry = num(redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')[2])
+      code, waitUs = ${ACQUIRE.full}, math.max(0, expiry - now) * 1000
+    end
+    break
+  end
+  local wait = 0
+  if rate > 0 then
+    local interval = 1000000 / freeRate
+    local send = math.max(nowUs, tat - (num(ARGV[10]) - 1) * interval)
+    wait = send - nowUs
+    if wait > horizonUs then
+      if i == 1 then code, waitUs = ${ACQUIRE.paced}, wait - horizonUs end
+      break
+    end
+    tat = math.max(tat, nowUs) + interval
+    redis.call('HSET', st, 'tat', int(tat))
+  end
+  inflight = inflight + 1
+  redis.call('ZADD', ls, int(now + math.ceil(wait / 1000) + leaseMs), ARGV[1] .. (first + i - 1))
+  waits[i] = math.floor(wait)
+  if i == 1 then waitUs = waits[1] end
 end
-if ARGV[12] == '1' and inflight + 1 >= win then
-  redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
-  redis.call('PEXPIRE', wq, ARGV[11])
-else
-  redis.call('ZREM', wq, ARGV[2])
+if #waits > 0 then
+  redis.call('PEXPIRE', ls, int(leaseMs + horizonUs / 1000 + 60000))
+  if ARGV[12] == '1' and inflight >= win then queue()
+  elseif #waits == count then redis.call('ZREM', wq, ARGV[2]) end
 end
-redis.call('ZADD', ls, int(now + math.ceil(waitUs / 1000) + leaseMs), ARGV[1])
-redis.call('PEXPIRE', ls, int(leaseMs + horizonUs / 1000 + 60000))
-return reply(${ACQUIRE.granted}, math.floor(waitUs), inflight + 1)
+return reply(code, waitUs)
 `);

@@ -38,8 +38,10 @@ return {1, now, num(s[1]), s[2] or '', samples}
  * it read — only while it still holds the lock and the version is the one it
  * read, so a decision made from stale state is never applied — drops those
  * outcomes, and keeps the lock `hold` ms more (the learner looks again
- * before that; nobody else learns meanwhile, so outcomes are learned in batches). Announces the new numbers as `s<window> <rate>` (waiters recheck a
- * window that grew; rate-lease holders renew at once when they fell).
+ * before that; nobody else learns meanwhile, so outcomes are learned in
+ * batches). Announces numbers that changed as `s<window> <rate>` (waiters
+ * recheck a window that grew; rate-lease holders renew
+ * at once when they fell).
  *
  * KEYS: state, samples, learner lock, channel.
  * ARGV: worker id, version read, outcomes used, learned state, window, rate,
@@ -49,7 +51,7 @@ return {1, now, num(s[1]), s[2] or '', samples}
 export const learnApplyScript = new LuaScript(`${PRELUDE}
 local st, smp, ln, ch = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if redis.call('GET', ln) ~= ARGV[1] then return {0} end
-local s = redis.call('HMGET', st, 'ver', 'pause')
+local s = redis.call('HMGET', st, 'ver', 'pause', 'win', 'rate')
 if num(s[1]) ~= num(ARGV[2]) then return {-1} end
 local ver = num(s[1]) + 1
 redis.call('HSET', st, 'alg', ARGV[4], 'win', ARGV[5], 'rate', ARGV[6], 'ver', int(ver))
@@ -57,6 +59,8 @@ if num(ARGV[7]) > num(s[2]) then redis.call('HSET', st, 'pause', ARGV[7]) end
 redis.call('PEXPIRE', st, ARGV[9])
 redis.call('LTRIM', smp, num(ARGV[3]), -1)
 redis.call('PEXPIRE', ln, ARGV[8])
-redis.call('SPUBLISH', ch, 's' .. ARGV[5] .. ' ' .. ARGV[6])
+if num(s[3]) ~= num(ARGV[5]) or num(s[4]) ~= num(ARGV[6]) then
+  redis.call('SPUBLISH', ch, 's' .. ARGV[5] .. ' ' .. ARGV[6])
+end
 return {1, ver, redis.call('LLEN', smp)}
 `);
