@@ -12,12 +12,21 @@ import { LOCK_MS } from './scope-calls.js';
 const MAX_BATCH = 1000;
 /** Looks that found nothing queued before the learner lets the lock go. */
 const IDLE_LOOKS = 8;
+/**
+ * Outcomes worth a learning step: while fewer arrive per `learnEveryMs`, the
+ * learner looks less often, up to every `MAX_LOOK_MS` (a slow scope is
+ * learned in batches too, not at two calls per outcome; refusals are learned
+ * at once anyway). Below the learning lock's time, so the lock stays.
+ */
+const BATCH = 8;
+const MAX_LOOK_MS = Math.floor(LOCK_MS / 2);
 
 /**
  * This worker's turn at learning a scope, while it holds the scope's learning
  * lock: read the queued outcomes with the state they apply to, compute the
  * new state with the scope's algorithms ({@link learnFrom}), write it back
- * if nobody changed it meanwhile, then look again after `learnEveryMs`. The
+ * if nobody changed it meanwhile, then look again after `learnEveryMs` (or
+ * later on a slow scope, see `BATCH`). The
  * lock stays with this worker while it keeps looking (outcomes are learned in
  * batches, and by algorithms that carry on between steps); after
  * `IDLE_LOOKS` looks at an empty queue it lets the lock go.
@@ -33,6 +42,9 @@ export class Learner {
   #next: CancelTimer | undefined;
   #stopped = false;
   #idleLooks = 0;
+  /** Local ms of the last look, and how long until the next. */
+  #lookedAt: number | undefined;
+  #lookInMs = 0;
   /** The algorithms (judging as a local controller would) of this worker's last write, and the version it wrote. */
   #kept: { version: number; feedback: ScopeFeedback } | undefined;
 
@@ -95,6 +107,7 @@ export class Learner {
         this.#idleLooks >= IDLE_LOOKS ? '1' : '0',
       ],
     );
+    this.#pace(Number(read[0]) === 1 ? (read[4] as unknown[]).length : 0);
     if (Number(read[0]) === 2) this.#idleLooks++;
     if (Number(read[0]) !== 1) {
       if (Number(read[0]) === 0) this.#idleLooks = 0;
@@ -132,10 +145,20 @@ export class Learner {
     return true;
   }
 
+  /** Sets when to look again: after the time `BATCH` outcomes take at the pace `found` came in. */
+  #pace(found: number): void {
+    const now = this.#clock.now();
+    const everyMs = this.#fleet.settings.learnEveryMs;
+    const sinceMs = now - (this.#lookedAt ?? now - everyMs);
+    this.#lookedAt = now;
+    const batchMs = (sinceMs * BATCH) / Math.max(1, found);
+    this.#lookInMs = Math.min(Math.max(everyMs, batchMs), Math.max(everyMs, MAX_LOOK_MS));
+  }
+
   #lookAgain(): void {
     if (this.#stopped) return;
     this.#next?.();
-    this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
+    this.#next = this.#clock.setTimer(this.#lookInMs, () => {
       this.#next = undefined;
       this.learn();
     });

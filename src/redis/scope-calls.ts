@@ -28,8 +28,11 @@ export interface AcquireAsk {
 
 /** Outcomes kept queued for learning at most (the oldest are dropped). */
 const MAX_OUTCOMES = 10_000;
-/** How long the learning lock is held between a learner's read and its write, ms. */
-export const LOCK_MS = 2000;
+/**
+ * How long the learning lock is held between a learner's looks, ms: a learner
+ * that died hands the scope to another worker after this.
+ */
+export const LOCK_MS = 4000;
 
 /** The Redis calls of one scope: each is one script, one round trip. */
 export class ScopeCalls {
