@@ -80,11 +80,19 @@ if (options.redis) {
 }
 
 const scopes = options.scopes ?? 1;
-/** Times this worker's controller lowered a scope's concurrency limit (its own cuts, or the fleet's seen). */
+/**
+ * Times this worker's controller lowered a scope's concurrency limit or rate, 100 ms apart at
+ * least (one refusal can move both): its own cuts, or the fleet's seen.
+ */
 let cuts = 0;
+let lastCutAt = -Infinity;
+const number = (text) => (text === 'unpaced' ? Infinity : Number.parseFloat(text));
 const events = (event) => {
-  const moved = event.type === 'limit' && /^(\d+) -> (\d+)/.exec(event.reason);
-  if (moved && Number(moved[2]) < Number(moved[1])) cuts++;
+  if (event.type !== 'limit' && event.type !== 'rate') return;
+  const moved = /^(\S+) -> (\S+)/.exec(event.reason);
+  if (!moved || !(number(moved[2]) < number(moved[1]))) return;
+  if (Date.now() - lastCutAt >= 100) cuts++;
+  lastCutAt = Date.now();
 };
 const client = createClient({
   clock,
