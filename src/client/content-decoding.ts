@@ -37,30 +37,56 @@ function decoder(coding: string): Transform | undefined {
 
 /**
  * `deflate` as servers send it: a zlib stream, or (often) a raw deflate stream,
- * told apart by the first byte as undici's fetch does.
+ * told apart by the first byte as undici's fetch does. It ends when the
+ * deflate stream does, as undici's does: bytes a server sends after it are
+ * ignored (waiting for the inner stream to end a second time hung the body
+ * for good). Backpressure passes through: the inner inflater pauses while
+ * nobody reads, so a deflate bomb waits instead of filling memory.
  */
+class InflateEither extends Transform {
+  #inner: Transform | undefined;
+  #innerEnded = false;
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: () => void): void {
+    if (this.#inner === undefined && chunk.length > 0) {
+      this.#inner = this.#start((chunk[0] ?? 0) % 16 === 8);
+    }
+    if (this.#inner === undefined) callback();
+    else this.#inner.write(chunk, callback);
+  }
+
+  override _flush(callback: () => void): void {
+    if (this.#inner === undefined || this.#innerEnded) {
+      callback();
+      return;
+    }
+    this.#inner.once('end', () => callback());
+    this.#inner.end();
+  }
+
+  override _read(size: number): void {
+    if (this.#inner?.isPaused()) this.#inner.resume();
+    super._read(size);
+  }
+
+  #start(zlibFormat: boolean): Transform {
+    const inner = zlibFormat
+      ? zlib.createInflate(ZLIB_LENIENT)
+      : zlib.createInflateRaw(ZLIB_LENIENT);
+    inner.on('data', (data: Buffer) => {
+      if (!this.push(data)) inner.pause();
+    });
+    inner.on('end', () => {
+      this.#innerEnded = true;
+      this.push(null);
+    });
+    inner.on('error', (error) => this.destroy(error));
+    return inner;
+  }
+}
+
 function inflateEither(): Transform {
-  let inner: Transform | undefined;
-  const outer = new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      if (inner === undefined) {
-        if (chunk.length === 0) return callback();
-        inner =
-          (chunk[0] ?? 0) % 16 === 8
-            ? zlib.createInflate(ZLIB_LENIENT)
-            : zlib.createInflateRaw(ZLIB_LENIENT);
-        inner.on('data', (data: Buffer) => outer.push(data));
-        inner.on('error', (error) => outer.destroy(error));
-      }
-      inner.write(chunk, callback);
-    },
-    flush(callback) {
-      if (inner === undefined) return callback();
-      inner.once('end', () => callback());
-      inner.end();
-    },
-  });
-  return outer;
+  return new InflateEither();
 }
 
 /**
@@ -69,13 +95,14 @@ function inflateEither(): Transform {
  * br, and zstd where Node has it. `undefined` when nothing is to be decoded:
  * no coding, a coding it does not know (the body is then passed on as sent),
  * or a response without a body (`bodiless`: the answer to a HEAD, a 204…).
- * More than five codings is an error.
+ * More than five codings is an error. They are not connected: see
+ * {@link decoderChain}.
  */
-export function decoderChain(
+export function decoders(
   status: number,
   headers: IncomingHttpHeaders,
   bodiless: boolean,
-): DecoderChain | undefined {
+): [Transform, ...Transform[]] | undefined {
   const header = headers['content-encoding'];
   if (header === undefined || bodiless || NO_BODY.has(status)) return undefined;
   const codings = String(header).toLowerCase().split(',');
@@ -84,13 +111,24 @@ export function decoderChain(
       `too many content-encodings in response: ${codings.length}, at most ${MAX_CODINGS}`,
     );
   }
-  const decoders: Transform[] = [];
+  const stages: Transform[] = [];
   for (const coding of codings.reverse()) {
     const next = decoder(coding.trim());
     if (next === undefined) return undefined;
-    decoders.push(next);
+    stages.push(next);
   }
-  const [input, ...rest] = decoders as [Transform, ...Transform[]];
+  return stages as [Transform, ...Transform[]];
+}
+
+/** {@link decoders}, piped into one chain. */
+export function decoderChain(
+  status: number,
+  headers: IncomingHttpHeaders,
+  bodiless: boolean,
+): DecoderChain | undefined {
+  const stages = decoders(status, headers, bodiless);
+  if (stages === undefined) return undefined;
+  const [input, ...rest] = stages;
   if (rest.length === 0) return { input, output: input };
   const output = pipeline(input, ...(rest as [Transform]), () => {}) as Transform;
   return { input, output };

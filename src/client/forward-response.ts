@@ -1,6 +1,7 @@
+import type { Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { Cancellation } from './cancellation.js';
-import { type DecoderChain, decoderChain } from './content-decoding.js';
+import { decoders } from './content-decoding.js';
 import { DecodedMeter } from './decoded-meter.js';
 import type { ResponseTap } from './response-tap.js';
 import type { BodySink } from './tap-body.js';
@@ -22,9 +23,9 @@ export function forward(
     return;
   }
   handler.onResponseStart?.(controller, tap.status, tap.headers, tap.statusText);
-  const chain = decodersOf(tap);
-  if (chain) {
-    tap.consume(meteredSink(tap, controller, handler, chain, maxBodyBytes));
+  const stages = decodersOf(tap);
+  if (stages) {
+    tap.consume(meteredSink(tap, controller, handler, stages, maxBodyBytes));
     return;
   }
   tap.consume({
@@ -38,9 +39,9 @@ export function forward(
 }
 
 /** The decoders of a compressed body; none for too many codings (undici's fetch refuses those itself). */
-function decodersOf(tap: ResponseTap): DecoderChain | undefined {
+function decodersOf(tap: ResponseTap): [Transform, ...Transform[]] | undefined {
   try {
-    return decoderChain(tap.status, tap.headers, tap.bodiless);
+    return decoders(tap.status, tap.headers, tap.bodiless);
   } catch {
     return undefined;
   }
@@ -51,7 +52,7 @@ function meteredSink(
   tap: ResponseTap,
   controller: ForwardController,
   handler: Dispatcher.DispatchHandler,
-  chain: DecoderChain,
+  stages: [Transform, ...Transform[]],
   maxBodyBytes: number,
 ): BodySink {
   let failed = false;
@@ -61,7 +62,7 @@ function meteredSink(
     meter.stop();
     handler.onResponseError?.(controller, error as Error);
   };
-  const meter = new DecodedMeter(chain, maxBodyBytes, tap.url, (error) => {
+  const meter = new DecodedMeter(stages, maxBodyBytes, tap.url, (error) => {
     tap.abort(error);
     failWith(error);
   });

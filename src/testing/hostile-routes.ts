@@ -53,6 +53,24 @@ function compressor(encoding: string) {
   return createGzip({ level: 1 });
 }
 
+/** `body` compressed with each coding of `encoding` in turn (`gzip, br`: gzip, then br). */
+function compressed(body: Readable, encoding: string): Readable {
+  return encoding
+    .split(',')
+    .reduce((stream, coding) => stream.pipe(compressor(coding.trim())), body);
+}
+
+/** `body`, then `trailer` (bytes a server sends after the end of a compressed stream). */
+function followedBy(body: Readable, trailer: string): Readable {
+  if (trailer === '') return body;
+  return Readable.from(
+    (async function* () {
+      yield* body;
+      yield Buffer.from(trailer);
+    })(),
+  );
+}
+
 /** Streams `body` to `res`, ending it quietly if the client goes away. */
 function stream(res: ServerResponse, body: Readable): void {
   pipeline(body, res).catch(() => res.destroy());
@@ -63,8 +81,9 @@ function stream(res: ServerResponse, body: Readable): void {
  * - `/retry-after?value=V&status=429` — that status with `Retry-After: V`;
  * - `/quota-exhausted?reset=S` — a `200` with `X-RateLimit-Remaining: 0`, reset in S seconds;
  * - `/huge-headers?bytes=N` — a response head with an N-byte header;
- * - `/json?encoding=E` — a small JSON body compressed with E (gzip, deflate, br);
- * - `/bomb?encoding=E&bytes=N` — N zero bytes compressed with E: a few KB on the wire;
+ * - `/json?encoding=E&trailing=T` — a small JSON body compressed with E (gzip, deflate,
+ *   br, or a list applied in turn: `gzip, br`), followed by the bytes of T when given;
+ * - `/bomb?encoding=E&bytes=N` — N zero bytes compressed with E (a list too): a few KB on the wire;
  * - `/chunked?bytes=N&chunk=C` — N bytes in C-byte chunks, no length; endless without N;
  * - `/flapping?periodMs=P` — `200` for P ms, then `503` for P ms, and so on;
  * - `/hang` — never answers; `/reset` — a head, then the connection is destroyed;
@@ -90,7 +109,8 @@ export const HOSTILE_ROUTES: Readonly<Record<string, HostileRoute>> = {
   '/json': (_req, res, { query }) => {
     const encoding = query.get('encoding') ?? 'gzip';
     res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': encoding });
-    stream(res, Readable.from([JSON.stringify({ ok: true, encoding })]).pipe(compressor(encoding)));
+    const json = compressed(Readable.from([JSON.stringify({ ok: true, encoding })]), encoding);
+    stream(res, followedBy(json, query.get('trailing') ?? ''));
   },
   '/bomb': (_req, res, { query }) => {
     const encoding = query.get('encoding') ?? 'gzip';
@@ -99,7 +119,7 @@ export const HOSTILE_ROUTES: Readonly<Record<string, HostileRoute>> = {
       'content-encoding': encoding,
     });
     const bytes = count(query, 'bytes', 1_073_741_824);
-    stream(res, zeros(bytes, 1_048_576).pipe(compressor(encoding)));
+    stream(res, compressed(zeros(bytes, 1_048_576), encoding));
   },
   '/chunked': (_req, res, { query }) => {
     res.writeHead(200, { 'content-type': 'application/octet-stream' });

@@ -1,4 +1,4 @@
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, constants, gunzipSync } from 'node:zlib';
 import { Agent, request, fetch as undiciFetch } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type RatewiseClient } from '../../src/client/client.js';
@@ -52,7 +52,32 @@ describe('client.fetch decodes Content-Encoding as fetch does', () => {
     const scope = client.registry.get(`host:${new URL(hostile.url).host}`);
     expect(scope?.inflight).toBe(0);
   });
+
+  // The inflater waited for its inner stream to end a second time: the body never ended.
+  it.each(['deflate', 'br', 'gzip, br'])(
+    'ends a %s body followed by stray bytes, as fetch does',
+    async (encoding) => {
+      hostile = await startHostileServer();
+      client = createClient({ timeoutMs: 5000 });
+      const response = await client.fetch(
+        `${hostile.url}/json?encoding=${encodeURIComponent(encoding)}&trailing=stray%20bytes`,
+      );
+      const text = await Promise.race([response.text(), settledAfter(2000, 'still reading')]);
+      expect(text).toBe(JSON.stringify({ ok: true, encoding }));
+    },
+  );
 });
+
+/** Resolves with `value` after `ms` of real time (a hang becomes a failed expectation). */
+function settledAfter<T>(ms: number, value: T): Promise<T> {
+  return new Promise((resolve) => setTimeout(() => resolve(value), ms).unref());
+}
+
+/** What `bytes` handed on with `gzip, br` decode to, as leniently as fetch decodes. */
+function decodedSize(bytes: Buffer): number {
+  const gzipped = brotliDecompressSync(bytes, { finishFlush: constants.BROTLI_OPERATION_FLUSH });
+  return gunzipSync(gzipped, { finishFlush: constants.Z_SYNC_FLUSH }).length;
+}
 
 describe('ratewiseInterceptor caps what a compressed body decodes to', () => {
   it('undici fetch through the interceptor: a brotli bomb fails after maxBodyBytes', async () => {
@@ -65,6 +90,26 @@ describe('ratewiseInterceptor caps what a compressed body decodes to', () => {
     const read = await countBody(response.body as ReadableStream<Uint8Array>);
     expect(read).toBeInstanceOf(Error);
     expect((read as Error & { bytesRead: number }).bytesRead).toBeLessThanOrEqual(MIB);
+  });
+
+  // The meter counted a chunk once the first decoder had taken it, before the second had
+  // decoded it: 60 bytes handed on decoded to 200,000 past a 65,536-byte cap.
+  it('a stacked coding (gzip, br): what request() is handed decodes to maxBodyBytes at most', async () => {
+    hostile = await startHostileServer();
+    agent = new Agent();
+    const dispatcher = agent.compose(ratewiseInterceptor({ maxBodyBytes: 65_536 }));
+    const chunks: Buffer[] = [];
+    let failure: unknown;
+    try {
+      const raw = await request(`${hostile.url}/bomb?encoding=gzip,br&bytes=${MIB}`, {
+        dispatcher,
+      });
+      for await (const chunk of raw.body) chunks.push(chunk);
+    } catch (error) {
+      failure = error;
+    }
+    expect(String(failure)).toMatch(/exceeds maxBodyBytes/);
+    expect(decodedSize(Buffer.concat(chunks))).toBeLessThanOrEqual(65_536);
   });
 
   it('leaves bodies within the cap as they were: fetch decodes them, request gets the bytes sent', async () => {
