@@ -3,18 +3,23 @@ import { Socket } from 'node:net';
 import { buildConnector } from 'undici';
 import { type Clock, systemClock } from '../clock.js';
 
-/** How long one new connection took to set up, ms. */
-export interface ConnectionTimings {
-  /** Name resolution (0 for an IP address). */
-  dnsMs: number;
-  /** TCP handshake. */
-  connectMs: number;
-  /** TLS handshake (0 for plain HTTP). */
-  tlsMs: number;
+/**
+ * When one new connection went through each step of its setup, on the
+ * connector's clock: name resolution from `start` to `lookup` (the same
+ * moment for an IP address), TCP from `lookup` to `connect`, TLS from
+ * `connect` to `end` (the same moment for plain HTTP).
+ */
+export interface ConnectionMarks {
+  start: number;
+  lookup: number;
+  connect: number;
+  end: number;
+  /** The clock they were read on. */
+  clock: Clock;
 }
 
-/** Timings of sockets opened by {@link timedConnect}, until a request claims them. */
-const unclaimed = new WeakMap<object, ConnectionTimings>();
+/** Marks of sockets opened by {@link timedConnect}, until a request claims them. */
+const unclaimed = new WeakMap<object, ConnectionMarks>();
 
 /**
  * An undici connector (the `connect` option of `Agent`, `Pool` or `Client`)
@@ -22,7 +27,9 @@ const unclaimed = new WeakMap<object, ConnectionTimings>();
  * so that the first request sent on it reports them in its per-phase timings.
  * `options` are undici's `buildConnector` options (`timeout`, TLS settings…).
  * `createClient` uses it for its own agent; pass it to your agent when you use
- * {@link ratewiseInterceptor} and want the handshake phases measured.
+ * {@link ratewiseInterceptor} and want the handshake phases measured (on
+ * another clock than the interceptor's, its marks are moved onto that one
+ * when a request claims the connection).
  */
 export function timedConnect(
   options: buildConnector.BuildOptions = {},
@@ -34,7 +41,7 @@ export function timedConnect(
     const marks: { lookup?: number; connect?: number } = {};
     const socket: unknown = connect(target, (...args) => {
       const [error, connected] = args;
-      if (error === null) unclaimed.set(connected, phases(start, marks, clock.now()));
+      if (error === null) unclaimed.set(connected, settled(clock, start, marks));
       callback(...args);
     });
     // buildConnector's function returns the socket it opens (its type says void).
@@ -49,11 +56,15 @@ export function timedConnect(
   };
 }
 
-function phases(start: number, marks: { lookup?: number; connect?: number }, end: number) {
-  const looked = marks.lookup ?? start;
+function settled(
+  clock: Clock,
+  start: number,
+  marks: { lookup?: number; connect?: number },
+): ConnectionMarks {
+  const end = clock.now();
+  const lookup = marks.lookup ?? start;
   // For plain HTTP undici hands the socket over inside the `connect` event, before our listener.
-  const connected = marks.connect ?? end;
-  return { dnsMs: looked - start, connectMs: connected - looked, tlsMs: end - connected };
+  return { start, lookup, connect: marks.connect ?? end, end, clock };
 }
 
 /** The request that is about to write its headers, waiting to learn its socket. */
@@ -80,11 +91,11 @@ export function expectSocket(onSocket: (socket: object) => void): void {
 }
 
 /**
- * The setup timings of a connection opened by {@link timedConnect}, for the
+ * The setup marks of a connection opened by {@link timedConnect}, for the
  * first request sent on it; `undefined` for a reused connection (whose
  * handshake phases are 0) or one opened by another connector.
  */
-export function claimConnectionTimings(socket: object): ConnectionTimings | undefined {
+export function claimConnectionMarks(socket: object): ConnectionMarks | undefined {
   const timings = unclaimed.get(socket);
   unclaimed.delete(socket);
   return timings;

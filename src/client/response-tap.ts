@@ -3,11 +3,8 @@ import type { Dispatcher } from 'undici';
 import { ResponseTooLargeError } from '../errors.js';
 import type { PhaseTimings } from '../timings.js';
 import { AttemptGuard, type AttemptGuards } from './attempt-guards.js';
-import {
-  type ConnectionTimings,
-  claimConnectionTimings,
-  expectSocket,
-} from './connection-timings.js';
+import { claimConnectionMarks, expectSocket } from './connection-timings.js';
+import { PhaseMarks } from './phase-marks.js';
 import { type BodySink, drainSink, TapBody, type TapEnd } from './tap-body.js';
 
 /** What one attempt needs to know. */
@@ -46,17 +43,13 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   /** Called each time the download pauses because the body's reader is behind. */
   onPause: (() => void) | undefined;
   readonly #settings: TapSettings;
-  readonly #startedAt: number;
+  readonly #marks: PhaseMarks;
   #resolveHead!: (tap: ResponseTap) => void;
   #rejectHead!: (error: unknown) => void;
   #headDone = false;
   #prefix: string | undefined;
   #controller: Dispatcher.DispatchController | undefined;
   #pendingAbort: Error | undefined;
-  #connection: ConnectionTimings | undefined;
-  #firstByteAt: number | undefined;
-  #lastByteAt: number | undefined;
-  #bytes = 0;
   readonly #body = new TapBody();
   #end: TapEnd | undefined;
   #onEnd: ((end: TapEnd) => void)[] = [];
@@ -65,7 +58,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
 
   constructor(settings: TapSettings) {
     this.#settings = settings;
-    this.#startedAt = settings.clock.now();
+    this.#marks = new PhaseMarks(settings.clock);
     this.head = new Promise((resolve, reject) => {
       this.#resolveHead = resolve;
       this.#rejectHead = reject;
@@ -103,28 +96,15 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     return this.#prefix;
   }
 
-  /** Phase timings so far; final once the exchange is over. */
+  /** Phase timings so far; final once the exchange is over (see {@link PhaseMarks}). */
   timings(): PhaseTimings {
-    // Read the clock only for a mark not made yet (a finished exchange has both).
-    const now =
-      this.#firstByteAt === undefined || this.#lastByteAt === undefined
-        ? this.#settings.clock.now()
-        : 0;
-    const at = (mark: number | undefined) => (mark ?? now) - this.#startedAt;
-    return {
-      dnsMs: this.#connection?.dnsMs ?? 0,
-      connectMs: this.#connection?.connectMs ?? 0,
-      tlsMs: this.#connection?.tlsMs ?? 0,
-      ttfbMs: at(this.#firstByteAt),
-      totalMs: at(this.#lastByteAt),
-      bytes: this.#bytes,
-    };
+    return this.#marks.timings();
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
     this.#controller = controller;
     expectSocket((socket) => {
-      this.#connection ??= claimConnectionTimings(socket);
+      this.#marks.connected(claimConnectionMarks(socket));
     });
     if (this.#pendingAbort) controller.abort(this.#pendingAbort);
   }
@@ -136,7 +116,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
     statusMessage?: string,
   ): void {
     if (status < 200 && status !== 101) return; // informational; the real head follows
-    this.#firstByteAt = this.#settings.clock.now();
+    this.#marks.firstByte();
     this.status = status;
     this.statusText = statusMessage ?? '';
     this.headers = headers;
@@ -151,10 +131,11 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   }
 
   onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.#bytes += chunk.length;
-    if (this.#bytes > this.#settings.maxBodyBytes) {
+    this.#marks.bytes += chunk.length;
+    const { bytes } = this.#marks;
+    if (bytes > this.#settings.maxBodyBytes) {
       const { url, maxBodyBytes } = this.#settings;
-      this.abort(new ResponseTooLargeError(url, maxBodyBytes, this.#bytes));
+      this.abort(new ResponseTooLargeError(url, maxBodyBytes, bytes));
       return;
     }
     const flowing = this.#body.push(chunk);
@@ -163,7 +144,6 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   }
 
   onResponseEnd(): void {
-    this.#lastByteAt = this.#settings.clock.now();
     this.#releaseHead();
     this.#finish({});
   }
@@ -237,6 +217,7 @@ export class ResponseTap implements Dispatcher.DispatchHandler {
   #finish(end: TapEnd): void {
     if (this.#end) return;
     this.#end = end;
+    this.#marks.ended();
     this.#guard?.disarm();
     this.#body.end(end);
     const listeners = this.#onEnd;
