@@ -38,13 +38,17 @@ export function saveScope(learning: ScopeLearning, clocks: ClockReading): ScopeS
  * Resumes a scope's fresh algorithms from what a store held — saved in this
  * process or another — and returns the breaker state to start from, on this
  * process's monotonic clock (`clocks`, read now). Throws when an algorithm
- * rejects its state as malformed.
+ * rejects its state as malformed. A wall clock that reads earlier than the
+ * save was set back since (time itself does not go back): it is read as the
+ * moment of the save, so no pause or cooldown comes back longer than it had
+ * left then (set back an hour, a 20 s pause came back as an hour's).
  */
 export function restoreScope(
   fresh: Pick<ScopeLearning, 'limit' | 'rate'>,
   saved: ScopeState,
-  clocks: ClockReading,
+  reading: ClockReading,
 ): BreakerSnapshot | undefined {
+  const clocks = reading.wall < saved.savedAt ? { ...reading, wall: saved.savedAt } : reading;
   if (saved.limit !== undefined) fresh.limit.restore?.(saved.limit, clocks);
   if (saved.rate !== undefined) fresh.rate.restore?.(saved.rate, clocks);
   return saved.breaker === undefined ? undefined : breakerFromWall(saved.breaker, clocks);
