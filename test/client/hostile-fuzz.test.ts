@@ -109,6 +109,7 @@ const framing = fc.constantFrom(
   'chunked',
   'bad-chunk',
   'close',
+  'stray-bytes',
 );
 
 function encode(bytes: Buffer, how: string): { body: Buffer; header?: string } {
@@ -146,6 +147,12 @@ function frame(body: Buffer, how: string): { body: Buffer; headers: string[] } {
       }
       chunks.push(Buffer.from('0\r\n\r\n'));
       return { body: Buffer.concat(chunks), headers: ['transfer-encoding: chunked'] };
+    }
+    case 'stray-bytes': {
+      // Bytes after the end of the encoded body, inside its length: a decoder that stops at its
+      // stream's end must still end the body (a deflate body like this once never ended).
+      const stray = Buffer.concat([body, Buffer.from('stray bytes')]);
+      return { body: stray, headers: [`content-length: ${stray.length}`] };
     }
     case 'bad-chunk':
       return { body: Buffer.from('zz\r\nnot hex\r\n'), headers: ['transfer-encoding: chunked'] };
