@@ -28,7 +28,9 @@ export interface AdaptiveRateOptions {
    * The share of requests that probing may spend on refusals: the budget a
    * probe above the ceiling is paid from (see `ProbeBudget`). 0.01 keeps
    * refusals near 1 % of requests; smaller probes less often (a capacity that
-   * rose is found later), larger more often.
+   * rose is found later), larger more often. A scope sending fewer than 2
+   * requests a second earns as if it sent 2 (about one probe a minute at
+   * 0.01), so its refused share can be higher; 0 turns probing off.
    * @default 0.01
    */
   refusedShare?: number;
