@@ -54,6 +54,12 @@ export class RequestQueue {
   #calling = false;
   /** The pump sleeps until a slot frees (a freed slot of ours wakes it). */
   #sleepingFull = false;
+  /**
+   * The last acquire timed out: Redis is slow. Until one comes back in time,
+   * ask for one lease at a time, one call timeout apart — leases granted to a
+   * call that gave up hold slots nobody uses until they are ended.
+   */
+  #strained = false;
 
   constructor(fleet: RedisFleet, clock: Clock, parts: QueueParts) {
     this.#fleet = fleet;
@@ -162,7 +168,7 @@ export class RequestQueue {
 
   async #acquire(): Promise<void> {
     const { view, calls } = this.#parts;
-    const count = Math.min(this.#waiting.size, MOST_AT_ONCE);
+    const count = this.#strained ? 1 : Math.min(this.#waiting.size, MOST_AT_ONCE);
     const first = this.#leaseCount + 1;
     this.#leaseCount += count;
     const ask = {
@@ -180,7 +186,12 @@ export class RequestQueue {
       .finally(() => {
         this.#calling = false;
       });
-    if (reply === undefined) return; // shared still: ask again; local: the loop hands out local grants
+    this.#strained = reply === undefined;
+    if (reply === undefined) {
+      // Local now: the loop hands out local grants. Shared still: ask again, not at once.
+      if (this.#fleet.shared) await this.#sleep(this.#fleet.settings.callTimeoutMs);
+      return;
+    }
     view.observeTime(sentAt, this.#clock.now(), Number(reply[2]));
     const [window, rate] = [view.window, view.rate];
     view.readNumbers(reply);
