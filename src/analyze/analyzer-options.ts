@@ -1,7 +1,6 @@
 import type { LatencyBaseline } from '../detect/baseline-file.js';
 import type { ThroughputDecayOptions } from '../detect/throughput-decay.js';
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, given, number } from '../option-spec.js';
 import type { AlarmReplayOptions } from './alarm-replay.js';
 
 /** Options of `LogAnalyzer`. */
@@ -18,8 +17,15 @@ export interface LogAnalyzerOptions {
 
 /** Shortest window `LogAnalyzer` accepts, s. */
 export const MIN_WINDOW_S = 0.001;
-const OWNER = 'LogAnalyzer';
-const KNOWN = ['windowS', 'baseline', 'decay', 'sampleSize'] as const;
+const readOptions = defineOptions<LogAnalyzerOptions>()('LogAnalyzer', {
+  windowS: number(10, { min: MIN_WINDOW_S }),
+  baseline: given(),
+  decay: check(
+    'an object of detector options',
+    (value): value is LogAnalyzerOptions['decay'] => typeof value === 'object' && value !== null,
+  ),
+  sampleSize: number(100_000, { min: 100, integer: true }),
+});
 
 /** {@link LogAnalyzerOptions} checked, defaults applied. */
 export interface AnalyzerSettings {
@@ -30,16 +36,7 @@ export interface AnalyzerSettings {
 
 /** Validates {@link LogAnalyzerOptions}; errors name the option, the value and what was expected. */
 export function readAnalyzerOptions(options: LogAnalyzerOptions): AnalyzerSettings {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const windowS = numberOption(OWNER, 'windowS', options.windowS, 10, { min: MIN_WINDOW_S });
-  const sampleSize = numberOption(OWNER, 'sampleSize', options.sampleSize, 100_000, {
-    min: 100,
-    integer: true,
-  });
-  const { decay, baseline } = options;
-  if (decay !== undefined && (typeof decay !== 'object' || decay === null)) {
-    throw InvalidOptionError.invalid(OWNER, 'decay', decay, 'an object of detector options');
-  }
+  const { windowS, sampleSize, decay, baseline } = readOptions(options);
   const replay: AlarmReplayOptions = {};
   if (decay) replay.decay = decay;
   if (baseline) replay.baseline = baseline;

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import type { LatencyBaseline } from '../detect/baseline-file.js';
 import { BaselineCapture } from '../detect/latency-baseline.js';
 import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, given, number } from '../option-spec.js';
 import { httpHost, type Probe, type ProbeOutcome } from './probe.js';
 
 /** Options of {@link captureBaselines}. */
@@ -39,14 +39,18 @@ export interface HostCapture {
 }
 
 const OWNER = 'captureBaselines';
-const KNOWN = [
-  'requests',
-  'intervalMs',
-  'windowSize',
-  'maxRejections',
-  'signal',
-  'onRequest',
-] as const;
+const COUNT = { min: 1, integer: true };
+const readOptions = defineOptions<BaselineRunOptions>()(OWNER, {
+  requests: number(100, COUNT),
+  intervalMs: number(1000, { min: 0 }),
+  windowSize: number(20, COUNT),
+  maxRejections: number(3, COUNT),
+  signal: given(),
+  onRequest: given(),
+});
+
+/** {@link BaselineRunOptions} checked, defaults applied. */
+type BaselineRunSettings = ReturnType<typeof readOptions>;
 
 /**
  * Captures a latency baseline per host, politely: one request at a time per
@@ -61,19 +65,7 @@ export async function captureBaselines(
   clock: Clock,
   options: BaselineRunOptions = {},
 ): Promise<HostCapture[]> {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const settings = {
-    requests: numberOption(OWNER, 'requests', options.requests, 100, { min: 1, integer: true }),
-    intervalMs: numberOption(OWNER, 'intervalMs', options.intervalMs, 1000, { min: 0 }),
-    windowSize: numberOption(OWNER, 'windowSize', options.windowSize, 20, {
-      min: 1,
-      integer: true,
-    }),
-    maxRejections: numberOption(OWNER, 'maxRejections', options.maxRejections, 3, {
-      min: 1,
-      integer: true,
-    }),
-  };
+  const settings = readOptions(options);
   const byHost = new Map<string, string[]>();
   for (const url of urls) {
     const host = httpHost(url);
@@ -82,8 +74,7 @@ export async function captureBaselines(
     }
     byHost.set(host, [...(byHost.get(host) ?? []), url]);
   }
-  const run = ([host, list]: [string, string[]]) =>
-    captureHost(host, list, probe, clock, { ...options, ...settings });
+  const run = ([host, list]: [string, string[]]) => captureHost(host, list, probe, clock, settings);
   return Promise.all([...byHost].map(run));
 }
 
@@ -92,10 +83,7 @@ async function captureHost(
   urls: readonly string[],
   probe: Probe,
   clock: Clock,
-  options: Required<
-    Pick<BaselineRunOptions, 'requests' | 'intervalMs' | 'windowSize' | 'maxRejections'>
-  > &
-    BaselineRunOptions,
+  options: BaselineRunSettings,
 ): Promise<HostCapture> {
   const capture = new BaselineCapture(host, { windowSize: options.windowSize });
   const result: HostCapture = {

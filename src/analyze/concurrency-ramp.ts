@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { percentiles } from '../detect/percentiles.js';
 import { diagnosePhases } from '../detect/phase-diagnosis.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, given, number } from '../option-spec.js';
 import type { PhaseTimings } from '../timings.js';
 import { isFailingStep, isThrottledStep, type RampStep, stoppedScaling } from './knee.js';
 import type { Probe, ProbeOutcome } from './probe.js';
@@ -27,8 +27,13 @@ export interface StepProbes {
 
 /** Highest `maxConcurrency` a ramp accepts. */
 export const MAX_RAMP_CONCURRENCY = 4096;
-const OWNER = 'runConcurrencyRamp';
-const KNOWN = ['maxConcurrency', 'requestsPerStep', 'patience', 'signal', 'onStep'] as const;
+const readOptions = defineOptions<ConcurrencyRampOptions>()('runConcurrencyRamp', {
+  maxConcurrency: number(64, { min: 1, max: MAX_RAMP_CONCURRENCY, integer: true }),
+  requestsPerStep: number(50, { min: 1, integer: true }),
+  patience: number(2, { min: 1, integer: true }),
+  signal: given(),
+  onStep: given(),
+});
 
 /** The concurrencies of a ramp up to `max`: 1, 2, 4, … and `max` itself. */
 export function rampSteps(max: number): number[] {
@@ -54,17 +59,7 @@ export async function runConcurrencyRamp(
   clock: Clock,
   options: ConcurrencyRampOptions = {},
 ): Promise<RampStep[]> {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const max = numberOption(OWNER, 'maxConcurrency', options.maxConcurrency, 64, {
-    min: 1,
-    max: MAX_RAMP_CONCURRENCY,
-    integer: true,
-  });
-  const perStep = numberOption(OWNER, 'requestsPerStep', options.requestsPerStep, 50, {
-    min: 1,
-    integer: true,
-  });
-  const patience = numberOption(OWNER, 'patience', options.patience, 2, { min: 1, integer: true });
+  const { maxConcurrency: max, requestsPerStep: perStep, patience } = readOptions(options);
   const steps: RampStep[] = [];
   let flat = 0;
   for (const concurrency of rampSteps(max)) {

@@ -1,4 +1,4 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
 import { durations } from './numbers.js';
 import { quantileSorted, sortedCopy } from './percentiles.js';
 
@@ -46,7 +46,12 @@ export interface BimodalResult {
   explanation: string;
 }
 
-const OWNER = 'detectBimodal';
+const readOptions = defineOptions<BimodalOptions>()('detectBimodal', {
+  minSamples: number(20, { min: 2, integer: true }),
+  minSeparation: number(4, { min: 0 }),
+  minShare: number(0.05, { min: 0, max: 0.5 }),
+  minRatio: number(2, { min: 1 }),
+});
 /**
  * Floor on a cluster's variance of log latency: (0.05)², i.e. no cluster is
  * taken to be narrower than ±5 %. Without it, millisecond-rounded latencies
@@ -80,14 +85,7 @@ export function detectBimodal(
   latenciesMs: readonly number[],
   options: BimodalOptions = {},
 ): BimodalResult {
-  rejectUnknownOptions(OWNER, options, ['minSamples', 'minSeparation', 'minShare', 'minRatio']);
-  const minSamples = numberOption(OWNER, 'minSamples', options.minSamples, 20, {
-    min: 2,
-    integer: true,
-  });
-  const minSeparation = numberOption(OWNER, 'minSeparation', options.minSeparation, 4, { min: 0 });
-  const minShare = numberOption(OWNER, 'minShare', options.minShare, 0.05, { min: 0, max: 0.5 });
-  const minRatio = numberOption(OWNER, 'minRatio', options.minRatio, 2, { min: 1 });
+  const { minSamples, minSeparation, minShare, minRatio } = readOptions(options);
   const sorted = sortedCopy(durations(latenciesMs));
   const n = sorted.length;
   const split = n >= 2 ? bestSplit(sorted.map(Math.log1p)) : { at: n, separation: 0 };

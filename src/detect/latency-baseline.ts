@@ -1,8 +1,18 @@
 import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
+import { numberOption } from '../options.js';
 import { baselineProblems, type LatencyBaseline } from './baseline-file.js';
 import { isDuration, safeRatio } from './numbers.js';
 import { type Percentiles, percentiles, quantileSorted, sortedCopy } from './percentiles.js';
+
+const readCaptureOptions = defineOptions<BaselineCaptureOptions>()('BaselineCapture', {
+  windowSize: number(100, { min: 1, integer: true }),
+});
+
+const readCheckOptions = defineOptions<BaselineCheckOptions>()('checkAgainstBaseline', {
+  threshold: number(2, { min: 1 }),
+  minSamples: number(20, { min: 1, integer: true }),
+});
 
 /** Options for {@link BaselineCapture}. */
 export interface BaselineCaptureOptions {
@@ -33,15 +43,12 @@ export class BaselineCapture {
 
   /** @param host The host measured; must be a non-empty string. */
   constructor(host: string, options: BaselineCaptureOptions = {}) {
-    rejectUnknownOptions('BaselineCapture', options, ['windowSize']);
+    const { windowSize } = readCaptureOptions(options);
     if (typeof host !== 'string' || host.trim() === '') {
       throw InvalidOptionError.invalid('BaselineCapture', 'host', host, 'a non-empty string');
     }
     this.#host = host;
-    this.#windowSize = numberOption('BaselineCapture', 'windowSize', options.windowSize, 100, {
-      min: 1,
-      integer: true,
-    });
+    this.#windowSize = windowSize;
   }
 
   /** Adds one latency, ms. Negative, non-finite and absurd values are ignored. */
@@ -114,12 +121,7 @@ export function checkAgainstBaseline(
   options: BaselineCheckOptions = {},
 ): BaselineVerdict {
   const owner = 'checkAgainstBaseline';
-  rejectUnknownOptions(owner, options, ['threshold', 'minSamples']);
-  const threshold = numberOption(owner, 'threshold', options.threshold, 2, { min: 1 });
-  const minSamples = numberOption(owner, 'minSamples', options.minSamples, 20, {
-    min: 1,
-    integer: true,
-  });
+  const { threshold, minSamples } = readCheckOptions(options);
   const problems = baselineProblems(baseline);
   if (problems.length > 0) {
     throw InvalidOptionError.invalid(owner, 'baseline', baseline, `valid (${problems.join('; ')})`);

@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { custom, defineOptions, number } from '../option-spec.js';
 import { baselineProblems, type LatencyBaseline } from './baseline-file.js';
 import { isDuration, safeRatio } from './numbers.js';
 import { type Percentiles, percentilesOfSorted } from './percentiles.js';
@@ -18,8 +17,17 @@ export interface LatencyMonitorOptions {
   baseline?: LatencyBaseline;
 }
 
-const OWNER = 'LatencyMonitor';
-const KNOWN = ['windowSize', 'threshold', 'clearThreshold', 'baseline'] as const;
+const readOptions = defineOptions<LatencyMonitorOptions>()('LatencyMonitor', {
+  windowSize: number(100, { min: 1, integer: true }),
+  threshold: number(2, { min: 1 }),
+  clearThreshold: number(1.5, (earlier) => ({ min: 1, max: earlier.threshold as number })),
+  baseline: custom((value, fail) => {
+    if (value === undefined) return undefined;
+    const problems = baselineProblems(value as LatencyBaseline);
+    if (problems.length > 0) fail(`a valid baseline (${problems.join('; ')})`);
+    return value as LatencyBaseline;
+  }),
+});
 
 /** What {@link LatencyMonitor} currently sees. */
 export interface LatencyMonitorState {
@@ -59,24 +67,10 @@ export class LatencyMonitor {
   #state: LatencyMonitorState;
 
   constructor(options: LatencyMonitorOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#windowSize = numberOption(OWNER, 'windowSize', options.windowSize, 100, {
-      min: 1,
-      integer: true,
-    });
-    this.#threshold = numberOption(OWNER, 'threshold', options.threshold, 2, { min: 1 });
-    this.#clearThreshold = numberOption(OWNER, 'clearThreshold', options.clearThreshold, 1.5, {
-      min: 1,
-      max: this.#threshold,
-    });
-    const { baseline } = options;
-    if (baseline !== undefined) {
-      const problems = baselineProblems(baseline);
-      if (problems.length > 0) {
-        const expected = `a valid baseline (${problems.join('; ')})`;
-        throw InvalidOptionError.invalid(OWNER, 'baseline', baseline, expected);
-      }
-    }
+    const { windowSize, threshold, clearThreshold, baseline } = readOptions(options);
+    this.#windowSize = windowSize;
+    this.#threshold = threshold;
+    this.#clearThreshold = clearThreshold;
     this.#baseline = baseline && { p50: baseline.p50, p95: baseline.p95, p99: baseline.p99 };
     this.#learned = baseline === undefined;
     this.#window = new SortedWindow(this.#windowSize);

@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, number } from '../option-spec.js';
 import type { PhaseTimings } from '../timings.js';
 import { isDuration } from './numbers.js';
 import { median } from './percentiles.js';
@@ -67,8 +66,17 @@ export interface PhaseDiagnosis {
   samples: number;
 }
 
-const OWNER = 'diagnosePhases';
-const KNOWN = ['reference', 'window', 'slowdown', 'slowTotalMs', 'dominance'] as const;
+const readOptions = defineOptions<PhaseDiagnosisOptions>()('diagnosePhases', {
+  reference: check(
+    'phase medians of durations >= 0',
+    (value): value is PhaseMedians =>
+      typeof value === 'object' && value !== null && Object.values(value).every(isDuration),
+  ),
+  window: number(10, { min: 1, integer: true }),
+  slowdown: number(2, { min: 1 }),
+  slowTotalMs: number(1000, { min: 0 }),
+  dominance: number(0.6, { min: 0, max: 1 }),
+});
 type Group = 'dns' | 'connect' | 'wait' | 'body';
 const LABEL: Record<Group, string> = {
   dns: 'DNS',
@@ -100,15 +108,7 @@ export function diagnosePhases(
   timings: readonly PhaseTimings[],
   options: PhaseDiagnosisOptions = {},
 ): PhaseDiagnosis {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const window = numberOption(OWNER, 'window', options.window, 10, { min: 1, integer: true });
-  const slowdown = numberOption(OWNER, 'slowdown', options.slowdown, 2, { min: 1 });
-  const slowTotalMs = numberOption(OWNER, 'slowTotalMs', options.slowTotalMs, 1000, { min: 0 });
-  const dominance = numberOption(OWNER, 'dominance', options.dominance, 0.6, { min: 0, max: 1 });
-  const given = options.reference;
-  if (given !== undefined && !Object.values(given).every(isDuration)) {
-    throw InvalidOptionError.invalid(OWNER, 'reference', given, 'phase medians of durations >= 0');
-  }
+  const { reference: given, window, slowdown, slowTotalMs, dominance } = readOptions(options);
   const usable = timings.filter(isUsable);
   const current = medianPhases(usable.slice(-window));
   const reference =

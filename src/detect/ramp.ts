@@ -1,4 +1,4 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
 import { partialCorrelation, slopes2, spearman } from './correlation.js';
 import { isDuration, isPlausible, spread } from './numbers.js';
 import { median } from './percentiles.js';
@@ -56,8 +56,13 @@ export interface RampResult {
   explanation: string;
 }
 
-const OWNER = 'detectRamp';
-const KNOWN = ['minSamples', 'minCorrelation', 'minRise', 'maxEntanglement'] as const;
+const UNIT = { min: 0, max: 1 };
+const readOptions = defineOptions<RampOptions>()('detectRamp', {
+  minSamples: number(30, { min: 3, integer: true }),
+  minCorrelation: number(0.5, UNIT),
+  minRise: number(0.25, { min: 0 }),
+  maxEntanglement: number(0.9, UNIT),
+});
 
 /**
  * Per-client pacing ramp test: does latency follow the cumulative request
@@ -146,20 +151,6 @@ function judge(e: Evidence, limits: Required<RampOptions>): [RampVerdict, string
     return ['rate-driven', 'latency follows the rate'];
   }
   return ['none', 'no driver'];
-}
-
-function readOptions(options: RampOptions): Required<RampOptions> {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const unit = { min: 0, max: 1 };
-  return {
-    minSamples: numberOption(OWNER, 'minSamples', options.minSamples, 30, {
-      min: 3,
-      integer: true,
-    }),
-    minCorrelation: numberOption(OWNER, 'minCorrelation', options.minCorrelation, 0.5, unit),
-    minRise: numberOption(OWNER, 'minRise', options.minRise, 0.25, { min: 0 }),
-    maxEntanglement: numberOption(OWNER, 'maxEntanglement', options.maxEntanglement, 0.9, unit),
-  };
 }
 
 function isUsable(o: RampObservation): boolean {

@@ -1,4 +1,5 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
+import { rejectUnknownOptions } from '../options.js';
 import { isDuration } from './numbers.js';
 
 /**
@@ -73,15 +74,17 @@ const MEASUREMENTS = [
   'throughputDrop',
   'latencyRatio',
 ] as const;
-const KNOWN = [
-  'maxLagMs',
-  'maxCpu',
-  'maxPoolSaturation',
-  'maxCeilingShare',
-  'decayFraction',
-  'holdRatio',
-  'slowRatio',
-] as const;
+const NON_NEGATIVE = { min: 0 };
+const SHARE = { min: 0, max: 1 };
+const readLimits = defineOptions<SelfCheckOptions>()(OWNER, {
+  maxLagMs: number(100, NON_NEGATIVE),
+  maxCpu: number(0.9, NON_NEGATIVE),
+  maxPoolSaturation: number(0.5, NON_NEGATIVE),
+  maxCeilingShare: number(0.9, SHARE),
+  decayFraction: number(0.35, SHARE),
+  holdRatio: number(1.3, NON_NEGATIVE),
+  slowRatio: number(2, (earlier) => ({ min: earlier.holdRatio as number })),
+});
 
 /**
  * "Is it our own bottleneck?" — rule out the client before blaming the
@@ -153,28 +156,6 @@ function finding(
 /** Whether a measurement is present and at or above its limit. */
 function atLeast(value: number | undefined, limit: number): boolean {
   return value !== undefined && value >= limit;
-}
-
-function readLimits(options: SelfCheckOptions): Required<SelfCheckOptions> {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const read = (name: (typeof KNOWN)[number], fallback: number, max?: number) =>
-    numberOption(
-      OWNER,
-      name,
-      options[name],
-      fallback,
-      max === undefined ? { min: 0 } : { min: 0, max },
-    );
-  const holdRatio = read('holdRatio', 1.3);
-  return {
-    maxLagMs: read('maxLagMs', 100),
-    maxCpu: read('maxCpu', 0.9),
-    maxPoolSaturation: read('maxPoolSaturation', 0.5),
-    maxCeilingShare: read('maxCeilingShare', 0.9, 1),
-    decayFraction: read('decayFraction', 0.35, 1),
-    holdRatio,
-    slowRatio: numberOption(OWNER, 'slowRatio', options.slowRatio, 2, { min: holdRatio }),
-  };
 }
 
 /** The known measurements with unusable values dropped; an unknown key (a typo) is an error. */

@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
-import { choiceOption, numberOption, rejectUnknownOptions } from '../options.js';
+import { choice, custom, defineOptions, number } from '../option-spec.js';
 import { DecayingSum, fadedLength } from './ema.js';
 import { isDuration, isPlausible, safeRatio } from './numbers.js';
 import type { AlarmTransition } from './transition.js';
@@ -42,15 +41,20 @@ export interface ThroughputDecayOptions {
   minElapsedMs?: number;
 }
 
-const OWNER = 'ThroughputDecayDetector';
-const KNOWN = [
-  'normalise',
-  'timeConstantMs',
-  'decayFraction',
-  'recoverFraction',
-  'minSamples',
-  'minElapsedMs',
-] as const;
+const readOptions = defineOptions<ThroughputDecayOptions>()('ThroughputDecayDetector', {
+  normalise: choice('per-inflight', ['per-inflight', 'none']),
+  timeConstantMs: number(30_000, { min: 1 }),
+  decayFraction: number(0.35, { min: 0.01, max: 0.99 }),
+  recoverFraction: custom((value = 0.85, fail, earlier) => {
+    const decay = earlier.decayFraction as number;
+    if (typeof value !== 'number' || !(value > 1 - decay && value <= 1)) {
+      fail(`a number > 1 − decayFraction (${1 - decay}) and <= 1`);
+    }
+    return value as number;
+  }),
+  minSamples: number(50, { min: 1, integer: true }),
+  minElapsedMs: number((earlier) => 2 * (earlier.timeConstantMs as number), { min: 0 }),
+});
 
 /** One finished request. */
 export interface Completion {
@@ -136,33 +140,13 @@ export class ThroughputDecayDetector {
   };
 
   constructor(options: ThroughputDecayOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    const mode = choiceOption(OWNER, 'normalise', options.normalise, 'per-inflight', [
-      'per-inflight',
-      'none',
-    ]);
-    this.#perInflight = mode === 'per-inflight';
-    this.#tau = numberOption(OWNER, 'timeConstantMs', options.timeConstantMs, 30_000, { min: 1 });
-    const decay = numberOption(OWNER, 'decayFraction', options.decayFraction, 0.35, {
-      min: 0.01,
-      max: 0.99,
-    });
-    const recover = numberOption(OWNER, 'recoverFraction', options.recoverFraction, 0.85, {
-      max: 1,
-    });
-    if (!(recover > 1 - decay)) {
-      const expected = `a number > 1 − decayFraction (${1 - decay}) and <= 1`;
-      throw InvalidOptionError.invalid(OWNER, 'recoverFraction', recover, expected);
-    }
-    this.#alarmBelow = 1 - decay;
-    this.#recoverAbove = recover;
-    this.#minSamples = numberOption(OWNER, 'minSamples', options.minSamples, 50, {
-      min: 1,
-      integer: true,
-    });
-    this.#minElapsedMs = numberOption(OWNER, 'minElapsedMs', options.minElapsedMs, 2 * this.#tau, {
-      min: 0,
-    });
+    const settings = readOptions(options);
+    this.#perInflight = settings.normalise === 'per-inflight';
+    this.#tau = settings.timeConstantMs;
+    this.#alarmBelow = 1 - settings.decayFraction;
+    this.#recoverAbove = settings.recoverFraction;
+    this.#minSamples = settings.minSamples;
+    this.#minElapsedMs = settings.minElapsedMs;
     this.#completions = new DecayingSum(this.#tau);
     this.#busy = new DecayingSum(this.#tau);
   }

@@ -1,5 +1,6 @@
 import { type CancelTimer, type Clock, systemClock } from '../clock.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, given, number } from '../option-spec.js';
+import { type NumberRule, numberOption } from '../options.js';
 import { type WaitOptions, WaitQueue } from './wait-queue.js';
 
 const RESOLVED = Promise.resolve();
@@ -23,7 +24,14 @@ export interface PacerOptions {
   clock?: Clock;
 }
 
-const KNOWN = ['rate', 'burst', 'clock'] as const;
+/** A rate is any number above zero, `Infinity` for none. */
+const RATE: NumberRule = { min: Number.MIN_VALUE, infinite: true };
+
+const readPacerOptions = defineOptions<PacerOptions>()('Pacer', {
+  rate: number(Infinity, RATE),
+  burst: number(1, { min: 1 }),
+  clock: given(systemClock),
+});
 
 /**
  * A token-bucket pacer whose rate can change at run time. Callers that find
@@ -42,10 +50,10 @@ export class Pacer {
   #cancelTimer: CancelTimer | undefined;
 
   constructor(options: PacerOptions = {}) {
-    rejectUnknownOptions('Pacer', options, KNOWN);
-    this.#rate = checkRate(options.rate ?? Infinity);
-    this.#burst = numberOption('Pacer', 'burst', options.burst, 1, { min: 1 });
-    this.#clock = options.clock ?? systemClock;
+    const settings = readPacerOptions(options);
+    this.#rate = settings.rate;
+    this.#burst = settings.burst;
+    this.#clock = settings.clock;
     this.#tokens = this.#burst;
     this.#stamp = this.#clock.now();
   }
@@ -67,7 +75,7 @@ export class Pacer {
 
   /** Changes the rate; tokens already earned at the old rate are kept. */
   setRate(rate: number): void {
-    checkRate(rate);
+    numberOption('Pacer', 'rate', rate, Infinity, RATE);
     if (rate === this.#rate) return;
     this.#refill();
     this.#rate = rate;
@@ -165,8 +173,4 @@ export class Pacer {
     }
     this.#schedule();
   }
-}
-
-function checkRate(rate: number): number {
-  return numberOption('Pacer', 'rate', rate, Infinity, { min: Number.MIN_VALUE, infinite: true });
 }

@@ -1,0 +1,192 @@
+import { InvalidOptionError } from './errors.js';
+import { choiceOption, type NumberRule, numberOption } from './options.js';
+
+/** The settings read so far, for a rule whose default or range depends on an earlier option. */
+export type EarlierSettings = Readonly<Record<string, unknown>>;
+
+/** How one option is read: checked, its default applied. */
+export interface OptionRule<T> {
+  /**
+   * Returns the setting for `value` (`undefined` when unset) or throws an
+   * {@link InvalidOptionError} naming `owner`, `name`, the value and what was expected.
+   */
+  read(value: unknown, owner: string, name: string, earlier: EarlierSettings): T;
+}
+
+/** A rule for every key of the options type `O`, no more, no fewer. */
+export type OptionSpec<O> = { readonly [K in keyof O]-?: OptionRule<O[K]> };
+
+/** The validated settings a spec produces: each option's rule's result. */
+export type SettingsOf<S> = {
+  -readonly [K in keyof S]: S[K] extends OptionRule<infer T> ? T : never;
+};
+
+/** Reads one options object: rejects unknown keys, checks each option and applies its default. */
+export interface OptionsReader<O, S> {
+  (options: O | undefined): S;
+  /** Who the errors name, e.g. `createClient`. */
+  readonly owner: string;
+  /** The known option names, in declaration order. */
+  readonly keys: readonly (keyof O & string)[];
+}
+
+/**
+ * Declares an options type's rules once; the result validates an options
+ * object against them. The compiler holds the spec to the type: a key missing
+ * from the spec, or one the type lacks, fails to compile, so the known keys
+ * cannot drift from the type. Errors name the owner, the option, the value and
+ * what was expected; a typo (`maxConcurency`) is an unknown option, not a
+ * setting silently ignored. Validation runs where options are taken (a
+ * constructor), never per request.
+ *
+ * ```ts
+ * const readPacerOptions = defineOptions<PacerOptions>()('Pacer', {
+ *   rate: number(Infinity, { above: 0, infinite: true }),
+ *   burst: number(1, { min: 1 }),
+ *   clock: given(systemClock),
+ * });
+ * ```
+ */
+export function defineOptions<O extends object>() {
+  return <S extends OptionSpec<O>>(
+    owner: string,
+    spec: S & Record<Exclude<keyof S, keyof O>, never>,
+  ): OptionsReader<O, SettingsOf<S>> => {
+    const keys = Object.keys(spec) as (keyof O & string)[];
+    const rules = keys.map((key) => [key, spec[key as unknown as keyof S] as OptionRule<unknown>]);
+    const read = (options: O | undefined = {} as O): SettingsOf<S> => {
+      if (typeof options !== 'object' || options === null) {
+        throw InvalidOptionError.invalid(owner, 'options', options, 'an object');
+      }
+      for (const key of Object.keys(options)) {
+        if (!(keys as string[]).includes(key)) throw InvalidOptionError.unknown(owner, key, keys);
+      }
+      const settings: Record<string, unknown> = {};
+      for (const [key, rule] of rules as [string, OptionRule<unknown>][]) {
+        settings[key] = rule.read((options as Record<string, unknown>)[key], owner, key, settings);
+      }
+      return settings as SettingsOf<S>;
+    };
+    return Object.assign(read, { owner, keys });
+  };
+}
+
+type Dependent<T> = T | ((earlier: EarlierSettings) => T);
+
+function resolve<T>(value: Dependent<T>, earlier: EarlierSettings): T {
+  return typeof value === 'function' ? (value as (earlier: EarlierSettings) => T)(earlier) : value;
+}
+
+/**
+ * A numeric option with its default and range; either may be a function of
+ * the options declared before it (`initialLimit` at most `max`).
+ */
+export function number(
+  fallback: Dependent<number>,
+  rule?: Dependent<NumberRule>,
+): OptionRule<number>;
+/** A numeric option with no default: unset stays `undefined`. */
+export function number(
+  fallback: undefined,
+  rule?: Dependent<NumberRule>,
+): OptionRule<number | undefined>;
+export function number(
+  fallback: Dependent<number> | undefined,
+  rule: Dependent<NumberRule> = {},
+): OptionRule<number | undefined> {
+  return {
+    read(value, owner, name, earlier) {
+      if (value === undefined && fallback === undefined) return undefined;
+      const dflt = fallback === undefined ? 0 : resolve(fallback, earlier);
+      return numberOption(owner, name, value, dflt, resolve(rule, earlier));
+    },
+  };
+}
+
+/** An option that must be one of a fixed set of strings. */
+export function choice<const T extends string>(fallback: T, choices: readonly T[]): OptionRule<T> {
+  return { read: (value, owner, name) => choiceOption(owner, name, value, fallback, choices) };
+}
+
+/** A boolean option. */
+export function flag(fallback: boolean): OptionRule<boolean> {
+  return check('true or false', (value): value is boolean => typeof value === 'boolean', fallback);
+}
+
+/**
+ * An option taken as given, unchecked (a clock, an event sink the types already
+ * describe), or `fallback` when unset.
+ */
+export function given<T>(fallback: T): OptionRule<T>;
+/** An option taken as given; unset stays `undefined`. */
+export function given<T>(): OptionRule<T | undefined>;
+export function given<T>(fallback?: T): OptionRule<T | undefined> {
+  return { read: (value) => (value === undefined ? fallback : (value as T)) };
+}
+
+/** An option that must be given. */
+export function required<T>(expected: string, test: (value: unknown) => boolean): OptionRule<T> {
+  return {
+    read(value, owner, name) {
+      if (value === undefined || !test(value)) {
+        throw InvalidOptionError.invalid(owner, name, value, expected);
+      }
+      return value as T;
+    },
+  };
+}
+
+/** An option checked by `test`, described as `expected` when it fails; `fallback` when unset. */
+export function check<T>(
+  expected: string,
+  test: (value: unknown) => value is T,
+  fallback: T,
+): OptionRule<T>;
+/** The same with no default: unset stays `undefined`. */
+export function check<T>(
+  expected: string,
+  test: (value: unknown) => value is T,
+): OptionRule<T | undefined>;
+export function check<T>(
+  expected: string,
+  test: (value: unknown) => value is T,
+  fallback?: T,
+): OptionRule<T | undefined> {
+  return {
+    read(value, owner, name) {
+      if (value === undefined) return fallback;
+      if (!test(value)) throw InvalidOptionError.invalid(owner, name, value, expected);
+      return value;
+    },
+  };
+}
+
+/** Whether `value` is a function. */
+export function isFunction(value: unknown): value is (...args: never[]) => unknown {
+  return typeof value === 'function';
+}
+
+/** A test that `value` is an object with these methods (`['now', 'setTimer']` for a clock). */
+export function hasMethods<T>(...methods: string[]): (value: unknown) => value is T {
+  return (value): value is T =>
+    typeof value === 'object' &&
+    value !== null &&
+    methods.every((method) => typeof (value as Record<string, unknown>)[method] === 'function');
+}
+
+/**
+ * An option read by hand, for checks the other rules do not cover: `read`
+ * returns the setting or calls `fail(expected)`, which throws the usual error.
+ */
+export function custom<T>(
+  read: (value: unknown, fail: (expected: string) => never, earlier: EarlierSettings) => T,
+): OptionRule<T> {
+  return {
+    read(value, owner, name, earlier) {
+      const fail = (expected: string): never => {
+        throw InvalidOptionError.invalid(owner, name, value, expected);
+      };
+      return read(value, fail, earlier);
+    },
+  };
+}
