@@ -110,7 +110,7 @@ export function choice<const T extends string>(fallback: T, choices: readonly T[
 
 /** A boolean option. */
 export function flag(fallback: boolean): OptionRule<boolean> {
-  return check('true or false', (value): value is boolean => typeof value === 'boolean', fallback);
+  return check('a boolean', (value): value is boolean => typeof value === 'boolean', fallback);
 }
 
 /**

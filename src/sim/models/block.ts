@@ -1,6 +1,6 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
+import { defineOptions, number } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 import { ClientWindow } from './time-log.js';
@@ -25,7 +25,12 @@ export interface BlockOptions extends LatencyOptions {
 }
 
 const OWNER = 'BlockModel';
-const KNOWN = ['threshold', 'windowMs', 'blockMs', ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<BlockOptions>()(OWNER, {
+  threshold: number(300, { min: 0, integer: true }),
+  windowMs: number(Infinity, { min: 1, infinite: true }),
+  blockMs: number(Infinity, { min: 0, infinite: true }),
+  ...latencySpec(200),
+});
 
 /**
  * An anti-bot wall: a client's first `threshold` requests (within `windowMs`)
@@ -41,21 +46,11 @@ export class BlockModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: BlockOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#threshold = numberOption(OWNER, 'threshold', options.threshold, 300, {
-      min: 0,
-      integer: true,
-    });
-    const windowMs = numberOption(OWNER, 'windowMs', options.windowMs, Infinity, {
-      min: 1,
-      infinite: true,
-    });
-    this.#blockMs = numberOption(OWNER, 'blockMs', options.blockMs, Infinity, {
-      min: 0,
-      infinite: true,
-    });
-    this.#counts = new ClientWindow(windowMs);
-    this.#latency = readLatency(OWNER, options, 200);
+    const settings = readOptions(options);
+    this.#threshold = settings.threshold;
+    this.#blockMs = settings.blockMs;
+    this.#counts = new ClientWindow(settings.windowMs);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

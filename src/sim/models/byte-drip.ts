@@ -1,10 +1,6 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import {
-  CLIENT_RATE_OPTION_NAMES,
-  type ClientRateOptions,
-  ClientRateTrigger,
-} from './client-rate.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { defineOptions, number } from '../../option-spec.js';
+import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { sizedReply } from './reply.js';
 
@@ -23,7 +19,12 @@ export interface ByteDripOptions extends ClientRateOptions, LatencyOptions {
 }
 
 const OWNER = 'ByteDripModel';
-const KNOWN = ['bodyBytes', 'bytesPerSecond', ...CLIENT_RATE_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<ByteDripOptions>()(OWNER, {
+  bodyBytes: number(16_384, { min: 0, integer: true }),
+  bytesPerSecond: number(4096, { min: 1 }),
+  ...CLIENT_RATE_SPEC,
+  ...latencySpec(150),
+});
 
 /**
  * Byte-drip (a soft-throttling form, docs/server-models.md): the status line comes fast, but a
@@ -38,16 +39,11 @@ export class ByteDripModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: ByteDripOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#bodyBytes = numberOption(OWNER, 'bodyBytes', options.bodyBytes, 16_384, {
-      min: 0,
-      integer: true,
-    });
-    this.#bytesPerSecond = numberOption(OWNER, 'bytesPerSecond', options.bytesPerSecond, 4096, {
-      min: 1,
-    });
-    this.#trigger = new ClientRateTrigger(OWNER, options);
-    this.#latency = readLatency(OWNER, options, 150);
+    const settings = readOptions(options);
+    this.#bodyBytes = settings.bodyBytes;
+    this.#bytesPerSecond = settings.bytesPerSecond;
+    this.#trigger = new ClientRateTrigger(settings);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

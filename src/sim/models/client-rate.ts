@@ -1,4 +1,4 @@
-import { numberOption } from '../../options.js';
+import { number } from '../../option-spec.js';
 import type { ModelRequest } from './model.js';
 import { ClientWindow } from './time-log.js';
 
@@ -17,8 +17,11 @@ export interface ClientRateOptions {
   windowMs?: number;
 }
 
-/** Option names of {@link ClientRateOptions}, for `rejectUnknownOptions`. */
-export const CLIENT_RATE_OPTION_NAMES = ['rate', 'windowMs'] as const;
+/** The rules of {@link ClientRateOptions}. */
+export const CLIENT_RATE_SPEC = {
+  rate: number(5, { min: 0 }),
+  windowMs: number(1000, { min: 1 }),
+};
 
 /**
  * Decides, per request, whether its client is over its free rate: more than
@@ -32,9 +35,10 @@ export class ClientRateTrigger {
   readonly #allowed: number;
   readonly #window: ClientWindow;
 
-  constructor(owner: string, options: ClientRateOptions) {
-    this.rate = numberOption(owner, 'rate', options.rate, 5, { min: 0 });
-    this.windowMs = numberOption(owner, 'windowMs', options.windowMs, 1000, { min: 1 });
+  /** @param settings The checked {@link ClientRateOptions}. */
+  constructor(settings: Required<ClientRateOptions>) {
+    this.rate = settings.rate;
+    this.windowMs = settings.windowMs;
     this.#allowed = Math.floor((this.rate * this.windowMs) / 1000);
     this.#window = new ClientWindow(this.windowMs);
   }

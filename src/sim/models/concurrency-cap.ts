@@ -1,5 +1,5 @@
-import { choiceOption, numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { choice, defineOptions, number } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 import { RETRY_AFTER_FORMS, type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
@@ -24,7 +24,12 @@ export interface ConcurrencyCapOptions extends LatencyOptions {
 }
 
 const OWNER = 'ConcurrencyCapModel';
-const KNOWN = ['limit', 'status', 'retryAfter', ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<ConcurrencyCapOptions>()(OWNER, {
+  limit: number(10, { min: 1, integer: true }),
+  status: number(503, { min: 400, max: 599, integer: true }),
+  retryAfter: choice('none', RETRY_AFTER_FORMS),
+  ...latencySpec(350),
+});
 
 /**
  * A server with `limit` workers: while `limit` requests are in flight (arrived
@@ -40,21 +45,11 @@ export class ConcurrencyCapModel implements ServerModel {
   readonly #serving = new Set<number>();
 
   constructor(options: ConcurrencyCapOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#limit = numberOption(OWNER, 'limit', options.limit, 10, { min: 1, integer: true });
-    this.#status = numberOption(OWNER, 'status', options.status, 503, {
-      min: 400,
-      max: 599,
-      integer: true,
-    });
-    this.#retryAfter = choiceOption(
-      OWNER,
-      'retryAfter',
-      options.retryAfter,
-      'none',
-      RETRY_AFTER_FORMS,
-    );
-    this.#latency = readLatency(OWNER, options, 350);
+    const settings = readOptions(options);
+    this.#limit = settings.limit;
+    this.#status = settings.status;
+    this.#retryAfter = settings.retryAfter;
+    this.#latency = latencyOf(settings);
   }
 
   /** Requests currently being served. */

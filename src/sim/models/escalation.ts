@@ -1,11 +1,7 @@
-import { choiceOption, numberOption, rejectUnknownOptions } from '../../options.js';
+import { choice, defineOptions, number } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
-import {
-  CLIENT_RATE_OPTION_NAMES,
-  type ClientRateOptions,
-  ClientRateTrigger,
-} from './client-rate.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 import { RETRY_AFTER_FORMS, type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
@@ -47,16 +43,16 @@ export interface EscalationOptions extends ClientRateOptions, LatencyOptions {
 }
 
 const OWNER = 'EscalationModel';
-const KNOWN = [
-  'delayMs',
-  'softStrikes',
-  'blockStrikes',
-  'memoryMs',
-  'blockMs',
-  'retryAfter',
-  ...CLIENT_RATE_OPTION_NAMES,
-  ...LATENCY_OPTION_NAMES,
-];
+const readOptions = defineOptions<EscalationOptions>()(OWNER, {
+  delayMs: number(1000, { min: 0 }),
+  softStrikes: number(20, { min: 0, integer: true }),
+  blockStrikes: number(100, (earlier) => ({ min: earlier.softStrikes as number, integer: true })),
+  memoryMs: number(600_000, { min: 1, infinite: true }),
+  blockMs: number(Infinity, { min: 0, infinite: true }),
+  retryAfter: choice('seconds', RETRY_AFTER_FORMS),
+  ...CLIENT_RATE_SPEC,
+  ...latencySpec(200),
+});
 
 /**
  * Escalating throttling (a soft-throttling form, docs/server-models.md): each request over the
@@ -77,32 +73,15 @@ export class EscalationModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: EscalationOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#delayMs = numberOption(OWNER, 'delayMs', options.delayMs, 1000, { min: 0 });
-    const integer = { min: 0, integer: true };
-    this.#softStrikes = numberOption(OWNER, 'softStrikes', options.softStrikes, 20, integer);
-    this.#blockStrikes = numberOption(OWNER, 'blockStrikes', options.blockStrikes, 100, {
-      ...integer,
-      min: this.#softStrikes,
-    });
-    const memoryMs = numberOption(OWNER, 'memoryMs', options.memoryMs, 600_000, {
-      min: 1,
-      infinite: true,
-    });
-    this.#blockMs = numberOption(OWNER, 'blockMs', options.blockMs, Infinity, {
-      min: 0,
-      infinite: true,
-    });
-    this.#retryAfter = choiceOption(
-      OWNER,
-      'retryAfter',
-      options.retryAfter,
-      'seconds',
-      RETRY_AFTER_FORMS,
-    );
-    this.#trigger = new ClientRateTrigger(OWNER, options);
-    this.#strikes = new ClientWindow(memoryMs);
-    this.#latency = readLatency(OWNER, options, 200);
+    const settings = readOptions(options);
+    this.#delayMs = settings.delayMs;
+    this.#softStrikes = settings.softStrikes;
+    this.#blockStrikes = settings.blockStrikes;
+    this.#blockMs = settings.blockMs;
+    this.#retryAfter = settings.retryAfter;
+    this.#trigger = new ClientRateTrigger(settings);
+    this.#strikes = new ClientWindow(settings.memoryMs);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

@@ -1,11 +1,11 @@
-import { InvalidOptionError } from '../../errors.js';
+import { defineOptions, flag } from '../../option-spec.js';
 import type { Latency } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import type { RateSchedule } from './rate-schedule.js';
 import { textReply } from './reply.js';
 import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
 import { ScopedState } from './scoped-state.js';
-import { readWindowOptions, type WindowOptions } from './window-options.js';
+import { WINDOW_SPEC, type WindowOptions, windowSettings } from './window-options.js';
 
 /** Options of {@link FixedWindowModel}. Latency defaults to 350 ms, the demo server's. */
 export interface FixedWindowOptions extends WindowOptions {
@@ -19,6 +19,10 @@ export interface FixedWindowOptions extends WindowOptions {
 }
 
 const OWNER = 'FixedWindowModel';
+const readOptions = defineOptions<FixedWindowOptions>()(OWNER, {
+  aligned: flag(false),
+  ...WINDOW_SPEC,
+});
 
 interface Window {
   start: number | undefined;
@@ -42,12 +46,9 @@ export class FixedWindowModel implements ServerModel {
   readonly #aligned: boolean;
 
   constructor(options: FixedWindowOptions = {}) {
-    const { aligned, ...windowOptions } = options;
-    if (aligned !== undefined && typeof aligned !== 'boolean') {
-      throw InvalidOptionError.invalid(OWNER, 'aligned', aligned, 'a boolean');
-    }
-    this.#aligned = aligned ?? false;
-    const settings = readWindowOptions(OWNER, windowOptions);
+    const { aligned, ...rest } = readOptions(options);
+    this.#aligned = aligned;
+    const settings = windowSettings(OWNER, rest);
     this.#rate = settings.rate;
     this.#windowMs = settings.windowMs;
     this.#retryAfter = settings.retryAfter;

@@ -1,6 +1,6 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
-import { LIMIT_OPTION_NAMES, type LimitOptions, readLimitOptions } from './limit-options.js';
+import { defineOptions, given, number } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { type RateInput, RateSchedule } from './rate-schedule.js';
 import { textReply } from './reply.js';
@@ -23,7 +23,12 @@ export interface GcraOptions extends LimitOptions, LatencyOptions {
 }
 
 const OWNER = 'GcraModel';
-const KNOWN = ['rate', 'burst', ...LIMIT_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<GcraOptions>()(OWNER, {
+  rate: given(),
+  burst: number(1, { min: 0 }),
+  ...LIMIT_SPEC,
+  ...latencySpec(350),
+});
 
 /**
  * The generic cell rate algorithm (redis-cell, Stripe, many API gateways):
@@ -41,13 +46,12 @@ export class GcraModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: GcraOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#rate = RateSchedule.from(OWNER, 'rate', options.rate, 30);
-    this.#burst = numberOption(OWNER, 'burst', options.burst, 1, { min: 0 });
-    const limits = readLimitOptions(OWNER, options);
-    this.#retryAfter = limits.retryAfter;
-    this.#tat = new ScopedState(limits.scope, () => ({ at: -Infinity }));
-    this.#latency = readLatency(OWNER, options, 350);
+    const settings = readOptions(options);
+    this.#rate = RateSchedule.from(OWNER, 'rate', settings.rate, 30);
+    this.#burst = settings.burst;
+    this.#retryAfter = settings.retryAfter;
+    this.#tat = new ScopedState(settings.scope, () => ({ at: -Infinity }));
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

@@ -1,5 +1,5 @@
-import { rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { defineOptions } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 
@@ -7,6 +7,9 @@ import { textReply } from './reply.js';
 export type HealthyOptions = LatencyOptions;
 
 const OWNER = 'HealthyModel';
+const readOptions = defineOptions<HealthyOptions>()(OWNER, {
+  ...latencySpec(200),
+});
 
 /**
  * A healthy server: every request is served 200 after a constant latency (plus
@@ -18,8 +21,7 @@ export class HealthyModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: HealthyOptions = {}) {
-    rejectUnknownOptions(OWNER, options, LATENCY_OPTION_NAMES);
-    this.#latency = readLatency(OWNER, options, 200);
+    this.#latency = latencyOf(readOptions(options));
   }
 
   arrive(): ModelReply {

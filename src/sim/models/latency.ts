@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../../errors.js';
-import { numberOption } from '../../options.js';
+import { custom, hasMethods, number } from '../../option-spec.js';
 import { type Random, seededRandom, uniform } from '../../random.js';
 
 /** Latency options shared by every model that serves requests. */
@@ -18,8 +17,20 @@ export interface LatencyOptions {
   random?: Random;
 }
 
-/** Option names of {@link LatencyOptions}, for `rejectUnknownOptions`. */
-export const LATENCY_OPTION_NAMES = ['latencyMs', 'jitterMs', 'random'] as const;
+/** The rules of {@link LatencyOptions}, `latencyMs` defaulting to `defaultLatencyMs`; {@link latencyOf} turns their settings into a {@link Latency}. */
+export function latencySpec(defaultLatencyMs: number) {
+  return {
+    latencyMs: number(defaultLatencyMs, { min: 0 }),
+    jitterMs: number(0, { min: 0 }),
+    random: RANDOM,
+  };
+}
+
+const isRandom = hasMethods<Random>('next');
+const RANDOM = custom((value, fail): Random => {
+  if (value === undefined) return seededRandom(0);
+  return isRandom(value) ? value : fail('a Random (an object with next())');
+});
 
 /** Validated latency options. */
 export interface Latency {
@@ -29,26 +40,15 @@ export interface Latency {
   sample(): number;
 }
 
-/** Validates {@link LatencyOptions}, applying `defaultLatencyMs` when `latencyMs` is absent. */
-export function readLatency(
-  owner: string,
-  options: LatencyOptions,
-  defaultLatencyMs: number,
-): Latency {
-  const baseMs = numberOption(owner, 'latencyMs', options.latencyMs, defaultLatencyMs, { min: 0 });
-  const jitterMs = numberOption(owner, 'jitterMs', options.jitterMs, 0, { min: 0 });
-  const random = randomOption(owner, options.random);
+/** The latency the checked settings describe: `latencyMs + uniform(0, jitterMs)` per request. */
+export function latencyOf(settings: {
+  latencyMs: number;
+  jitterMs: number;
+  random: Random;
+}): Latency {
+  const { latencyMs: baseMs, jitterMs, random } = settings;
   return {
     baseMs,
     sample: () => (jitterMs === 0 ? baseMs : baseMs + uniform(random, 0, jitterMs)),
   };
-}
-
-/** Reads a `random` option: an object with a `next()` method. */
-export function randomOption(owner: string, value: unknown): Random {
-  if (value === undefined) return seededRandom(0);
-  if (typeof value === 'object' && value !== null && typeof (value as Random).next === 'function') {
-    return value as Random;
-  }
-  throw InvalidOptionError.invalid(owner, 'random', value, 'a Random (an object with next())');
 }

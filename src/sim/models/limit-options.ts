@@ -1,4 +1,4 @@
-import { choiceOption } from '../../options.js';
+import { choice } from '../../option-spec.js';
 import { RETRY_AFTER_FORMS, type RetryAfterForm } from './retry-after.js';
 import { LIMIT_SCOPES, type LimitScope } from './scoped-state.js';
 
@@ -16,19 +16,8 @@ export interface LimitOptions {
   scope?: LimitScope;
 }
 
-/** Option names of {@link LimitOptions}, for `rejectUnknownOptions`. */
-export const LIMIT_OPTION_NAMES = ['retryAfter', 'scope'] as const;
-
-/** Validated {@link LimitOptions}. */
-export interface Limits {
-  retryAfter: RetryAfterForm;
-  scope: LimitScope;
-}
-
-/** Validates {@link LimitOptions}, applying the defaults. */
-export function readLimitOptions(owner: string, options: LimitOptions): Limits {
-  return {
-    retryAfter: choiceOption(owner, 'retryAfter', options.retryAfter, 'seconds', RETRY_AFTER_FORMS),
-    scope: choiceOption(owner, 'scope', options.scope, 'server', LIMIT_SCOPES),
-  };
-}
+/** The rules of {@link LimitOptions}. */
+export const LIMIT_SPEC = {
+  retryAfter: choice('seconds', RETRY_AFTER_FORMS),
+  scope: choice('server', LIMIT_SCOPES),
+};

@@ -1,5 +1,5 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { defineOptions, number } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 import { ClientWindow } from './time-log.js';
@@ -31,7 +31,13 @@ export interface PacingRampOptions extends LatencyOptions {
 }
 
 const OWNER = 'PacingRampModel';
-const KNOWN = ['stepMs', 'stepRequests', 'maxDelayMs', 'windowMs', ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<PacingRampOptions>()(OWNER, {
+  stepMs: number(40, { min: 0 }),
+  stepRequests: number(100, { min: 1, integer: true }),
+  maxDelayMs: number(3000, { min: 0 }),
+  windowMs: number(Infinity, { min: 1, infinite: true }),
+  ...latencySpec(200),
+});
 
 /**
  * Per-client pacing ramp (a soft-throttling form, docs/server-models.md): never an error, but the
@@ -48,20 +54,13 @@ export class PacingRampModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: PacingRampOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#stepMs = numberOption(OWNER, 'stepMs', options.stepMs, 40, { min: 0 });
-    this.#stepRequests = numberOption(OWNER, 'stepRequests', options.stepRequests, 100, {
-      min: 1,
-      integer: true,
-    });
-    this.#maxDelayMs = numberOption(OWNER, 'maxDelayMs', options.maxDelayMs, 3000, { min: 0 });
-    const windowMs = numberOption(OWNER, 'windowMs', options.windowMs, Infinity, {
-      min: 1,
-      infinite: true,
-    });
-    this.name = windowMs === Infinity ? 'ramp' : 'decaying-ramp';
-    this.#counts = new ClientWindow(windowMs);
-    this.#latency = readLatency(OWNER, options, 200);
+    const settings = readOptions(options);
+    this.#stepMs = settings.stepMs;
+    this.#stepRequests = settings.stepRequests;
+    this.#maxDelayMs = settings.maxDelayMs;
+    this.name = settings.windowMs === Infinity ? 'ramp' : 'decaying-ramp';
+    this.#counts = new ClientWindow(settings.windowMs);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

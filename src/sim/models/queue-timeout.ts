@@ -1,5 +1,5 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { defineOptions, number } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 
@@ -25,7 +25,12 @@ export interface QueueTimeoutOptions extends LatencyOptions {
 }
 
 const OWNER = 'QueueTimeoutModel';
-const KNOWN = ['workers', 'holdMs', 'heldStatus', ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<QueueTimeoutOptions>()(OWNER, {
+  workers: number(4, { min: 1, integer: true }),
+  holdMs: number(2000, { min: 0 }),
+  heldStatus: number(200, { min: 200, max: 599, integer: true }),
+  ...latencySpec(250),
+});
 
 /**
  * Queue-with-timeout (a soft-throttling form, docs/server-models.md): a request that finds an idle
@@ -42,16 +47,11 @@ export class QueueTimeoutModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: QueueTimeoutOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    const workers = numberOption(OWNER, 'workers', options.workers, 4, { min: 1, integer: true });
-    this.#holdMs = numberOption(OWNER, 'holdMs', options.holdMs, 2000, { min: 0 });
-    this.#heldStatus = numberOption(OWNER, 'heldStatus', options.heldStatus, 200, {
-      min: 200,
-      max: 599,
-      integer: true,
-    });
-    this.#busyUntil = new Array<number>(workers).fill(-Infinity);
-    this.#latency = readLatency(OWNER, options, 250);
+    const settings = readOptions(options);
+    this.#holdMs = settings.holdMs;
+    this.#heldStatus = settings.heldStatus;
+    this.#busyUntil = new Array<number>(settings.workers).fill(-Infinity);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

@@ -1,6 +1,6 @@
-import { choiceOption, numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
-import { LIMIT_OPTION_NAMES, type LimitOptions, readLimitOptions } from './limit-options.js';
+import { choice, defineOptions, number } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
@@ -38,14 +38,14 @@ export interface QuotaOptions extends LimitOptions, LatencyOptions {
 }
 
 const OWNER = 'QuotaModel';
-const KNOWN = [
-  'limit',
-  'windowMs',
-  'headers',
-  'resetForm',
-  ...LIMIT_OPTION_NAMES,
-  ...LATENCY_OPTION_NAMES,
-];
+const readOptions = defineOptions<QuotaOptions>()(OWNER, {
+  limit: number(60, { min: 1, integer: true }),
+  windowMs: number(60_000, { min: 1 }),
+  headers: choice('both', ['both', 'x-ratelimit', 'ietf']),
+  resetForm: choice('delta', ['delta', 'epoch']),
+  ...LIMIT_SPEC,
+  ...latencySpec(200),
+});
 const POLICY = '"default"';
 
 interface Usage {
@@ -69,22 +69,14 @@ export class QuotaModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: QuotaOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#limit = numberOption(OWNER, 'limit', options.limit, 60, { min: 1, integer: true });
-    this.#windowMs = numberOption(OWNER, 'windowMs', options.windowMs, 60_000, { min: 1 });
-    this.#family = choiceOption(OWNER, 'headers', options.headers, 'both', [
-      'both',
-      'x-ratelimit',
-      'ietf',
-    ]);
-    this.#resetForm = choiceOption(OWNER, 'resetForm', options.resetForm, 'delta', [
-      'delta',
-      'epoch',
-    ]);
-    const limits = readLimitOptions(OWNER, options);
-    this.#retryAfter = limits.retryAfter;
-    this.#usage = new ScopedState(limits.scope, () => ({ window: -1, used: 0 }));
-    this.#latency = readLatency(OWNER, options, 200);
+    const settings = readOptions(options);
+    this.#limit = settings.limit;
+    this.#windowMs = settings.windowMs;
+    this.#family = settings.headers;
+    this.#resetForm = settings.resetForm;
+    this.#retryAfter = settings.retryAfter;
+    this.#usage = new ScopedState(settings.scope, () => ({ window: -1, used: 0 }));
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

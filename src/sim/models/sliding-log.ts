@@ -1,3 +1,4 @@
+import { defineOptions } from '../../option-spec.js';
 import type { Latency } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import type { RateSchedule } from './rate-schedule.js';
@@ -5,12 +6,13 @@ import { textReply } from './reply.js';
 import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
 import { ScopedState } from './scoped-state.js';
 import { TimeLog } from './time-log.js';
-import { readWindowOptions, type WindowOptions } from './window-options.js';
+import { WINDOW_SPEC, type WindowOptions, windowSettings } from './window-options.js';
 
 /** Options of {@link SlidingLogModel}. Latency defaults to 350 ms. */
 export type SlidingLogOptions = WindowOptions;
 
 const OWNER = 'SlidingLogModel';
+const readOptions = defineOptions<WindowOptions>()(OWNER, WINDOW_SPEC);
 
 /**
  * A sliding-window log limiter: it remembers the arrival time of every served
@@ -27,7 +29,7 @@ export class SlidingLogModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: SlidingLogOptions = {}) {
-    const settings = readWindowOptions(OWNER, options);
+    const settings = windowSettings(OWNER, readOptions(options));
     this.#rate = settings.rate;
     this.#windowMs = settings.windowMs;
     this.#retryAfter = settings.retryAfter;

@@ -1,10 +1,6 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import {
-  CLIENT_RATE_OPTION_NAMES,
-  type ClientRateOptions,
-  ClientRateTrigger,
-} from './client-rate.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
+import { defineOptions, number } from '../../option-spec.js';
+import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
 
@@ -18,7 +14,11 @@ export interface TarpitOptions extends ClientRateOptions, LatencyOptions {
 }
 
 const OWNER = 'TarpitModel';
-const KNOWN = ['delayMs', ...CLIENT_RATE_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<TarpitOptions>()(OWNER, {
+  delayMs: number(1500, { min: 0 }),
+  ...CLIENT_RATE_SPEC,
+  ...latencySpec(150),
+});
 
 /**
  * Tarpit (a soft-throttling form, docs/server-models.md): a request above its client's free rate is
@@ -32,10 +32,10 @@ export class TarpitModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: TarpitOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#delayMs = numberOption(OWNER, 'delayMs', options.delayMs, 1500, { min: 0 });
-    this.#trigger = new ClientRateTrigger(OWNER, options);
-    this.#latency = readLatency(OWNER, options, 150);
+    const settings = readOptions(options);
+    this.#delayMs = settings.delayMs;
+    this.#trigger = new ClientRateTrigger(settings);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

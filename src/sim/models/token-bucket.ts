@@ -1,6 +1,6 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
-import { LIMIT_OPTION_NAMES, type LimitOptions, readLimitOptions } from './limit-options.js';
+import { defineOptions, given, number } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { type RateInput, RateSchedule } from './rate-schedule.js';
 import { textReply } from './reply.js';
@@ -22,7 +22,12 @@ export interface TokenBucketOptions extends LimitOptions, LatencyOptions {
 }
 
 const OWNER = 'TokenBucketModel';
-const KNOWN = ['rate', 'burst', ...LIMIT_OPTION_NAMES, ...LATENCY_OPTION_NAMES];
+const readOptions = defineOptions<TokenBucketOptions>()(OWNER, {
+  rate: given(),
+  burst: number(10, { min: 1 }),
+  ...LIMIT_SPEC,
+  ...latencySpec(350),
+});
 
 interface Bucket {
   tokens: number;
@@ -43,16 +48,15 @@ export class TokenBucketModel implements ServerModel {
   readonly #latency: Latency;
 
   constructor(options: TokenBucketOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#rate = RateSchedule.from(OWNER, 'rate', options.rate, 30);
-    this.#burst = numberOption(OWNER, 'burst', options.burst, 10, { min: 1 });
-    const limits = readLimitOptions(OWNER, options);
-    this.#retryAfter = limits.retryAfter;
-    this.#buckets = new ScopedState(limits.scope, () => ({
+    const settings = readOptions(options);
+    this.#rate = RateSchedule.from(OWNER, 'rate', settings.rate, 30);
+    this.#burst = settings.burst;
+    this.#retryAfter = settings.retryAfter;
+    this.#buckets = new ScopedState(settings.scope, () => ({
       tokens: this.#burst,
       refilledAt: undefined,
     }));
-    this.#latency = readLatency(OWNER, options, 350);
+    this.#latency = latencyOf(settings);
   }
 
   arrive(request: ModelRequest): ModelReply {

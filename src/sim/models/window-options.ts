@@ -1,12 +1,9 @@
-import { numberOption, rejectUnknownOptions } from '../../options.js';
-import { LATENCY_OPTION_NAMES, type Latency, type LatencyOptions, readLatency } from './latency.js';
-import {
-  LIMIT_OPTION_NAMES,
-  type LimitOptions,
-  type Limits,
-  readLimitOptions,
-} from './limit-options.js';
+import { given, number, type SettingsOf } from '../../option-spec.js';
+import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
 import { type RateInput, RateSchedule } from './rate-schedule.js';
+import type { RetryAfterForm } from './retry-after.js';
+import type { LimitScope } from './scoped-state.js';
 
 /** Options of the window models (fixed window, sliding log). Latency defaults to 350 ms. */
 export interface WindowOptions extends LimitOptions, LatencyOptions {
@@ -23,31 +20,30 @@ export interface WindowOptions extends LimitOptions, LatencyOptions {
   windowMs?: number;
 }
 
-/** Option names of {@link WindowOptions}, for `rejectUnknownOptions`. */
-export const WINDOW_OPTION_NAMES = [
-  'rate',
-  'windowMs',
-  ...LIMIT_OPTION_NAMES,
-  ...LATENCY_OPTION_NAMES,
-];
+/** The rules of {@link WindowOptions}; {@link windowSettings} makes the rate a schedule. */
+export const WINDOW_SPEC = {
+  rate: given<RateInput>(),
+  windowMs: number(1000, { min: 1 }),
+  ...LIMIT_SPEC,
+  ...latencySpec(350),
+};
 
 /** Validated {@link WindowOptions}. */
-export interface WindowSettings extends Limits {
+export interface WindowSettings {
   rate: RateSchedule;
   windowMs: number;
+  retryAfter: RetryAfterForm;
+  scope: LimitScope;
   latency: Latency;
 }
 
-/** Validates a window model's options under `owner`, applying the defaults. */
-export function readWindowOptions(owner: string, options: WindowOptions): WindowSettings {
-  rejectUnknownOptions(owner, options, WINDOW_OPTION_NAMES);
-  const rate = RateSchedule.from(owner, 'rate', options.rate, 30);
-  const windowMs = numberOption(owner, 'windowMs', options.windowMs, 1000, { min: 1 });
-  rate.requireOnePerWindow(owner, windowMs);
-  return {
-    rate,
-    windowMs,
-    ...readLimitOptions(owner, options),
-    latency: readLatency(owner, options, 350),
-  };
+/** The settings of a window model, read by a reader built on {@link WINDOW_SPEC}. */
+export function windowSettings(
+  owner: string,
+  settings: SettingsOf<typeof WINDOW_SPEC>,
+): WindowSettings {
+  const rate = RateSchedule.from(owner, 'rate', settings.rate, 30);
+  rate.requireOnePerWindow(owner, settings.windowMs);
+  const { windowMs, retryAfter, scope } = settings;
+  return { rate, windowMs, retryAfter, scope, latency: latencyOf(settings) };
 }
