@@ -104,13 +104,30 @@ export function number(
 }
 
 /** An option that must be one of a fixed set of strings. */
-export function choice<const T extends string>(fallback: T, choices: readonly T[]): OptionRule<T> {
-  return { read: (value, owner, name) => choiceOption(owner, name, value, fallback, choices) };
+export function choice<const T extends string>(fallback: T, choices: readonly T[]): OptionRule<T>;
+/** The same with no default: unset stays `undefined`. */
+export function choice<const T extends string>(
+  fallback: undefined,
+  choices: readonly T[],
+): OptionRule<T | undefined>;
+export function choice<const T extends string>(
+  fallback: T | undefined,
+  choices: readonly T[],
+): OptionRule<T | undefined> {
+  return {
+    read: (value, owner, name) =>
+      value === undefined ? fallback : choiceOption(owner, name, value, choices[0] as T, choices),
+  };
+}
+
+/** Whether `value` is a boolean. */
+export function isBoolean(value: unknown): value is boolean {
+  return typeof value === 'boolean';
 }
 
 /** A boolean option. */
 export function flag(fallback: boolean): OptionRule<boolean> {
-  return check('a boolean', (value): value is boolean => typeof value === 'boolean', fallback);
+  return check('a boolean', isBoolean, fallback);
 }
 
 /**
@@ -161,9 +178,12 @@ export function check<T>(
   };
 }
 
-/** Whether `value` is a function. */
-export function isFunction(value: unknown): value is (...args: never[]) => unknown {
-  return typeof value === 'function';
+/** A function option (a callback, a factory), `fallback` when unset. */
+export function func<F>(fallback: F): OptionRule<F>;
+/** A function option with no default: unset stays `undefined`. */
+export function func<F>(): OptionRule<F | undefined>;
+export function func<F>(fallback?: F): OptionRule<F | undefined> {
+  return check('a function', (value): value is F => typeof value === 'function', fallback);
 }
 
 /** A test that `value` is an object with these methods (`['now', 'setTimer']` for a clock). */

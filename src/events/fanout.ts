@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '../errors.js';
-import { rejectUnknownOptions } from '../options.js';
+import { defineOptions, func } from '../option-spec.js';
 import type { ControlEvent, EventSink } from './event.js';
 import type { BufferedSink } from './jsonl-sink.js';
 
@@ -14,6 +14,7 @@ export interface FanoutOptions {
 }
 
 const OWNER = 'fanout';
+const readOptions = defineOptions<FanoutOptions>()(OWNER, { onError: func(warn) });
 
 /**
  * One sink that hands every event to several, in order. A sink that throws
@@ -26,15 +27,12 @@ const OWNER = 'fanout';
  * ```
  */
 export function fanout(sinks: readonly EventSink[], options: FanoutOptions = {}): BufferedSink {
-  rejectUnknownOptions(OWNER, options, ['onError']);
+  const { onError } = readOptions(options);
   if (!Array.isArray(sinks) || !sinks.every((sink) => typeof sink === 'function')) {
     throw InvalidOptionError.invalid(OWNER, 'sinks', sinks, 'an array of sink functions');
   }
-  if (options.onError !== undefined && typeof options.onError !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'onError', options.onError, 'a function');
-  }
   const targets = sinks.slice();
-  const report = reportOncePerSink(options.onError ?? warn);
+  const report = reportOncePerSink(onError);
   const send = (event: ControlEvent): void => {
     for (const sink of targets) {
       try {

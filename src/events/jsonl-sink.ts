@@ -3,9 +3,18 @@ import { basename, dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
-import { choiceOption, numberOption, rejectUnknownOptions } from '../options.js';
+import {
+  check,
+  choice,
+  defineOptions,
+  flag,
+  func,
+  hasMethods,
+  isBoolean,
+  number,
+} from '../option-spec.js';
 import type { ControlEvent, EventSink } from './event.js';
-import { type BatchSettings, LineBatcher, type Output } from './line-batcher.js';
+import { LineBatcher, type Output } from './line-batcher.js';
 import { runStart } from './run-start.js';
 
 /** An event sink that buffers, with a way to push its buffer out and to shut it. */
@@ -65,15 +74,15 @@ export interface JsonlSinkOptions {
 }
 
 const OWNER = 'jsonlSink';
-const KNOWN: readonly (keyof JsonlSinkOptions)[] = [
-  'mode',
-  'bufferSize',
-  'flushIntervalMs',
-  'runStart',
-  'clock',
-  'end',
-  'onError',
-];
+const readOptions = defineOptions<JsonlSinkOptions>()(OWNER, {
+  mode: choice(undefined, ['append', 'truncate']),
+  bufferSize: number(65_536, { min: 0, integer: true }),
+  flushIntervalMs: number(1000, { above: 0, infinite: true }),
+  runStart: flag(true),
+  clock: check('a Clock', hasMethods<Clock>('setTimer', 'wallNow'), systemClock),
+  end: check('a boolean', isBoolean),
+  onError: func(warnOnce),
+});
 
 /**
  * An event sink writing one JSON object per line (JSONL) to a file or a stream.
@@ -96,45 +105,16 @@ const KNOWN: readonly (keyof JsonlSinkOptions)[] = [
  * ```
  */
 export function jsonlSink(target: string | Writable, options: JsonlSinkOptions = {}): BufferedSink {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const base = batchSettings(options);
+  const { mode, end, runStart: marked, ...base } = readOptions(options);
+  const batch = { ...base, header: marked ? runStart(base.clock) : undefined };
   if (typeof target === 'string') {
-    const mode = choiceOption(OWNER, 'mode', options.mode, 'append', ['append', 'truncate']);
-    if (options.end !== undefined) throw notForTarget('end', options.end, 'a stream');
-    const settings = { ...base, label: `${OWNER}(${basename(target)})` };
-    return sinkOf(new LineBatcher(fileOutput(target, mode), settings));
+    if (end !== undefined) throw notForTarget('end', end, 'a stream');
+    const settings = { ...batch, label: `${OWNER}(${basename(target)})` };
+    return sinkOf(new LineBatcher(fileOutput(target, mode ?? 'append'), settings));
   }
-  if (options.mode !== undefined) throw notForTarget('mode', options.mode, 'a path');
-  if (options.end !== undefined && typeof options.end !== 'boolean') {
-    throw InvalidOptionError.invalid(OWNER, 'end', options.end, 'a boolean');
-  }
-  const output = streamOutput(target, options.end ?? true);
-  return sinkOf(new LineBatcher(output, { ...base, label: `${OWNER}(stream)` }));
-}
-
-function batchSettings(options: JsonlSinkOptions): Omit<BatchSettings, 'label'> {
-  const bufferSize = numberOption(OWNER, 'bufferSize', options.bufferSize, 65_536, {
-    min: 0,
-    integer: true,
-  });
-  const flushIntervalMs = numberOption(OWNER, 'flushIntervalMs', options.flushIntervalMs, 1000, {
-    above: 0,
-    infinite: true,
-  });
-  const clock = options.clock ?? systemClock;
-  if (typeof clock?.setTimer !== 'function' || typeof clock.wallNow !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'clock', clock, 'a Clock');
-  }
-  if (options.runStart !== undefined && typeof options.runStart !== 'boolean') {
-    throw InvalidOptionError.invalid(OWNER, 'runStart', options.runStart, 'a boolean');
-  }
-  return {
-    bufferSize,
-    flushIntervalMs,
-    clock,
-    header: options.runStart === false ? undefined : runStart(clock),
-    onError: functionOption(options.onError) ?? warnOnce,
-  };
+  if (mode !== undefined) throw notForTarget('mode', mode, 'a path');
+  const output = streamOutput(target, end ?? true);
+  return sinkOf(new LineBatcher(output, { ...batch, label: `${OWNER}(stream)` }));
 }
 
 function sinkOf(batcher: LineBatcher): BufferedSink {
@@ -174,12 +154,6 @@ function settle(start: (done: (error?: Error | null) => void) => void): Promise<
   return new Promise((resolve, reject) => {
     start((error) => (error ? reject(error) : resolve()));
   });
-}
-
-function functionOption(value: unknown): ((error: unknown) => void) | undefined {
-  if (value === undefined || typeof value === 'function')
-    return value as ((error: unknown) => void) | undefined;
-  throw InvalidOptionError.invalid(OWNER, 'onError', value, 'a function');
 }
 
 function notForTarget(option: string, value: unknown, target: string): InvalidOptionError {

@@ -1,4 +1,4 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
 import type { ControlEvent, ControlEventType, EventSink } from './event.js';
 
 /** Options of {@link EventRecorder}. */
@@ -12,8 +12,9 @@ export interface EventRecorderOptions {
   capacity?: number;
 }
 
-const OWNER = 'EventRecorder';
-const KNOWN: readonly (keyof EventRecorderOptions)[] = ['capacity'];
+const readOptions = defineOptions<EventRecorderOptions>()('EventRecorder', {
+  capacity: number(Infinity, { min: 1, integer: true, infinite: true }),
+});
 
 /**
  * An in-memory event sink for tests and run summaries.
@@ -35,12 +36,7 @@ export class EventRecorder {
   #dropped = 0;
 
   constructor(options: EventRecorderOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.capacity = numberOption(OWNER, 'capacity', options.capacity, Infinity, {
-      min: 1,
-      integer: true,
-      infinite: true,
-    });
+    this.capacity = readOptions(options).capacity;
   }
 
   /** Records one event, replacing the oldest when the recorder is full. */

@@ -1,3 +1,5 @@
+import { check, number } from '../option-spec.js';
+
 /**
  * Strict parser for the three HTTP-date forms of RFC 9110 §5.6.7. The text is
  * matched against the exact grammar (case-sensitive, as the RFC requires), the
@@ -138,3 +140,12 @@ function buildInstant(f: DateFields): number | undefined {
     date.getUTCDay() === f.weekday;
   return roundTrips ? date.getTime() : undefined;
 }
+
+/** The `date` option of the header parsers: the response's `Date` header (`null` counts as absent). */
+export const DATE_OPTION = check(
+  'a string (the Date header)',
+  (value): value is string | null => value === null || typeof value === 'string',
+);
+
+/** The `now` option of the header parsers: wall-clock epoch ms, no default (parsers never read the clock). */
+export const NOW_OPTION = number(undefined);

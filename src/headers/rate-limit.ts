@@ -1,13 +1,9 @@
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions } from '../option-spec.js';
 import { type HeadersInput, headerIndex, headerValue } from './header-value.js';
-import { parseHttpDate } from './http-date.js';
+import { DATE_OPTION, NOW_OPTION, parseHttpDate } from './http-date.js';
 import type { RateLimitQuota, RateLimitSource } from './quota.js';
 import { fieldPolicies, isCount, itemPolicies, mostRestrictive } from './rate-limit-policy.js';
 import { parseSfDictionary, parseSfList, type SfBareItem, sfName } from './structured-field.js';
-
-const OWNER = 'parseRateLimit';
-const KNOWN_OPTIONS = ['now', 'date'] as const;
 
 /** Reset values below this are delta seconds (up to ~31.7 years). */
 const EPOCH_SECONDS_FROM = 1e9;
@@ -33,6 +29,11 @@ export interface RateLimitOptions {
    */
   date?: string | null | undefined;
 }
+
+const readOptions = defineOptions<RateLimitOptions>()('parseRateLimit', {
+  now: NOW_OPTION,
+  date: DATE_OPTION,
+});
 
 /**
  * Longest reset reported, ms (24 h, as for Retry-After): a quota that resets
@@ -92,8 +93,8 @@ export function parseRateLimit(
   headers: HeadersInput | null | undefined,
   options: RateLimitOptions = {},
 ): RateLimitQuota | undefined {
-  checkOptions(options);
-  return rateLimitQuota(headers, options.now, options.date);
+  const { now, date } = readOptions(options);
+  return rateLimitQuota(headers, now, date);
 }
 
 /**
@@ -134,15 +135,6 @@ function mentionsRateLimit(headers: HeadersInput | null | undefined): boolean {
     if (name.includes('ratelimit') || name.includes('rate-limit')) return true;
   }
   return false;
-}
-
-function checkOptions(options: RateLimitOptions): void {
-  rejectUnknownOptions(OWNER, options, KNOWN_OPTIONS);
-  const { date, now } = options;
-  if (date !== undefined && date !== null && typeof date !== 'string') {
-    throw InvalidOptionError.invalid(OWNER, 'date', date, 'a string (the Date header)');
-  }
-  if (now !== undefined) numberOption(OWNER, 'now', now, 0);
 }
 
 function ietfQuota(context: Context): RateLimitQuota | undefined {

@@ -1,9 +1,6 @@
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
-import { parseHttpDate } from './http-date.js';
+import { defineOptions, number } from '../option-spec.js';
+import { DATE_OPTION, NOW_OPTION, parseHttpDate } from './http-date.js';
 
-const OWNER = 'parseRetryAfter';
-const KNOWN_OPTIONS = ['now', 'date', 'maxMs'] as const;
 const DAY_MS = 86_400_000;
 
 /** delta-seconds: ASCII digits only (no sign, fraction or exponent), optional whitespace around. */
@@ -53,7 +50,9 @@ export function parseRetryAfter(
   options: RetryAfterOptions = {},
 ): number | undefined {
   const { now, date, maxMs } = readOptions(options);
-  return typeof value === 'string' ? retryAfterDelay(value, now, date, maxMs) : undefined;
+  return typeof value === 'string'
+    ? retryAfterDelay(value, now, date ?? undefined, maxMs)
+    : undefined;
 }
 
 /**
@@ -75,25 +74,11 @@ export function retryAfterDelay(
   return retryAt === undefined ? undefined : clamp(retryAt - reference, maxMs);
 }
 
-interface ResolvedOptions {
-  now: number | undefined;
-  date: string | undefined;
-  maxMs: number;
-}
-
-function readOptions(options: RetryAfterOptions): ResolvedOptions {
-  rejectUnknownOptions(OWNER, options, KNOWN_OPTIONS);
-  const { date } = options;
-  if (date !== undefined && date !== null && typeof date !== 'string') {
-    throw InvalidOptionError.invalid(OWNER, 'date', date, 'a string (the Date header)');
-  }
-  const now = options.now === undefined ? undefined : numberOption(OWNER, 'now', options.now, 0);
-  return {
-    now,
-    date: date ?? undefined,
-    maxMs: numberOption(OWNER, 'maxMs', options.maxMs, DAY_MS, { min: 0 }),
-  };
-}
+const readOptions = defineOptions<RetryAfterOptions>()('parseRetryAfter', {
+  now: NOW_OPTION,
+  date: DATE_OPTION,
+  maxMs: number(DAY_MS, { min: 0 }),
+});
 
 /** Clamps to `[0, maxMs]`; `Infinity` (from a huge digit string) becomes `maxMs`. */
 function clamp(ms: number, maxMs: number): number {
