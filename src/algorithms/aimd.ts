@@ -1,8 +1,10 @@
 import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
+import { numberOption, sharedSettings } from '../options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
+import { CUT_RATIO, LIMIT_RANGE_SPEC } from './limit-range.js';
 import { readProbeBudget } from './probe-budget-state.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
 
@@ -70,16 +72,14 @@ export type AimdState = {
 };
 
 const OWNER = 'AimdLimit';
-const KNOWN = [
-  'initialLimit',
-  'min',
-  'max',
-  'backoffRatio',
-  'overloadRatio',
-  'overloadHoldMs',
-  'slowStartThreshold',
-  'refusedShare',
-];
+const readOptions = defineOptions<AimdOptions>()(OWNER, {
+  ...LIMIT_RANGE_SPEC,
+  backoffRatio: number(0.7, CUT_RATIO),
+  overloadRatio: number(0.5, CUT_RATIO),
+  overloadHoldMs: number(5000, { min: 0 }),
+  slowStartThreshold: number(Infinity, { min: 0, infinite: true }),
+  refusedShare: number(0.01, { min: 0, max: 1 }),
+});
 
 /**
  * Additive-increase / multiplicative-decrease concurrency limit, done the way
@@ -210,41 +210,14 @@ type AimdSettings = Readonly<Required<AimdOptions>>;
 const NO_OPTIONS: AimdOptions = Object.freeze({});
 /** Validated once per options object: one scope per host must stay cheap. */
 const aimdSettings = sharedSettings((options: AimdOptions): AimdSettings => {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const min = numberOption(OWNER, 'min', options.min, 1, { min: 1, integer: true });
-  const max = numberOption(OWNER, 'max', options.max, 32, { min, integer: true });
-  const initial = numberOption(OWNER, 'initialLimit', options.initialLimit, 4, {
-    min: 1,
-    integer: true,
+  const settings = readOptions(options);
+  const { min, max } = settings;
+  return Object.freeze({
+    ...settings,
+    initialLimit: clamp(settings.initialLimit, min, max),
+    slowStartThreshold: Math.min(settings.slowStartThreshold, max),
   });
-  const threshold = numberOption(
-    OWNER,
-    'slowStartThreshold',
-    options.slowStartThreshold,
-    Infinity,
-    { min: 0, infinite: true },
-  );
-  const settings: AimdSettings = Object.freeze({
-    min,
-    max,
-    initialLimit: clamp(initial, min, max),
-    backoffRatio: ratioOption('backoffRatio', options.backoffRatio, 0.7),
-    overloadRatio: ratioOption('overloadRatio', options.overloadRatio, 0.5),
-    overloadHoldMs: numberOption(OWNER, 'overloadHoldMs', options.overloadHoldMs, 5000, {
-      min: 0,
-    }),
-    slowStartThreshold: Math.min(threshold, max),
-    refusedShare: numberOption(OWNER, 'refusedShare', options.refusedShare, 0.01, {
-      min: 0,
-      max: 1,
-    }),
-  });
-  return settings;
 });
-
-function ratioOption(name: string, value: unknown, fallback: number): number {
-  return numberOption(OWNER, name, value, fallback, { min: 0.01, max: 1 });
-}
 
 /** Reads saved concurrency-ceiling state, validating each field; undefined when none was saved. */
 function readCeiling(saved: unknown, owner: string): ConcurrencyCeilingState | undefined {

@@ -1,5 +1,6 @@
 import type { BreakerState } from '../events/event.js';
-import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
+import { sharedSettings } from '../options.js';
 import type { Random } from '../random.js';
 import type { Reaction } from '../signal.js';
 import { type BreakerSnapshot, isSnapshot } from './breaker-snapshot.js';
@@ -49,42 +50,22 @@ export interface BreakerOptions {
 }
 
 const OWNER = 'BreakerPolicy';
-const KNOWN = [
-  'threshold',
-  'cooldownMs',
-  'backoffFactor',
-  'maxCooldownMs',
-  'jitter',
-  'openOnRetryAfterMs',
-] as const;
+const readOptions = defineOptions<BreakerOptions>()(OWNER, {
+  threshold: number(5, { min: 1, integer: true }),
+  cooldownMs: number(15_000, { min: 0 }),
+  backoffFactor: number(2, { min: 1 }),
+  maxCooldownMs: number(300_000, (earlier) => ({ min: earlier.cooldownMs as number })),
+  jitter: number(1, { min: 0, max: 2 }),
+  openOnRetryAfterMs: number(5000, { min: 0, infinite: true }),
+});
 
 /** {@link BreakerOptions} validated, every default applied. */
 type BreakerSettings = Readonly<Required<BreakerOptions>>;
 
 /** Validates breaker options (once per options object), naming the option on error. */
-export const breakerSettings = sharedSettings((options: BreakerOptions): BreakerSettings => {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const cooldownMs = numberOption(OWNER, 'cooldownMs', options.cooldownMs, 15_000, { min: 0 });
-  return Object.freeze({
-    threshold: numberOption(OWNER, 'threshold', options.threshold, 5, { min: 1, integer: true }),
-    cooldownMs,
-    backoffFactor: numberOption(OWNER, 'backoffFactor', options.backoffFactor, 2, { min: 1 }),
-    maxCooldownMs: numberOption(OWNER, 'maxCooldownMs', options.maxCooldownMs, 300_000, {
-      min: cooldownMs,
-    }),
-    jitter: numberOption(OWNER, 'jitter', options.jitter, 1, { min: 0, max: 2 }),
-    openOnRetryAfterMs: numberOption(
-      OWNER,
-      'openOnRetryAfterMs',
-      options.openOnRetryAfterMs,
-      5000,
-      {
-        min: 0,
-        infinite: true,
-      },
-    ),
-  });
-});
+export const breakerSettings = sharedSettings(
+  (options: BreakerOptions): BreakerSettings => Object.freeze(readOptions(options)),
+);
 
 /** An outcome reported to the breaker. */
 export interface BreakerOutcome {

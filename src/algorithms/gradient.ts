@@ -1,6 +1,8 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
+import { numberOption } from '../options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
+import { CUT_RATIO, LIMIT_RANGE_SPEC } from './limit-range.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
 
 /** Options of {@link GradientLimit}. */
@@ -49,16 +51,14 @@ export type GradientState = {
 };
 
 const OWNER = 'GradientLimit';
-const KNOWN = [
-  'initialLimit',
-  'min',
-  'max',
-  'tolerance',
-  'rttSmoothing',
-  'baselineHalfLifeMs',
-  'backoffRatio',
-  'overloadRatio',
-];
+const readOptions = defineOptions<GradientOptions>()(OWNER, {
+  ...LIMIT_RANGE_SPEC,
+  tolerance: number(1.5, { min: 1 }),
+  rttSmoothing: number(0.1, { min: 0.001, max: 1 }),
+  baselineHalfLifeMs: number(60_000, { min: 1, infinite: true }),
+  backoffRatio: number(0.7, CUT_RATIO),
+  overloadRatio: number(0.5, CUT_RATIO),
+});
 /** The gradient never cuts deeper than this per round trip. */
 const MIN_GRADIENT = 0.5;
 
@@ -91,28 +91,15 @@ export class GradientLimit implements ConcurrencyLimit {
    * @param options validated; unknown keys are rejected.
    */
   constructor(options: GradientOptions = {}) {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    this.#min = numberOption(OWNER, 'min', options.min, 1, { min: 1, integer: true });
-    this.#max = numberOption(OWNER, 'max', options.max, 32, { min: this.#min, integer: true });
-    const initial = numberOption(OWNER, 'initialLimit', options.initialLimit, 4, {
-      min: 1,
-      integer: true,
-    });
-    this.#tolerance = numberOption(OWNER, 'tolerance', options.tolerance, 1.5, { min: 1 });
-    this.#smoothing = numberOption(OWNER, 'rttSmoothing', options.rttSmoothing, 0.1, {
-      min: 0.001,
-      max: 1,
-    });
-    this.#halfLifeMs = numberOption(
-      OWNER,
-      'baselineHalfLifeMs',
-      options.baselineHalfLifeMs,
-      60_000,
-      { min: 1, infinite: true },
-    );
-    this.#backoffRatio = ratio('backoffRatio', options.backoffRatio, 0.7);
-    this.#overloadRatio = ratio('overloadRatio', options.overloadRatio, 0.5);
-    this.#value = clamp(initial, this.#min, this.#max);
+    const settings = readOptions(options);
+    this.#min = settings.min;
+    this.#max = settings.max;
+    this.#tolerance = settings.tolerance;
+    this.#smoothing = settings.rttSmoothing;
+    this.#halfLifeMs = settings.baselineHalfLifeMs;
+    this.#backoffRatio = settings.backoffRatio;
+    this.#overloadRatio = settings.overloadRatio;
+    this.#value = clamp(settings.initialLimit, this.#min, this.#max);
   }
 
   /** The current limit: `max(min, floor(value))`. */
@@ -196,8 +183,4 @@ export class GradientLimit implements ConcurrencyLimit {
     this.#lastAt = time('lastAt');
     this.#lastDecreaseAt = time('lastDecreaseAt');
   }
-}
-
-function ratio(name: string, value: unknown, fallback: number): number {
-  return numberOption(OWNER, name, value, fallback, { min: 0.01, max: 1 });
 }
