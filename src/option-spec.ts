@@ -210,3 +210,17 @@ export function custom<T>(
     },
   };
 }
+
+/**
+ * The settings that are set, as options to pass on: unset (`undefined`) keys
+ * left out, as `exactOptionalPropertyTypes` wants of an options object.
+ */
+export function definedOnly<T extends object>(
+  settings: T,
+): {
+  [K in keyof T]?: Exclude<T[K], undefined>;
+} {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(settings)) if (value !== undefined) out[key] = value;
+  return out as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

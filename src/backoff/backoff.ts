@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { custom, number } from '../option-spec.js';
 import type { Random } from '../random.js';
 
 /**
@@ -51,23 +50,18 @@ export interface BackoffOptions {
 /** Validated backoff options with defaults applied. */
 export type ResolvedBackoffOptions = Required<BackoffOptions>;
 
-const KNOWN_OPTIONS = ['baseMs', 'factor', 'capMs'] as const;
-
-/** Validates {@link BackoffOptions} for `owner`; `known` narrows the accepted keys. */
-export function resolveBackoffOptions(
-  owner: string,
-  options: BackoffOptions,
-  known: readonly string[] = KNOWN_OPTIONS,
-): ResolvedBackoffOptions {
-  rejectUnknownOptions(owner, options, known);
-  const baseMs = numberOption(owner, 'baseMs', options.baseMs, 1000, { min: 1 });
-  const factor = numberOption(owner, 'factor', options.factor, 2, { min: 1 });
-  const capMs = numberOption(owner, 'capMs', options.capMs, 60_000, { min: 0 });
-  if (capMs < baseMs) {
-    throw InvalidOptionError.invalid(owner, 'capMs', capMs, `a number >= baseMs (${baseMs})`);
-  }
-  return { baseMs, factor, capMs };
-}
+/** The rules of {@link BackoffOptions}: each strategy builds its reader on them. */
+export const BACKOFF_SPEC = {
+  baseMs: number(1000, { min: 1 }),
+  factor: number(2, { min: 1 }),
+  capMs: custom((value = 60_000, fail, earlier): number => {
+    const baseMs = earlier.baseMs as number;
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < baseMs) {
+      fail(`a number >= baseMs (${baseMs})`);
+    }
+    return value as number;
+  }),
+};
 
 /** `min(capMs, baseMs × factor^attempt)`: the exponential window before retry `attempt`. */
 export function exponentialWindow(options: ResolvedBackoffOptions, attempt: number): number {

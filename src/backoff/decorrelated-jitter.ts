@@ -1,8 +1,12 @@
+import { defineOptions } from '../option-spec.js';
 import { uniform } from '../random.js';
-import { type Backoff, type BackoffOptions, resolveBackoffOptions } from './backoff.js';
+import { BACKOFF_SPEC, type Backoff, type BackoffOptions } from './backoff.js';
 
 /** Options of {@link decorrelatedJitter}; it has no fixed growth factor. */
 export type DecorrelatedJitterOptions = Omit<BackoffOptions, 'factor'>;
+
+const { factor: _, ...spec } = BACKOFF_SPEC;
+const readOptions = defineOptions<DecorrelatedJitterOptions>()('decorrelatedJitter', spec);
 
 /**
  * Decorrelated jitter: each delay is drawn from `[baseMs, 3 × previous)`,
@@ -11,10 +15,7 @@ export type DecorrelatedJitterOptions = Omit<BackoffOptions, 'factor'>;
  * (see {@link Backoff}). Delays stay within `[baseMs, capMs]`.
  */
 export function decorrelatedJitter(options: DecorrelatedJitterOptions = {}): Backoff {
-  const { baseMs, capMs } = resolveBackoffOptions('decorrelatedJitter', options, [
-    'baseMs',
-    'capMs',
-  ]);
+  const { baseMs, capMs } = readOptions(options);
   return {
     name: 'decorrelated-jitter',
     delayMs(_attempt, random, previousMs) {

@@ -1,10 +1,8 @@
+import { defineOptions } from '../option-spec.js';
 import { uniform } from '../random.js';
-import {
-  type Backoff,
-  type BackoffOptions,
-  exponentialWindow,
-  resolveBackoffOptions,
-} from './backoff.js';
+import { BACKOFF_SPEC, type Backoff, type BackoffOptions, exponentialWindow } from './backoff.js';
+
+const readOptions = defineOptions<BackoffOptions>()('equalJitter', BACKOFF_SPEC);
 
 /**
  * Equal jitter: half the exponential window, plus a uniform share of the other
@@ -12,7 +10,7 @@ import {
  * cost of spreading retries over only half the window.
  */
 export function equalJitter(options: BackoffOptions = {}): Backoff {
-  const resolved = resolveBackoffOptions('equalJitter', options);
+  const resolved = readOptions(options);
   return {
     name: 'equal-jitter',
     delayMs(attempt, random) {

@@ -1,10 +1,8 @@
+import { defineOptions } from '../option-spec.js';
 import { uniform } from '../random.js';
-import {
-  type Backoff,
-  type BackoffOptions,
-  exponentialWindow,
-  resolveBackoffOptions,
-} from './backoff.js';
+import { BACKOFF_SPEC, type Backoff, type BackoffOptions, exponentialWindow } from './backoff.js';
+
+const readOptions = defineOptions<BackoffOptions>()('fullJitter', BACKOFF_SPEC);
 
 /**
  * Full jitter: a uniform delay in `[0, window)`, where the window doubles per
@@ -14,7 +12,7 @@ import {
  * holds ~1.46 retries on average, against all ten without jitter.
  */
 export function fullJitter(options: BackoffOptions = {}): Backoff {
-  const resolved = resolveBackoffOptions('fullJitter', options);
+  const resolved = readOptions(options);
   return {
     name: 'full-jitter',
     delayMs: (attempt, random) => uniform(random, 0, exponentialWindow(resolved, attempt)),

@@ -1,9 +1,7 @@
-import {
-  type Backoff,
-  type BackoffOptions,
-  exponentialWindow,
-  resolveBackoffOptions,
-} from './backoff.js';
+import { defineOptions } from '../option-spec.js';
+import { BACKOFF_SPEC, type Backoff, type BackoffOptions, exponentialWindow } from './backoff.js';
+
+const readOptions = defineOptions<BackoffOptions>()('noJitter', BACKOFF_SPEC);
 
 /**
  * Plain exponential backoff without jitter: exactly the window, `min(cap,
@@ -11,7 +9,7 @@ import {
  * naive baseline that comparisons measure the jittered strategies against.
  */
 export function noJitter(options: BackoffOptions = {}): Backoff {
-  const resolved = resolveBackoffOptions('noJitter', options);
+  const resolved = readOptions(options);
   return {
     name: 'no-jitter',
     delayMs: (attempt) => exponentialWindow(resolved, attempt),

@@ -1,6 +1,5 @@
-import { InvalidOptionError } from '../errors.js';
 import type { HeadersInput } from '../headers/header-value.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, func, number } from '../option-spec.js';
 import { DEFAULT_BLOCK_MARKERS } from './markers.js';
 
 /**
@@ -62,28 +61,18 @@ export interface ClassifySettings {
   blockMarkers: readonly RegExp[];
 }
 
-const OWNER = 'classify';
-const KNOWN: readonly (keyof ClassifyOptions)[] = ['now', 'isBlocked', 'blockMarkers'];
+const readOptions = defineOptions<ClassifyOptions>()('classify', {
+  now: number(undefined),
+  isBlocked: func(),
+  blockMarkers: check(
+    'an array of RegExp',
+    (value): value is readonly RegExp[] =>
+      Array.isArray(value) && value.every((marker) => marker instanceof RegExp),
+    DEFAULT_BLOCK_MARKERS,
+  ),
+});
 
 /** Checks {@link ClassifyOptions}; throws an `InvalidOptionError` naming the option and value. */
 export function readClassifyOptions(options: ClassifyOptions): ClassifySettings {
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
-  }
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const { now, isBlocked, blockMarkers } = options;
-  if (isBlocked !== undefined && typeof isBlocked !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'isBlocked', isBlocked, 'a function');
-  }
-  if (
-    blockMarkers !== undefined &&
-    (!Array.isArray(blockMarkers) || !blockMarkers.every((marker) => marker instanceof RegExp))
-  ) {
-    throw InvalidOptionError.invalid(OWNER, 'blockMarkers', blockMarkers, 'an array of RegExp');
-  }
-  return {
-    now: now === undefined ? undefined : numberOption(OWNER, 'now', now, 0),
-    isBlocked,
-    blockMarkers: blockMarkers ?? DEFAULT_BLOCK_MARKERS,
-  };
+  return readOptions(options);
 }

@@ -5,7 +5,7 @@ import { analyzeLog } from '../analyze/read-log.js';
 import { lineUse, requireUsable } from '../analyze/unusable-log.js';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
-import { rejectUnknownOptions } from '../options.js';
+import { check, definedOnly, defineOptions, given, hasMethods, required } from '../option-spec.js';
 import { loadChartAssets } from './assets.js';
 import { type CompareRun, comparisonSeries } from './comparison.js';
 import { type ReportMeta, renderReportHtml } from './html.js';
@@ -44,17 +44,19 @@ export interface WrittenReport {
 }
 
 const OWNER = 'writeReport';
-const KNOWN = [
-  'log',
-  'out',
-  'windowS',
-  'title',
-  'clock',
-  'compare',
-  'baseline',
-  'decay',
-  'sampleSize',
-];
+const isPath = (value: unknown) => typeof value === 'string' && value !== '';
+const readOptions = defineOptions<WriteReportOptions>()(OWNER, {
+  log: required<string>('a non-empty path', isPath),
+  out: required<string>('a non-empty path', isPath),
+  windowS: given(),
+  title: check('a string', (value): value is string => typeof value === 'string'),
+  clock: check('a Clock', hasMethods<Clock>('wallNow'), systemClock),
+  compare: given(),
+  // Checked by LogAnalyzer, before the log is read.
+  baseline: given(),
+  decay: given(),
+  sampleSize: given(),
+});
 
 /**
  * Writes a self-contained HTML report of a log. The log is streamed twice:
@@ -69,22 +71,11 @@ const KNOWN = [
  * rejects with `UnusableLogError` and writes nothing.
  */
 export async function writeReport(options: WriteReportOptions): Promise<WrittenReport> {
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
-  }
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const { log, out, title, clock = systemClock, windowS, compare, ...analyzer } = options;
-  requireText('log', log);
-  requireText('out', out);
+  const { log, out, title, clock, windowS, compare, ...rest } = readOptions(options);
+  const analyzer = definedOnly(rest);
   if (compare !== undefined) {
     requireText('compare.log', compare?.log);
     requireText('compare.label', compare?.label);
-  }
-  if (title !== undefined && typeof title !== 'string') {
-    throw InvalidOptionError.invalid(OWNER, 'title', title, 'a string');
-  }
-  if (typeof clock?.wallNow !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'clock', clock, 'a Clock');
   }
   const summary = await analyzeLog(
     log,
