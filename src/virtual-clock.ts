@@ -1,5 +1,5 @@
 import { type CancelTimer, type Clock, sleepOn } from './clock.js';
-import { numberOption } from './options.js';
+import { defineOptions, number } from './option-spec.js';
 import { MinHeap } from './util/heap.js';
 
 /** Options for {@link VirtualClock}. */
@@ -26,6 +26,11 @@ export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
+const readOptions = defineOptions<VirtualClockOptions>()('VirtualClock', {
+  start: number(0),
+  wallStart: number(Date.UTC(2026, 0, 1)),
+});
+
 /**
  * A clock whose time moves only when told to. Timers fire in due order (FIFO
  * for equal times), and promise reactions settle after each one, so code that
@@ -39,13 +44,8 @@ export class VirtualClock implements Clock {
   #live = 0;
 
   constructor(options: VirtualClockOptions = {}) {
-    this.#now = numberOption('VirtualClock', 'start', options.start, 0);
-    const wallStart = numberOption(
-      'VirtualClock',
-      'wallStart',
-      options.wallStart,
-      Date.UTC(2026, 0, 1),
-    );
+    const { start, wallStart } = readOptions(options);
+    this.#now = start;
     this.#wallOffset = wallStart - this.#now;
   }
 

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
 import type { ServerModel } from './models/model.js';
 import { httpDate } from './models/retry-after.js';
 import { type Exchange, type ExchangeRequest, type Transport, timeoutError } from './transport.js';
@@ -14,6 +14,10 @@ export interface ModelTransportOptions {
   timeoutMs?: number;
 }
 
+const readOptions = defineOptions<ModelTransportOptions>()('ModelTransport', {
+  timeoutMs: number(30_000, { min: 1, infinite: true }),
+});
+
 /**
  * A server model served in virtual time: each request arrives at the model at
  * the clock's current time and completes after the reply's time to first byte
@@ -27,14 +31,10 @@ export class ModelTransport implements Transport {
   #ids = 0;
 
   constructor(model: ServerModel, clock: Clock, options: ModelTransportOptions = {}) {
-    rejectUnknownOptions('ModelTransport', options, ['timeoutMs']);
     this.#model = model;
     this.#clock = clock;
     this.#origin = clock.now();
-    this.#timeoutMs = numberOption('ModelTransport', 'timeoutMs', options.timeoutMs, 30_000, {
-      min: 1,
-      infinite: true,
-    });
+    this.#timeoutMs = readOptions(options).timeoutMs;
   }
 
   async send({ path, client = 'client' }: ExchangeRequest): Promise<Exchange> {

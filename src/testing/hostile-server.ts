@@ -1,10 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, hasMethods } from '../option-spec.js';
 import { HOSTILE_ROUTES } from './hostile-routes.js';
-import { closeServer, listen, urlHost } from './http-lifecycle.js';
+import { closeServer, LISTEN_SPEC, listen, urlHost } from './http-lifecycle.js';
 
 /** Options of {@link startHostileServer}. */
 export interface HostileServerOptions {
@@ -27,6 +26,10 @@ export interface HostileServer {
 }
 
 const OWNER = 'startHostileServer';
+const readOptions = defineOptions<HostileServerOptions>()(OWNER, {
+  ...LISTEN_SPEC,
+  clock: check('a Clock', hasMethods<Clock>('now'), systemClock),
+});
 
 /**
  * Starts a real `node:http` server on loopback whose every path is an attack
@@ -39,12 +42,7 @@ const OWNER = 'startHostileServer';
 export async function startHostileServer(
   options: HostileServerOptions = {},
 ): Promise<HostileServer> {
-  rejectUnknownOptions(OWNER, options, ['port', 'host', 'clock']);
-  const { clock = systemClock, host = '127.0.0.1' } = options;
-  if (typeof clock?.now !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'clock', clock, 'a Clock');
-  }
-  const port = numberOption(OWNER, 'port', options.port, 0, { min: 0, max: 65_535, integer: true });
+  const { clock, host, port } = readOptions(options);
   const started = clock.now();
   const hits = new Map<string, number>();
   const server = createServer((req, res) => {

@@ -1,4 +1,15 @@
 import type { Server } from 'node:http';
+import { check, number } from '../option-spec.js';
+
+/** The rules of a test server's `port` (0: any free one) and `host` options. */
+export const LISTEN_SPEC = {
+  port: number(0, { min: 0, max: 65_535, integer: true }),
+  host: check(
+    'a host name or address',
+    (value): value is string => typeof value === 'string' && value !== '',
+    '127.0.0.1',
+  ),
+};
 
 /** Listens on `port`/`host`; rejects on a bind error (port in use, bad address). */
 export function listen(server: Server, port: number, host: string): Promise<void> {

@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, hasMethods, number, required } from '../option-spec.js';
 import type { ModelReply, ModelRequest, ServerModel } from '../sim/models/model.js';
 import { textReply } from '../sim/models/reply.js';
 import { httpDate } from '../sim/models/retry-after.js';
 import { bodyBuffer, dripBody } from './drip.js';
-import { closeServer, listen, urlHost } from './http-lifecycle.js';
+import { closeServer, LISTEN_SPEC, listen, urlHost } from './http-lifecycle.js';
 import { type MockServerStats, ServerStatsRecorder } from './server-stats.js';
 
 /** Options of {@link startMockServer}. */
@@ -58,7 +57,6 @@ export const CLIENT_HEADER = 'x-ratewise-client';
 export const STATS_PATH = '/__stats';
 
 const OWNER = 'startMockServer';
-const KNOWN = ['model', 'port', 'host', 'clock', 'dripIntervalMs'];
 
 /**
  * Starts a real `node:http` server driven by a server model: each request goes
@@ -117,31 +115,14 @@ export async function startMockServer(options: MockServerOptions): Promise<MockS
   };
 }
 
-type Settings = Required<MockServerOptions>;
+const readOptions = defineOptions<MockServerOptions>()(OWNER, {
+  model: required<ServerModel>('a ServerModel', hasMethods('arrive', 'capacity')),
+  ...LISTEN_SPEC,
+  clock: check('a Clock', hasMethods<Clock>('now', 'sleep'), systemClock),
+  dripIntervalMs: number(25, { min: 1 }),
+});
 
-function readOptions(options: MockServerOptions): Settings {
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object with a model');
-  }
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const { model, clock = systemClock, host = '127.0.0.1' } = options;
-  if (typeof model?.arrive !== 'function' || typeof model.capacity !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'model', model, 'a ServerModel');
-  }
-  if (typeof clock?.now !== 'function' || typeof clock.sleep !== 'function') {
-    throw InvalidOptionError.invalid(OWNER, 'clock', clock, 'a Clock');
-  }
-  if (typeof host !== 'string' || host === '') {
-    throw InvalidOptionError.invalid(OWNER, 'host', host, 'a host name or address');
-  }
-  return {
-    model,
-    clock,
-    host,
-    port: numberOption(OWNER, 'port', options.port, 0, { min: 0, max: 65_535, integer: true }),
-    dripIntervalMs: numberOption(OWNER, 'dripIntervalMs', options.dripIntervalMs, 25, { min: 1 }),
-  };
-}
+type Settings = ReturnType<typeof readOptions>;
 
 /** Asks the model; a model that throws is a bug, answered 500 so no client hangs. */
 function decide(model: ServerModel, request: ModelRequest): ModelReply {
