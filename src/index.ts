@@ -32,7 +32,7 @@ export type { ConcurrencyCeilingState } from './algorithms/concurrency-ceiling.j
 export { GradientLimit, type GradientOptions, type GradientState } from './algorithms/gradient.js';
 export type { ProbeBudgetState } from './algorithms/probe-budget.js';
 export type { QuotaPaceState } from './algorithms/quota-pace.js';
-export type { RateMeterState } from './algorithms/rate-meter.js';
+export type { RateMeterState } from './algorithms/rate-meter-state.js';
 export type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
 // Backoff
 export type { Backoff, BackoffOptions } from './backoff/backoff.js';

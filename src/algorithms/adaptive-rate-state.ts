@@ -2,7 +2,7 @@ import { InvalidOptionError } from '../errors.js';
 import { type NumberRule, numberOption } from '../options.js';
 import type { ProbeBudgetState } from './probe-budget.js';
 import type { QuotaPaceState } from './quota-pace.js';
-import type { RateMeterState } from './rate-meter.js';
+import type { RateMeterState } from './rate-meter-state.js';
 
 /** The decisions of an {@link AdaptiveRate}, apart from its measurements and budget. */
 export type RateDecisionState = {

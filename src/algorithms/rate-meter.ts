@@ -1,7 +1,10 @@
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import { DecayingCount } from './decaying-count.js';
+import type { RateMeterState } from './rate-meter-state.js';
 import type { Sample } from './sample.js';
+import { SentTimes } from './sent-times.js';
+import { ServerPause } from './server-pause.js';
 
 /** A measurement needs at least this share of the window behind it. */
 const MIN_HISTORY = 0.1;
@@ -9,54 +12,10 @@ const MIN_HISTORY = 0.1;
 const USED = 0.9;
 /** One congestion event lowers a rate by at most this factor (here and in the adaptive rate). */
 export const DEEPEST_CUT = 0.5;
-/** The send times of this many recent acceptances are kept, to recount ceilings by send time. */
-const SENT_KEPT = 256;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
 /** A window holds at least this many requests at the paced rate: slow scopes measure over longer spans. */
 const WINDOW_REQUESTS = 20;
-
-/** A send this soon after a pause ended is its first, ms (a timer wakes the pacer a little late). */
-const FIRST_SEND_SLACK_MS = 1;
-
-/** A server-requested pause and what the pacer offered since it ended. */
-interface Pause {
-  from: number;
-  to: number;
-  offered: number;
-  /**
-   * The earliest send after the pause among the accepted outcomes in so far:
-   * when sending really resumed (a timer wakes the pacer a little late).
-   * Infinity until known; not saved (a restored meter counts from the pause's end).
-   */
-  resumedAt: number;
-}
-
-/** Serialisable state of a {@link RateMeter}; numbers only, times as wall-clock epoch ms. */
-export type RateMeterState = {
-  /** `sentAt` of the first sample ({@link NEVER} before it). */
-  startedAt: number;
-  /** `at` of the latest sample. */
-  lastAt: number;
-  /** Average round-trip time of accepted requests, ms (0 before the first). */
-  rttMs: number;
-  /** Latest time the rate was unpaced. */
-  unpacedAt: number;
-  /** Start of the latest server-requested pause. */
-  pauseFrom: number;
-  /** End of the latest server-requested pause, 0 when none. */
-  pauseTo: number;
-  /** Requests the pacer offered since the latest pause ended. */
-  offeredSincePause: number;
-  /** Accepted outcomes, decayed count. */
-  acceptedSum: number;
-  /** Time of the accepted count. */
-  acceptedAt: number;
-  /** Requests offered by the pacer, decayed count. */
-  offeredSum: number;
-  /** Time of the offered count. */
-  offeredAt: number;
-};
 
 /**
  * What a scope's traffic looked like recently, for {@link AdaptiveRate}: the
@@ -77,15 +36,9 @@ export class RateMeter {
   #rttMs = 0;
   #unpacedAt = NEVER;
   /** The latest server pause, once there was one. */
-  #pause: Pause | undefined;
-  /**
-   * Send times of the latest acceptances (a ring), allocated at the first: a
-   * refusal arrives before the acceptances sent just ahead of it, so ceilings
-   * are recounted by send time once those are in (slow start ramps so fast
-   * that an average lags what the server accepted when it first refused).
-   */
-  #sent: number[] | undefined;
-  #sentNext = 0;
+  #pause: ServerPause | undefined;
+  /** Send times of the latest acceptances, allocated at the first. */
+  #sent: SentTimes | undefined;
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
@@ -111,9 +64,7 @@ export class RateMeter {
 
   /** How much of [`from`, `to`] the latest server pause covered, ms. */
   pausedWithin(from: number, to: number): number {
-    const pause = this.#pause;
-    if (pause === undefined) return 0;
-    return Math.max(0, Math.min(to, pause.to) - Math.max(from, pause.from));
+    return this.#pause?.within(from, to) ?? 0;
   }
 
   /** Monotonic ms before which the server asked for silence; 0 when none is pending. */
@@ -140,9 +91,8 @@ export class RateMeter {
     }
     const pause = this.#pause;
     if (pause === undefined) return at - from;
-    if (rate !== Infinity)
-      pause.offered += (Math.max(0, at - Math.max(from, pause.to)) * rate) / 1000;
-    return at - from - Math.max(0, Math.min(at, pause.to) - Math.max(from, pause.from));
+    if (rate !== Infinity) pause.credit(from, at, rate);
+    return at - from - pause.within(from, at);
   }
 
   /** Stretches the window to hold {@link WINDOW_REQUESTS} at `rate` (requests/s; `Infinity`: unpaced). */
@@ -157,11 +107,9 @@ export class RateMeter {
   /** Records an outcome the server did not throttle. */
   accept(sample: Sample): void {
     this.#accepted.add(sample.at);
-    this.#keepSent(sample.sentAt);
-    const pause = this.#pause;
-    if (pause !== undefined && sample.sentAt >= pause.to && sample.sentAt < pause.resumedAt) {
-      pause.resumedAt = sample.sentAt;
-    }
+    this.#sent ??= new SentTimes();
+    this.#sent.keep(sample.sentAt);
+    this.#pause?.accepted(sample.sentAt);
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
     this.#rttMs = this.#rttMs === 0 ? rtt : this.#rttMs + (rtt - this.#rttMs) * RTT_SMOOTHING;
@@ -175,17 +123,13 @@ export class RateMeter {
    * refusal may overtake an earlier send's acceptance, so only the first counts.
    */
   refusedOnResume(sample: Sample, rate: number): boolean {
-    const pause = this.#pause;
-    if (pause === undefined || pause.resumedAt !== Infinity) return false;
-    const sinceEnd = sample.sentAt - pause.to;
-    return sinceEnd >= 0 && sinceEnd < Math.max(FIRST_SEND_SLACK_MS, 500 / rate);
+    return this.#pause?.refusedOnResume(sample, rate) ?? false;
   }
 
   /** Records a server-requested pause of `ms` from `at` (overlapping pauses merge). */
   pause(at: number, ms: number): void {
     const pause = this.#pause;
-    if (pause === undefined || at >= pause.to)
-      this.#pause = { from: at, to: at + ms, offered: 0, resumedAt: Infinity };
+    if (pause === undefined || at >= pause.to) this.#pause = new ServerPause(at, at + ms);
     else pause.to = Math.max(pause.to, at + ms);
   }
 
@@ -200,14 +144,6 @@ export class RateMeter {
     return this.#accepted.perSecond(at, since);
   }
 
-  #keepSent(sentAt: number): void {
-    this.#sent ??= [];
-    const sent = this.#sent;
-    if (sent.length < SENT_KEPT) sent.push(sentAt);
-    else sent[this.#sentNext] = sentAt;
-    this.#sentNext = (this.#sentNext + 1) % SENT_KEPT;
-  }
-
   /**
    * Accepted requests sent in [`from`, `to`], counted from the kept send
    * times, and the span they were counted over: [`from`, `to`], or less when
@@ -216,14 +152,7 @@ export class RateMeter {
    * Undefined when none are kept.
    */
   acceptedSentIn(from: number, to: number): { count: number; fromMs: number } | undefined {
-    const sent = this.#sent;
-    if (sent === undefined || sent.length === 0) return undefined;
-    let oldest = Infinity;
-    for (const t of sent) oldest = Math.min(oldest, t);
-    const start = Math.max(from, oldest);
-    let count = 0;
-    for (const t of sent) if (t >= start && t <= to) count++;
-    return { count, fromMs: start };
+    return this.#sent?.countIn(from, to);
   }
 
   /**
@@ -266,38 +195,14 @@ export class RateMeter {
     return ceiling === Infinity ? undefined : { ceiling, calm };
   }
 
-  /**
-   * Throttled again soon after a pause: the server made us wait P ms, then took
-   * the N requests sent in the `a` ms between sending resumed and the refused
-   * request's sending, so it grants about N per max(a, P) — exact for windows
-   * and logs as long as the pause, an upper bound otherwise. Until the
-   * outcomes are in, N is what the pacer offered (at `rate`) over that span;
-   * {@link grantWindow} says which sends to count once they are. Counting from
-   * the first send after the pause (when an accepted outcome has shown it)
-   * leaves out the pacer's late wake-up, and counting to the refused request's
-   * send time rather than its refusal leaves out the request itself and
-   * whatever went while it was answered.
-   */
+  /** What the server granted since its latest pause ({@link ServerPause.granted}); Infinity when none. */
   grantedAfterPause(sample: Sample, rate: number): number {
-    const pause = this.#pause;
-    const window = this.grantWindow(sample);
-    if (pause === undefined || window === undefined) return Infinity;
-    const notOffered = Math.max(0, sample.at - window.to) + (window.from - pause.to);
-    const granted = Math.max(0, pause.offered - (notOffered * rate) / 1000);
-    return (granted * 1000) / window.spanMs;
+    return this.#pause?.granted(sample, rate) ?? Infinity;
   }
 
-  /**
-   * The sends a refusal soon after the latest pause is judged by: those in
-   * [`from`, `to`] — from when sending resumed to the refused request — granted
-   * per `spanMs`, max(a, P). Undefined when there was no pause.
-   */
+  /** The sends a refusal soon after the latest pause is judged by; undefined when there was none. */
   grantWindow(sample: Sample): { from: number; to: number; spanMs: number } | undefined {
-    const pause = this.#pause;
-    if (pause === undefined) return undefined;
-    const to = Math.max(sample.sentAt, pause.to);
-    const from = pause.resumedAt <= to ? pause.resumedAt : pause.to;
-    return { from, to, spanMs: Math.max(pause.to - pause.from, to - from, 1) };
+    return this.#pause?.grantWindow(sample);
   }
 
   /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
@@ -328,12 +233,7 @@ export class RateMeter {
     this.#pause =
       state.pauseTo === 0
         ? undefined
-        : {
-            from: local(state.pauseFrom),
-            to: local(state.pauseTo),
-            offered: state.offeredSincePause,
-            resumedAt: Infinity,
-          };
+        : new ServerPause(local(state.pauseFrom), local(state.pauseTo), state.offeredSincePause);
     this.#accepted.sum = state.acceptedSum;
     this.#accepted.at = local(state.acceptedAt);
     if (state.offeredAt === NEVER) return;

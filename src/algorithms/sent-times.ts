@@ -1,0 +1,38 @@
+/** The send times of this many recent acceptances are kept. */
+const SENT_KEPT = 256;
+
+/**
+ * The send times of the latest acceptances, a ring of constant size. A
+ * refusal arrives before the acceptances sent just ahead of it, so ceilings
+ * are recounted by send time once those are in (slow start ramps so fast
+ * that an average lags what the server accepted when it first refused).
+ */
+export class SentTimes {
+  readonly #sent: number[] = [];
+  #next = 0;
+
+  /** Keeps `sentAt`, dropping the oldest once the ring is full. */
+  keep(sentAt: number): void {
+    const sent = this.#sent;
+    if (sent.length < SENT_KEPT) sent.push(sentAt);
+    else sent[this.#next] = sentAt;
+    this.#next = (this.#next + 1) % SENT_KEPT;
+  }
+
+  /**
+   * Sends in [`from`, `to`], and the span they were counted over: [`from`,
+   * `to`], or less when the kept sends reach back no further (the ring is
+   * full, or sending began later) — then from the oldest kept send.
+   * Undefined when none are kept.
+   */
+  countIn(from: number, to: number): { count: number; fromMs: number } | undefined {
+    const sent = this.#sent;
+    if (sent.length === 0) return undefined;
+    let oldest = Infinity;
+    for (const t of sent) oldest = Math.min(oldest, t);
+    const start = Math.max(from, oldest);
+    let count = 0;
+    for (const t of sent) if (t >= start && t <= to) count++;
+    return { count, fromMs: start };
+  }
+}
