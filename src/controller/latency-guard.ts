@@ -1,6 +1,7 @@
 import type { AlarmAction } from '../algorithms/sample.js';
 import { SortedWindow } from '../detect/sorted-window.js';
-import { numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
+import { sharedSettings } from '../options.js';
 
 /** Options for {@link LatencyGuard}. */
 export interface LatencyGuardOptions {
@@ -30,8 +31,12 @@ export interface LatencyGuardOptions {
   minExcessMs?: number;
 }
 
-const OWNER = 'LatencyGuard';
-const KNOWN = ['threshold', 'windowSize', 'judgeAfterMs', 'minExcessMs'] as const;
+const readOptions = defineOptions<LatencyGuardOptions>()('LatencyGuard', {
+  threshold: number(2, { min: 1 }),
+  windowSize: number(50, { min: 5, integer: true }),
+  judgeAfterMs: number(2500, { min: 0 }),
+  minExcessMs: number(100, { min: 0 }),
+});
 /** The alarm clears when the median is back under this share of the threshold. */
 const CLEAR = 0.75;
 /** Slowing down "helped" when requests sent after the cut were this much faster on average. */
@@ -53,18 +58,9 @@ const QUIET = { firstMs: 30_000, maxMs: 600_000 } as const;
 type GuardSettings = Readonly<Required<LatencyGuardOptions>>;
 
 /** Validates latency-guard options (once per options object), naming the option on error. */
-export const guardSettings = sharedSettings((options: LatencyGuardOptions): GuardSettings => {
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  return Object.freeze({
-    threshold: numberOption(OWNER, 'threshold', options.threshold, 2, { min: 1 }),
-    windowSize: numberOption(OWNER, 'windowSize', options.windowSize, 50, {
-      min: 5,
-      integer: true,
-    }),
-    judgeAfterMs: numberOption(OWNER, 'judgeAfterMs', options.judgeAfterMs, 2500, { min: 0 }),
-    minExcessMs: numberOption(OWNER, 'minExcessMs', options.minExcessMs, 100, { min: 0 }),
-  });
-});
+export const guardSettings = sharedSettings(
+  (options: LatencyGuardOptions): GuardSettings => Object.freeze(readOptions(options)),
+);
 
 /**
  * Soft-throttling detection for one scope: latency inflating against the

@@ -1,4 +1,4 @@
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, number } from '../option-spec.js';
 
 /** Options for {@link RetryBudget}. */
 export interface RetryBudgetOptions {
@@ -21,7 +21,11 @@ export interface RetryBudgetOptions {
   max?: number;
 }
 
-const KNOWN = ['ratio', 'reserve', 'max'] as const;
+const readOptions = defineOptions<RetryBudgetOptions>()('RetryBudget', {
+  ratio: number(0.2, { min: 0 }),
+  reserve: number(10, { min: 0 }),
+  max: number(100, (earlier) => ({ min: earlier.reserve as number })),
+});
 
 /**
  * A scope's allowance of retries. Every first attempt deposits `ratio` of a
@@ -35,10 +39,9 @@ export class RetryBudget {
   #balance: number;
 
   constructor(options: RetryBudgetOptions = {}) {
-    rejectUnknownOptions('RetryBudget', options, KNOWN);
-    this.#ratio = numberOption('RetryBudget', 'ratio', options.ratio, 0.2, { min: 0 });
-    const reserve = numberOption('RetryBudget', 'reserve', options.reserve, 10, { min: 0 });
-    this.#max = numberOption('RetryBudget', 'max', options.max, 100, { min: reserve });
+    const { ratio, reserve, max } = readOptions(options);
+    this.#ratio = ratio;
+    this.#max = max;
     this.#balance = reserve;
   }
 
