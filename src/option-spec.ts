@@ -178,12 +178,12 @@ export function check<T>(
   };
 }
 
-/** A function option (a callback, a factory), `fallback` when unset. */
-export function func<F>(fallback: F): OptionRule<F>;
+/** A function option (a callback, a factory), `fallback` when unset; `expected` names it in errors. */
+export function func<F>(fallback: F, expected?: string): OptionRule<F>;
 /** A function option with no default: unset stays `undefined`. */
-export function func<F>(): OptionRule<F | undefined>;
-export function func<F>(fallback?: F): OptionRule<F | undefined> {
-  return check('a function', (value): value is F => typeof value === 'function', fallback);
+export function func<F>(fallback?: undefined, expected?: string): OptionRule<F | undefined>;
+export function func<F>(fallback?: F, expected = 'a function'): OptionRule<F | undefined> {
+  return check(expected, (value): value is F => typeof value === 'function', fallback);
 }
 
 /** A test that `value` is an object with these methods (`['now', 'setTimer']` for a clock). */

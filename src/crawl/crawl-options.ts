@@ -7,7 +7,7 @@ import type { ScopeFactory } from '../controller/registry.js';
 import { byDomain, byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
-import { choiceOption, numberOption, rejectUnknownOptions } from '../options.js';
+import { check, choice, custom, defineOptions, func, number, required } from '../option-spec.js';
 import type { CrawlProgress } from './crawl-progress.js';
 
 /** Options of {@link runCrawl}. */
@@ -85,25 +85,6 @@ export interface CrawlSettings {
 }
 
 const OWNER = 'runCrawl';
-const KNOWN = [
-  'urls',
-  'total',
-  'out',
-  'resume',
-  'saveBodies',
-  'events',
-  'maxConcurrency',
-  'control',
-  'rate',
-  'scope',
-  'durationMs',
-  'stop',
-  'abort',
-  'onProgress',
-  'onClient',
-  'progressIntervalMs',
-  'client',
-] as const;
 /** The client options that runCrawl sets itself. */
 const OWN_CLIENT_KEYS = ['maxConcurrency', 'control', 'rate', 'scope', 'events'] as const;
 /** Requests kept going per scope, per unit of `maxConcurrency`: every slot busy, as many ready. */
@@ -113,42 +94,63 @@ const WINDOW_FACTOR = 8;
 /** URLs held aside for busy scopes: about 1 MB of text, enough to reach the other hosts. */
 const BACKLOG_URLS = 10_000;
 
+const isSignal = (value: unknown): value is AbortSignal => value instanceof AbortSignal;
+const readOptions = defineOptions<CrawlOptions>()(OWNER, {
+  urls: required<CrawlOptions['urls']>('an iterable of URL strings', isIterable),
+  total: number(undefined, { min: 0, integer: true }),
+  out: check(
+    'a file path or a writable stream',
+    (value): value is string | Writable => typeof value === 'string' || isWritable(value),
+  ),
+  resume: custom((value, fail, earlier) => {
+    if (value !== undefined && typeof value !== 'boolean') fail('a boolean');
+    if (value === true && typeof earlier.out !== 'string')
+      fail('false unless `out` is a file path');
+    return value as boolean | undefined;
+  }),
+  saveBodies: check('a directory path', (value): value is string => typeof value === 'string'),
+  events: func(undefined, 'an event sink function'),
+  maxConcurrency: number(DEFAULT_MAX_CONCURRENCY, { min: 1, integer: true }),
+  control: func(undefined, 'a function (scope) => ({ limit, rate, … })'),
+  rate: number(undefined, { above: 0 }),
+  scope: choice('host', ['host', 'domain']),
+  durationMs: number(Infinity, { min: 0, infinite: true }),
+  stop: check('an AbortSignal', isSignal),
+  abort: check('an AbortSignal', isSignal),
+  onProgress: func(),
+  onClient: func(),
+  progressIntervalMs: number(1000, { min: 1 }),
+  client: custom((value): CrawlOptions['client'] => {
+    if (value === undefined) return undefined;
+    if (typeof value !== 'object' || value === null) {
+      throw InvalidOptionError.invalid(OWNER, 'client', value, 'an object of client options');
+    }
+    const client = value as Record<string, unknown>;
+    for (const key of OWN_CLIENT_KEYS) {
+      if (client[key] !== undefined) {
+        throw InvalidOptionError.invalid(
+          OWNER,
+          `client.${key}`,
+          client[key],
+          `left unset (runCrawl sets it: pass \`${key}\` to runCrawl itself)`,
+        );
+      }
+    }
+    return value as CrawlOptions['client'];
+  }),
+});
+
 /** Validates {@link CrawlOptions}; errors name the option, the value and what was expected. */
 export function readCrawlOptions(options: CrawlOptions): CrawlSettings {
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
-  }
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  checkKinds(options);
-  const maxConcurrency = numberOption(
-    OWNER,
-    'maxConcurrency',
-    options.maxConcurrency,
-    DEFAULT_MAX_CONCURRENCY,
-    { min: 1, integer: true },
-  );
-  const scope = choiceOption(OWNER, 'scope', options.scope, 'host', ['host', 'domain']);
-  const durationMs = numberOption(OWNER, 'durationMs', options.durationMs, Infinity, {
-    min: 0,
-    infinite: true,
-  });
-  numberOption(OWNER, 'total', options.total, 0, { min: 0, integer: true });
+  const { maxConcurrency, rate, scope, durationMs, progressIntervalMs, client } =
+    readOptions(options);
   return {
     maxConcurrency,
-    rate:
-      options.rate === undefined
-        ? undefined
-        : numberOption(OWNER, 'rate', options.rate, 0, { above: 0 }),
+    rate,
     resolver: scope === 'domain' ? byDomain : byHost,
     durationMs,
-    progressIntervalMs: numberOption(
-      OWNER,
-      'progressIntervalMs',
-      options.progressIntervalMs,
-      1000,
-      { min: 1 },
-    ),
-    clock: options.client?.clock ?? systemClock,
+    progressIntervalMs,
+    clock: client?.clock ?? systemClock,
     window: WINDOW_FACTOR * maxConcurrency,
     scopeWindow: SCOPE_WINDOW_FACTOR * maxConcurrency,
     backlog: BACKLOG_URLS,
@@ -156,57 +158,14 @@ export function readCrawlOptions(options: CrawlOptions): CrawlSettings {
   };
 }
 
-/** Checks the options that are not numbers or choices. */
-function checkKinds(options: CrawlOptions): void {
-  const urls = options.urls as unknown;
-  if (
-    typeof urls !== 'object' ||
-    urls === null ||
-    !(Symbol.asyncIterator in urls || Symbol.iterator in urls)
-  ) {
-    throw InvalidOptionError.invalid(OWNER, 'urls', urls, 'an iterable of URL strings');
-  }
-  if (options.out !== undefined && typeof options.out !== 'string' && !isWritable(options.out)) {
-    throw InvalidOptionError.invalid(OWNER, 'out', options.out, 'a file path or a writable stream');
-  }
-  if (options.resume === true && typeof options.out !== 'string') {
-    throw InvalidOptionError.invalid(OWNER, 'resume', true, 'false unless `out` is a file path');
-  }
-  expect('saveBodies', options.saveBodies, 'string', 'a directory path');
-  expect('resume', options.resume, 'boolean', 'a boolean');
-  expect('events', options.events, 'function', 'an event sink function');
-  expect('onProgress', options.onProgress, 'function', 'a function');
-  expect('control', options.control, 'function', 'a function (scope) => ({ limit, rate, … })');
-  expect('onClient', options.onClient, 'function', 'a function');
-  for (const name of ['stop', 'abort'] as const) {
-    const signal = options[name];
-    if (signal !== undefined && !(signal instanceof AbortSignal)) {
-      throw InvalidOptionError.invalid(OWNER, name, signal, 'an AbortSignal');
-    }
-  }
-  const client = options.client as Record<string, unknown> | undefined;
-  if (client === undefined) return;
-  if (typeof client !== 'object' || client === null) {
-    throw InvalidOptionError.invalid(OWNER, 'client', client, 'an object of client options');
-  }
-  for (const key of OWN_CLIENT_KEYS) {
-    if (client[key] !== undefined) {
-      throw InvalidOptionError.invalid(
-        OWNER,
-        `client.${key}`,
-        client[key],
-        `left unset (runCrawl sets it: pass \`${key}\` to runCrawl itself)`,
-      );
-    }
-  }
+function isIterable(value: unknown): boolean {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (Symbol.asyncIterator in value || Symbol.iterator in value)
+  );
 }
 
 function isWritable(value: unknown): value is Writable {
   return typeof (value as Writable | null)?.write === 'function';
-}
-
-function expect(name: string, value: unknown, type: string, expected: string): void {
-  if (value !== undefined && typeof value !== type) {
-    throw InvalidOptionError.invalid(OWNER, name, value, expected);
-  }
 }
