@@ -3,7 +3,7 @@ import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js
 import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, func, given, number } from '../option-spec.js';
 import { guardSettings, type LatencyGuardOptions } from './latency-guard.js';
 import type { ScopeFactory, ScopeSetup } from './registry.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
@@ -65,19 +65,24 @@ export interface ControlOptions {
 /** The default ceiling of requests in flight per scope. */
 export const DEFAULT_MAX_CONCURRENCY = 32;
 
+const readOptions = defineOptions<ControlOptions>()('control', {
+  control: func(undefined, 'a function (scope) => ({ limit, rate, … })'),
+  maxConcurrency: number(DEFAULT_MAX_CONCURRENCY, { min: 1, integer: true }),
+  initialConcurrency: number(
+    (earlier) => Math.min(4, earlier.maxConcurrency as number),
+    (earlier) => ({ min: 1, max: earlier.maxConcurrency as number, integer: true }),
+  ),
+  rate: number(Infinity, { above: 0, infinite: true }),
+  aimd: given(),
+  adaptiveRate: given(),
+  breaker: given(),
+  retryBudget: given(),
+  latencyGuard: given(),
+  maxPauseMs: number(undefined, { min: 0, infinite: true }),
+});
+
 /** Every {@link ControlOptions} key. */
-export const CONTROL_OPTION_KEYS = [
-  'control',
-  'maxConcurrency',
-  'initialConcurrency',
-  'rate',
-  'aimd',
-  'adaptiveRate',
-  'breaker',
-  'retryBudget',
-  'latencyGuard',
-  'maxPauseMs',
-] as const;
+export const CONTROL_OPTION_KEYS = readOptions.keys;
 
 /**
  * The ratewise default for every scope: AIMD on concurrency (slow start, +1
@@ -86,34 +91,9 @@ export const CONTROL_OPTION_KEYS = [
  * its hints, behind a breaker with half-open probing.
  */
 export function controlSetup(options: ControlOptions = {}): ScopeFactory {
-  rejectUnknownOptions('control', options, CONTROL_OPTION_KEYS);
   if (options.control !== undefined) return chosenControl(options.control, options);
-  const max = numberOption(
-    'control',
-    'maxConcurrency',
-    options.maxConcurrency,
-    DEFAULT_MAX_CONCURRENCY,
-    {
-      min: 1,
-      integer: true,
-    },
-  );
-  const initial = numberOption(
-    'control',
-    'initialConcurrency',
-    options.initialConcurrency,
-    Math.min(4, max),
-    {
-      min: 1,
-      max,
-      integer: true,
-    },
-  );
-  const documentedRate = numberOption('control', 'rate', options.rate, Infinity, {
-    above: 0,
-    infinite: true,
-  });
-  const maxPauseMs = readMaxPause(options.maxPauseMs);
+  const settings = readOptions(options);
+  const { maxConcurrency: max, initialConcurrency: initial, rate: documentedRate } = settings;
   const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
   const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
   if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
@@ -121,7 +101,7 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   if (options.latencyGuard) guardSettings(options.latencyGuard);
   new AimdLimit(aimd);
   new AdaptiveRate(adaptiveRate);
-  const rest = scopeSettings(options, maxPauseMs);
+  const rest = scopeSettings(options, settings.maxPauseMs);
   return () => ({ limit: new AimdLimit(aimd), rate: new AdaptiveRate(adaptiveRate), ...rest });
 }
 
@@ -136,14 +116,6 @@ const DEFAULT_ALGORITHM_KEYS = [
 
 /** The user's factory, with the scope-wide options beside it as defaults for what it leaves out. */
 function chosenControl(control: ScopeFactory, options: ControlOptions): ScopeFactory {
-  if (typeof control !== 'function') {
-    throw InvalidOptionError.invalid(
-      'control',
-      'control',
-      control,
-      'a function (scope) => ({ limit, rate, … })',
-    );
-  }
   for (const key of DEFAULT_ALGORITHM_KEYS) {
     if (options[key] !== undefined) {
       throw new InvalidOptionError(
@@ -152,8 +124,8 @@ function chosenControl(control: ScopeFactory, options: ControlOptions): ScopeFac
       );
     }
   }
+  const { maxPauseMs } = readOptions(options);
   if (options.latencyGuard) guardSettings(options.latencyGuard);
-  const maxPauseMs = readMaxPause(options.maxPauseMs);
   const rest = scopeSettings(options, maxPauseMs);
   return (scope) => ({ ...rest, ...control(scope) });
 }
@@ -169,9 +141,4 @@ function scopeSettings(
     ...(options.latencyGuard === undefined ? {} : { latencyGuard: options.latencyGuard }),
     ...(maxPauseMs === undefined ? {} : { maxPauseMs }),
   };
-}
-
-function readMaxPause(value: number | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  return numberOption('control', 'maxPauseMs', value, 300_000, { min: 0, infinite: true });
 }
