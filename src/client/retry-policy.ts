@@ -1,7 +1,6 @@
 import type { Backoff } from '../backoff/backoff.js';
 import { fullJitter } from '../backoff/full-jitter.js';
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, flag, hasMethods, number } from '../option-spec.js';
 import { REACTIONS, type Signal } from '../signal.js';
 
 /** Options for retrying a request. */
@@ -45,47 +44,27 @@ export interface RetryOptions {
   retryUnsafe?: boolean;
 }
 
-const KNOWN = [
-  'maxAttempts',
-  'refusedAttempts',
-  'backoff',
-  'maxRetryAfterMs',
-  'retryUnsafe',
-] as const;
+const readOptions = defineOptions<RetryOptions>()('retry', {
+  maxAttempts: number(6, { min: 1, integer: true }),
+  refusedAttempts: number(2, { min: 1, integer: true }),
+  backoff: check(
+    'a Backoff such as fullJitter()',
+    hasMethods<Backoff>('delayMs'),
+    fullJitter({ baseMs: 500, capMs: 30_000 }),
+  ),
+  maxRetryAfterMs: number(120_000, { min: 0, infinite: true }),
+  retryUnsafe: flag(false),
+});
 
 /** {@link RetryOptions} validated, defaults applied. */
 export type RetryPolicy = Required<RetryOptions>;
 
 /** Validates retry options and applies the defaults; errors name the option, value and expectation. */
 export function retryPolicy(options: RetryOptions = {}): RetryPolicy {
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid('retry', 'options', options, 'an object');
-  }
-  rejectUnknownOptions('retry', options, KNOWN);
-  const { backoff, retryUnsafe } = options;
-  if (backoff !== undefined && typeof backoff?.delayMs !== 'function') {
-    throw InvalidOptionError.invalid('retry', 'backoff', backoff, 'a Backoff such as fullJitter()');
-  }
-  if (retryUnsafe !== undefined && typeof retryUnsafe !== 'boolean') {
-    throw InvalidOptionError.invalid('retry', 'retryUnsafe', retryUnsafe, 'a boolean');
-  }
-  const maxAttempts = numberOption('retry', 'maxAttempts', options.maxAttempts, 6, {
-    min: 1,
-    integer: true,
-  });
-  const refusedAttempts = numberOption('retry', 'refusedAttempts', options.refusedAttempts, 2, {
-    min: 1,
-    integer: true,
-  });
+  const settings = readOptions(options);
   return {
-    maxAttempts,
-    refusedAttempts: Math.min(refusedAttempts, maxAttempts),
-    backoff: backoff ?? fullJitter({ baseMs: 500, capMs: 30_000 }),
-    maxRetryAfterMs: numberOption('retry', 'maxRetryAfterMs', options.maxRetryAfterMs, 120_000, {
-      min: 0,
-      infinite: true,
-    }),
-    retryUnsafe: retryUnsafe ?? false,
+    ...settings,
+    refusedAttempts: Math.min(settings.refusedAttempts, settings.maxAttempts),
   };
 }
 
