@@ -243,7 +243,8 @@ describe.skipIf(!browserAvailable)('ratewise/crawlee navigation hooks', () => {
       ['/503/crawlee-browser', '/drop/crawlee-browser', '/hang/crawlee-browser'],
       {
         maxRequestRetries: 1,
-        navigationTimeoutSecs: 2,
+        // Long enough that a loaded machine still sees the 503 before the navigation times out.
+        navigationTimeoutSecs: 10,
         failedRequestHandler: async ({ request }: { request: { url: string } }) => {
           failed.push(new URL(request.url).pathname);
         },
