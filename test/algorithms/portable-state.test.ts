@@ -193,7 +193,16 @@ describe('algorithm state is portable across processes (two clocks, different or
           const end = play(p.history, origin, feedRate(rate)).end;
           return rate.snapshot({ monotonic: end + p.gapMs, wall: p.wall });
         };
-        expect(at(p.originA)).toEqual(at(p.originB));
+        // The same to rounding: rates computed from times of different magnitudes differ in the last bits.
+        const a = at(p.originA) as Record<string, unknown>;
+        const b = at(p.originB) as Record<string, unknown>;
+        expect(Object.keys(b)).toEqual(Object.keys(a));
+        for (const key of Object.keys(a)) {
+          const [x, y] = [a[key], b[key]];
+          if (typeof x === 'number' && typeof y === 'number' && x !== y) {
+            expect(Math.abs(x - y)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(x)));
+          } else expect(y).toEqual(x);
+        }
       }),
       { numRuns: 100 },
     );
