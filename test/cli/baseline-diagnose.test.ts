@@ -186,8 +186,14 @@ describe('ratewise diagnose', () => {
       },
     );
     expect(code).toBe(0);
-    expect(io.err().trim().split('\n')).toHaveLength(4);
-    expect(io.err()).toMatch(/^concurrency 1: [\d.]+ req\/s, p50 \d+/);
+    // One progress line a step, 1, 2, 4 … up to 16; the ramp stops after two steps that did not
+    // scale, and on a loaded machine a step may wrongly look like it scaled, so the count varies.
+    const progress = io.err().trim().split('\n');
+    expect(progress.length).toBeGreaterThanOrEqual(4);
+    expect(progress.length).toBeLessThanOrEqual(5);
+    progress.forEach((line, i) =>
+      expect(line).toMatch(new RegExp(`^concurrency ${2 ** i}: [\\d.]+ req/s, p50 \\d+`)),
+    );
     const out = io.out();
     expect(out).toMatch(
       /^in flight\s+requests\s+req\/s\s+p50 ms\s+p95 ms\s+ok\s+429\s+503\s+errors\s+conn ms\s+wait ms\s+body ms\n/,
