@@ -191,8 +191,10 @@ describe('ratewise diagnose', () => {
     const progress = io.err().trim().split('\n');
     expect(progress.length).toBeGreaterThanOrEqual(4);
     expect(progress.length).toBeLessThanOrEqual(5);
-    progress.forEach((line, i) =>
-      expect(line).toMatch(new RegExp(`^concurrency ${2 ** i}: [\\d.]+ req/s, p50 \\d+`)),
+    expect(progress).toEqual(
+      progress.map((_, i) =>
+        expect.stringMatching(new RegExp(`^concurrency ${2 ** i}: [\\d.]+ req/s, p50 \\d+`)),
+      ),
     );
     const out = io.out();
     expect(out).toMatch(
