@@ -1,8 +1,9 @@
 import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-policy.js';
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
-import type { Clock } from '../clock.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
-import type { Random } from '../random.js';
+import { defineOptions, given, number, required } from '../option-spec.js';
+import { type Random, systemRandom } from '../random.js';
 import type { LatencyGuardOptions } from './latency-guard.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 
@@ -44,18 +45,24 @@ export interface ScopeControllerOptions {
   maxPauseWaitMs?: number;
 }
 
-/** Option names of {@link ScopeControllerOptions}, for `rejectUnknownOptions`. */
-export const SCOPE_CONTROLLER_OPTIONS = [
-  'clock',
-  'random',
-  'limit',
-  'rate',
-  'breaker',
-  'breakerState',
-  'burst',
-  'retryBudget',
-  'latencyGuard',
-  'events',
-  'maxPauseMs',
-  'maxPauseWaitMs',
-] as const;
+const isObject = (value: unknown) => typeof value === 'object' && value !== null;
+const NO_LESS_THAN_ZERO = { min: 0, infinite: true };
+
+/** Validates {@link ScopeControllerOptions}, applying the defaults. */
+export const readScopeControllerOptions = defineOptions<ScopeControllerOptions>()(
+  'ScopeController',
+  {
+    clock: given(systemClock),
+    random: given(systemRandom),
+    limit: required<ConcurrencyLimit>('a ConcurrencyLimit such as new AimdLimit()', isObject),
+    rate: required<RatePolicy>('a RatePolicy such as new AdaptiveRate()', isObject),
+    breaker: given(),
+    breakerState: given(),
+    burst: number(1, { min: 1 }),
+    retryBudget: given(),
+    latencyGuard: given(),
+    events: given(),
+    maxPauseMs: number(300_000, NO_LESS_THAN_ZERO),
+    maxPauseWaitMs: number(Infinity, NO_LESS_THAN_ZERO),
+  },
+);

@@ -1,22 +1,19 @@
 export type { ScopeControllerOptions } from './scope-controller-options.js';
 
 import { breakerSettings } from '../algorithms/breaker-policy.js';
-import { type Clock, systemClock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import type { Pass } from '../enforce/breaker-gate.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
 import { outcomesObserved, publishOutcome, publishRelease } from '../events/diagnostics.js';
 import type { BreakerState, ControlEvent, ControlEventType } from '../events/event.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
-import { systemRandom } from '../random.js';
 import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { Admission } from './admission.js';
 import { guardSettings } from './latency-guard.js';
-import { pauseLimits } from './pause-cap.js';
 import type { OutcomeDetails, Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
 import {
-  SCOPE_CONTROLLER_OPTIONS,
+  readScopeControllerOptions,
   type ScopeControllerOptions,
 } from './scope-controller-options.js';
 import { ScopeEvents, type ScopeNumbers } from './scope-events.js';
@@ -51,29 +48,28 @@ export class ScopeController {
   #lastUsed: number;
 
   constructor(scope: string, options: ScopeControllerOptions) {
-    rejectUnknownOptions('ScopeController', options, SCOPE_CONTROLLER_OPTIONS);
+    const settings = readScopeControllerOptions(options);
     this.scope = scope;
-    this.#clock = options.clock ?? systemClock;
+    this.#clock = settings.clock;
     if (options.events)
       this.#log = new ScopeEvents(options.events, (type, reason) => this.describe(type, reason));
     if (options.breaker !== false) breakerSettings(options.breaker ?? {}); // validate now
-    const limits = pauseLimits(options);
     this.#admission = new Admission({
       scope,
       clock: this.#clock,
-      random: options.random ?? systemRandom,
+      random: settings.random,
       limit: options.limit.limit,
-      burst: numberOption('ScopeController', 'burst', options.burst, 1, { min: 1 }),
+      burst: settings.burst,
       breaker: options.breaker,
       breakerState: options.breakerState,
-      maxPauseWaitMs: limits.maxPauseWaitMs,
+      maxPauseWaitMs: settings.maxPauseWaitMs,
       onBreaker: (state, reason) => this.#log?.breaker(state, reason),
     });
     if (options.latencyGuard) guardSettings(options.latencyGuard); // validate now
     this.#feedback = new ScopeFeedback(
       options.limit,
       options.rate,
-      limits.maxPauseMs,
+      settings.maxPauseMs,
       options.latencyGuard,
     );
     this.#applyRate(this.#clock.now());
