@@ -119,6 +119,9 @@ export class BreakerGate {
     const delay = Math.max(0, this.#policy.openUntil - this.#clock.now());
     this.#cancelTimer = this.#clock.setTimer(delay, () => {
       this.#cancelTimer = undefined;
+      // Fired early (a clock that does not correct setTimeout's early wake-ups): a caller
+      // woken now would find the breaker open and park again with no timer left to wake it.
+      if (this.state === 'open') return this.#arm();
       this.#listener?.('half-open', 'cooldown over');
       this.#queue?.wakeOne();
     });

@@ -8,6 +8,7 @@ import { createClient, type RatewiseClient } from '../../src/client/client.js';
 import { ratewiseInterceptor } from '../../src/client/interceptor.js';
 import { ratewiseInfo } from '../../src/client/response-info.js';
 import { byContext } from '../../src/controller/resolvers.js';
+import type { ScopeController } from '../../src/controller/scope-controller.js';
 import { FetchFailedError, RatewiseError } from '../../src/errors.js';
 import { waitFor } from './helpers.js';
 
@@ -234,12 +235,16 @@ let cases = 0;
 function runs(defaultRuns: number): fc.Parameters<[Answer]> {
   const { FUZZ_RUNS, FUZZ_SEED, FUZZ_PATH } = process.env;
   return {
-    numRuns: Number(FUZZ_RUNS ?? defaultRuns),
+    // A replay runs the one case it names, not the rest of the run after it.
+    numRuns: FUZZ_PATH === undefined ? Number(FUZZ_RUNS ?? defaultRuns) : 1,
     endOnFailure: true,
     ...(FUZZ_SEED === undefined ? {} : { seed: Number(FUZZ_SEED) }),
     ...(FUZZ_PATH === undefined ? {} : { path: FUZZ_PATH }),
   };
 }
+
+/** What the watchdog reports of a case's scope. */
+type ScopeView = Pick<ScopeController, 'inflight' | 'queued' | 'limit' | 'rate' | 'pauseLeftMs'>;
 
 /** How long one case may take before the watchdog fails it (a hang, reported with its case). */
 const CASE_WATCHDOG_MS = 20_000;
@@ -248,7 +253,7 @@ const CASE_WATCHDOG_MS = 20_000;
 async function check(
   reply: Answer,
   fetchIt: (target: string, scope: string) => Promise<Response>,
-  scopeOf: (scope: string) => { inflight: number; queued: number } | undefined,
+  scopeOf: (scope: string) => ScopeView | undefined,
 ): Promise<void> {
   const id = `/case/${++cases}`;
   const progress = { stage: 'fetch', read: 0 };
@@ -256,7 +261,14 @@ async function check(
   const watchdog = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       const scope = scopeOf(id);
-      const held = scope && { inflight: scope.inflight, queued: scope.queued };
+      // What a waiter waits for: a slot, a token (the rate), a pause.
+      const held = scope && {
+        inflight: scope.inflight,
+        queued: scope.queued,
+        limit: scope.limit,
+        rate: scope.rate,
+        pauseLeftMs: scope.pauseLeftMs,
+      };
       reject(
         new Error(
           `case ${id} stuck for ${CASE_WATCHDOG_MS} ms at '${progress.stage}' after reading ${progress.read} bytes (scope ${JSON.stringify(held)}): ${reply.spec} head ${JSON.stringify(reply.head)}`,
@@ -277,7 +289,7 @@ async function runCase(
   id: string,
   progress: { stage: string; read: number },
   fetchIt: (target: string, scope: string) => Promise<Response>,
-  scopeOf: (scope: string) => { inflight: number; queued: number } | undefined,
+  scopeOf: (scope: string) => ScopeView | undefined,
 ): Promise<void> {
   try {
     const response = await fetchIt(`${url}${id}`, id);

@@ -7,9 +7,10 @@ import { ScopeController } from '../../src/controller/scope-controller.js';
 import { seededRandom } from '../../src/random.js';
 import type { Signal, SignalKind } from '../../src/signal.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
+import { hasty } from './hasty-clock.js';
 
 type Op =
-  | { op: 'arrive'; abortable: boolean }
+  | { op: 'arrive'; abortable: boolean; timeoutMs: number | undefined }
   | { op: 'complete'; pick: number; kind: SignalKind; retryAfterMs: number | undefined }
   | { op: 'abort'; pick: number }
   | { op: 'release'; pick: number }
@@ -18,7 +19,11 @@ type Op =
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc.record({ op: fc.constant('arrive' as const), abortable: fc.boolean() }),
+    arbitrary: fc.record({
+      op: fc.constant('arrive' as const),
+      abortable: fc.boolean(),
+      timeoutMs: fc.option(fc.integer({ min: 0, max: 20_000 }), { nil: undefined }),
+    }),
   },
   {
     weight: 4,
@@ -60,10 +65,10 @@ const signalOf = (kind: SignalKind, retryAfterMs: number | undefined): Signal =>
   ...(retryAfterMs === undefined || kind !== 'throttled' ? {} : { retryAfterMs }),
 });
 
-async function play(ops: readonly Op[]): Promise<void> {
+async function play(ops: readonly Op[], early = false): Promise<void> {
   const clock = new VirtualClock();
   const controller = new ScopeController('host:p', {
-    clock,
+    clock: early ? hasty(clock) : clock,
     random: seededRandom(3),
     limit: new AimdLimit({ initialLimit: 3, max: 6 }),
     rate: new AdaptiveRate(),
@@ -75,11 +80,15 @@ async function play(ops: readonly Op[]): Promise<void> {
     const matching = callers.filter((c) => c.state === state);
     return matching.length === 0 ? undefined : matching[n % matching.length];
   };
-  const arrive = (abortable: boolean) => {
+  const arrive = (abortable: boolean, timeoutMs: number | undefined) => {
     const caller: Caller = { state: 'waiting' };
     if (abortable) caller.abort = new AbortController();
     callers.push(caller);
-    controller.admit(caller.abort ? { signal: caller.abort.signal } : undefined).then(
+    const options = {
+      ...(caller.abort ? { signal: caller.abort.signal } : {}),
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    };
+    controller.admit(options).then(
       (permit) => {
         // Invariant 1: an admission never takes in-flight work above the current limit.
         if (controller.inflight > controller.limit)
@@ -99,8 +108,18 @@ async function play(ops: readonly Op[]): Promise<void> {
     if (controller.queued > 0 && !waking)
       violations.push(`stranded: ${controller.queued} queued, nothing to wake them`);
   };
+  const checkWokenInTime = async () => {
+    // Invariant 3: with nothing in flight, no pause and no open breaker, a waiter goes within one token's time.
+    if (controller.queued === 0 || controller.inflight > 0) return;
+    if (controller.pause !== undefined || controller.breaker === 'open') return;
+    const queued = controller.queued;
+    const tokenMs = controller.rate === Infinity ? 0 : Math.ceil(1000 / controller.rate);
+    await clock.advance(tokenMs);
+    if (controller.queued >= queued)
+      violations.push(`late: ${queued} queued, idle, still waiting after ${tokenMs} ms`);
+  };
   for (const step of ops) {
-    if (step.op === 'arrive') arrive(step.abortable);
+    if (step.op === 'arrive') arrive(step.abortable, step.timeoutMs);
     else if (step.op === 'advance') await clock.advance(step.ms);
     else if (step.op === 'abort') pick('waiting', step.pick)?.abort?.abort();
     else {
@@ -113,6 +132,7 @@ async function play(ops: readonly Op[]): Promise<void> {
     }
     await clock.advance(0);
     checkNotStranded();
+    await checkWokenInTime();
   }
   // Liveness: once the server only says yes, every caller that did not leave is admitted.
   for (let round = 0; round < 200 && callers.some((c) => c.state === 'waiting'); round++) {
@@ -132,6 +152,13 @@ describe('admission under any interleaving', () => {
   it('never exceeds the current limit and never strands a waiter', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 80 }), (ops) => play(ops)),
+      { numRuns: 300 },
+    );
+  });
+
+  it('the same on a clock whose timers fire up to a millisecond early', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { maxLength: 80 }), (ops) => play(ops, true)),
       { numRuns: 300 },
     );
   });
