@@ -52,16 +52,18 @@ export function runWorkers(n, options) {
 
 /**
  * A scripted loopback server: `answer(request, arrivalMs)` returns `{ status, headers, holdMs }`;
- * every arrival is recorded (ms since start).
+ * every arrival is recorded (ms since start, and its path in `paths`).
  */
 export async function scriptedServer(answer) {
   const started = performance.now();
   const arrivals = [];
+  const paths = [];
   let inflight = 0;
   let maxInflight = 0;
   const server = createServer((request, response) => {
     const at = performance.now() - started;
     arrivals.push(at);
+    paths.push(request.url);
     maxInflight = Math.max(maxInflight, ++inflight);
     const reply = answer(request, at);
     setTimeout(() => {
@@ -76,6 +78,7 @@ export async function scriptedServer(answer) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     arrivals,
+    paths,
     started,
     get maxInflight() {
       return maxInflight;

@@ -98,21 +98,40 @@ async function cap(redis) {
   };
 }
 
-/** 8 workers; 5 s in, one request gets 429 Retry-After: 10. When does the server hear from anyone again? */
+/** 8 workers; 5 s after the first arrival, one request gets 429 Retry-After: 10. When does the server hear from anyone again? */
 async function pause(redis) {
   let refusedAt;
+  let firstAt;
   const server = await scriptedServer((_request, at) => {
-    if (refusedAt === undefined && at > 5000) {
+    firstAt ??= at; // 8 processes take seconds to start on a loaded machine: 5 s into the run
+    if (refusedAt === undefined && at > firstAt + 5000) {
       refusedAt = at;
       return { status: 429, headers: { 'retry-after': '10' } };
     }
     return { status: 200, holdMs: 50 };
   });
-  await runWorkers(8, { origin: server.url, durationMs: 22_000, lanes: 4, redis: redis.url });
+  const reports = await runWorkers(8, {
+    origin: server.url,
+    durationMs: 22_000,
+    lanes: 4,
+    redis: redis.url,
+  });
   await server.close();
-  const during = server.arrivals.filter((t) => t > refusedAt && t < refusedAt + 9800);
+  const during = server.arrivals
+    .map((t, i) => ({ t, pid: Number(server.paths[i].split('/')[1]) }))
+    .filter(({ t }) => t > refusedAt && t < refusedAt + 9800);
   const next = server.arrivals.find((t) => t > refusedAt + 200);
-  return { during: during.map((t) => Math.round(t - refusedAt)), silenceMs: next - refusedAt };
+  // Which worker sent each, and whether it had left shared mode by then.
+  const local = new Set(
+    reports.filter((r) => r.modes.some((m) => /unreachable/.test(m.line))).map((r) => r.pid),
+  );
+  return {
+    during: during.map(
+      ({ t, pid }) => `${Math.round(t - refusedAt)}${local.has(pid) ? ' (local)' : ''}`,
+    ),
+    silenceMs: next - refusedAt,
+    switches: reports.flatMap((r) => r.modes).filter((m) => !/joined/.test(m.line)).length,
+  };
 }
 
 /** 64 requests in flight across 8 workers; 50 of them answered 429 at the same moment. How many cuts? */
@@ -330,7 +349,7 @@ try {
     await fresh();
     const r = await pause(redis);
     console.log(
-      `Retry-After 10: arrivals in the 9.8 s after the 429: ${JSON.stringify(r.during)}; next arrival ${fixed(r.silenceMs / 1000, 3)} s after it`,
+      `Retry-After 10: arrivals in the 9.8 s after the 429: ${JSON.stringify(r.during)}; next arrival ${fixed(r.silenceMs / 1000, 3)} s after it; ${r.switches} mode switches`,
     );
   }
   if (wants('burst')) {

@@ -111,7 +111,10 @@ export class FleetScope {
   async admit(options?: WaitOptions): Promise<FleetGrant> {
     const deadline = deadlineOf(options, this.#clock.now());
     for (;;) {
-      if (!this.#fleet.shared) return this.#alone.grant();
+      if (!this.#fleet.shared) {
+        void this.subscribe(); // a pause announced by the fleet holds this worker too
+        return this.#alone.grant();
+      }
       const shared = this.#lease.grant();
       if (shared) return shared;
       const stage = untilDeadline(options, deadline, this.#clock.now());
@@ -133,26 +136,36 @@ export class FleetScope {
     this.#lease.sent(grant);
   }
 
-  /** Reports a request's outcome to the fleet: frees its lease, pauses, queues it for learning. */
+  /**
+   * Reports a request's outcome to the fleet: frees its lease, pauses, queues
+   * it for learning. A `Retry-After` pauses the fleet even when the request
+   * was admitted alone (Redis was out of reach): it is tried all the same.
+   */
   report(grant: FleetGrant, sample: Sample): void {
     const retryAfterMs = sample.signal.retryAfterMs ?? 0;
+    const receivedAt = this.view.heard ? this.view.toRedis(sample.at) : 0;
     if (retryAfterMs > 0) {
       this.view.pauseLocally(sample.at + retryAfterMs);
       this.#changed(); // the local controller holds it too
     }
+    const alone = !grant.share && grant.leaseId === '';
     this.#alone.end(grant);
     if (grant.share) this.#lease.ended(grant);
-    else if (grant.leaseId === '')
-      return; // admitted alone: the local controller learns from it
-    else this.#requests.leases.delete(grant.leaseId);
-    if (!this.#fleet.shared) return; // the lease expires by itself
+    else if (!alone) this.#requests.leases.delete(grant.leaseId);
+    if (alone || !this.#fleet.shared) {
+      // The local controller learns from it; a lease held expires by itself.
+      const pause = { retryAfterMs, receivedAt, congestion: false, epoch: 0, outcome: '' };
+      if (retryAfterMs > 0) this.#end('', pause);
+      return;
+    }
     const congestion = claimsEpoch(sample.signal);
     const text = encodeOutcome(sample, grant.inflight, (local) => this.view.toRedis(local));
     // What pauses or cuts goes at once; other outcomes with the share's renewal or the next call.
     const urgent = retryAfterMs > 0 || congestion;
-    if (urgent)
-      this.#end(grant.leaseId, { retryAfterMs, congestion, epoch: grant.epoch, outcome: text });
-    else if (grant.share) this.#lease.gather(text);
+    if (urgent) {
+      const { leaseId, epoch } = grant;
+      this.#end(leaseId, { retryAfterMs, receivedAt, congestion, epoch, outcome: text });
+    } else if (grant.share) this.#lease.gather(text);
     else this.#requests.end(grant.leaseId, text);
   }
 
@@ -168,7 +181,7 @@ export class FleetScope {
   alarm(at: number, action: AlarmAction): void {
     if (!this.#fleet.shared) return;
     const outcome = JSON.stringify({ a: this.view.toRedis(at), alarm: action });
-    this.#end('', { retryAfterMs: 0, congestion: false, epoch: 0, outcome });
+    this.#end('', { retryAfterMs: 0, receivedAt: 0, congestion: false, epoch: 0, outcome });
   }
 
   /** Listens for the scope's announcements (idempotent; retried after a failure). */

@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,7 +35,9 @@ export interface RedisProcessOptions {
 /**
  * Starts `redis-server` on a free loopback port with persistence off
  * (`--save '' --appendonly no`) in a temporary directory, and resolves once
- * it accepts connections. `close()` stops it and removes the directory.
+ * it accepts connections. `close()` stops it and removes the directory. A
+ * watchdog stops the server if this process ends without closing it (a
+ * failed or killed test run leaves no `redis-server` behind).
  */
 export async function startRedisServer(options: RedisProcessOptions = {}): Promise<RedisProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'ratewise-redis-'));
@@ -90,11 +92,14 @@ export interface RedisClusterProcess {
  */
 export async function startRedisCluster(): Promise<RedisClusterProcess> {
   const args = ['--cluster-enabled', 'yes', '--cluster-node-timeout', '2000'];
-  const nodes = await Promise.all([0, 1, 2].map(() => startRedisServer({ args })));
+  const started = await Promise.allSettled([0, 1, 2].map(() => startRedisServer({ args })));
+  const nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const close = async () => {
     await Promise.all(nodes.map((node) => node.close()));
   };
   try {
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason; // the nodes that did start are stopped below
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-yes']);
     for (const node of nodes) await untilClusterOk(node.port);
@@ -140,10 +145,31 @@ async function launch(
   child.removeAllListeners('exit');
   child.stdout?.resume();
   child.stderr?.resume();
+  watchdogs.set(child, watchdog(child.pid as number));
   return child;
 }
 
+/** Each running server's watchdog, stopped with it. */
+const watchdogs = new WeakMap<ChildProcess, ChildProcess>();
+
+/**
+ * A shell that stops `pid` once its stdin closes — when this process ends in
+ * any way, even SIGKILL — so a test run that fails or is killed leaves no
+ * `redis-server` behind. It does not keep this process alive.
+ */
+function watchdog(pid: number): ChildProcess {
+  const script = 'read _; kill -CONT "$1"; kill -TERM "$1"';
+  const shell = spawn('sh', ['-c', script, 'watchdog', String(pid)], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  shell.on('error', () => undefined); // without sh the server is stopped only by close()
+  shell.unref();
+  (shell.stdin as Socket | null)?.unref();
+  return shell;
+}
+
 function ended(child: ChildProcess): Promise<void> {
+  watchdogs.get(child)?.kill('SIGKILL');
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     child.once('exit', () => resolve());

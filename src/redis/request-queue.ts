@@ -90,13 +90,14 @@ export class RequestQueue {
     await parked;
     const grant = this.#granted.shift() ?? this.#parts.alone.grant();
     if (grant.waitMs <= 0) return grant;
+    const scheduledAfter = this.#parts.view.pauseUntil; // a pause its send time already follows
     try {
       await this.#clock.sleep(grant.waitMs, stage.signal);
     } catch (error) {
       this.#parts.release(grant);
       throw error;
     }
-    if (this.#parts.view.pauseUntil <= this.#clock.now()) return grant;
+    if (this.#parts.view.pauseUntil <= Math.max(scheduledAfter, this.#clock.now())) return grant;
     this.#parts.release(grant);
     return undefined;
   }
@@ -138,7 +139,8 @@ export class RequestQueue {
       const timeout = this.#clock.sleep(this.#fleet.settings.callTimeoutMs);
       await Promise.race([this.#parts.subscribe(), timeout]);
       while (this.#waiting.size > 0) {
-        const pausedMs = view.pauseUntil - this.#clock.now();
+        // A pause ending within the horizon is Redis's to schedule: leases from its end.
+        const pausedMs = view.pauseUntil - this.#clock.now() - this.#fleet.settings.horizonMs;
         if (!this.#fleet.shared) this.#handOut(alone.grant());
         else if (alone.adopting) await alone.adopting;
         else if (pausedMs > 0) await this.#sleep(pausedMs);

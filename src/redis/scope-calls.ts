@@ -9,6 +9,8 @@ import type { RedisFleet } from './redis-fleet.js';
 export interface EndReport {
   /** The server's Retry-After, ms (0 for none): pauses the whole fleet. */
   retryAfterMs: number;
+  /** When the response arrived, Redis ms (0: unknown); the pause counts from it. */
+  receivedAt: number;
   /** Whether the outcome is a congestion signal (it claims the epoch to cut). */
   congestion: boolean;
   /** The epoch the request was admitted under. */
@@ -101,6 +103,7 @@ export class ScopeCalls {
       String(MAX_OUTCOMES),
       String(LOCK_MS),
       String(settings.stateTtlMs),
+      String(Math.floor(report.receivedAt)),
     ]);
   }
 

@@ -17,7 +17,8 @@ export interface ChannelParts {
 
 /**
  * One scope's sharded pub/sub channel as this worker hears it:
- * `p<ms>` a pause until then (Redis ms); `r<worker>` a slot freed for that
+ * `p<until> <now>` a pause until then (Redis ms; `now` when announced, for a
+ * worker that has no estimate of Redis's clock yet); `r<worker>` a slot freed for that
  * worker (passed on when this one no longer waits); `s<window> <rate>` new
  * numbers; `l<worker>` a cut for that worker, the learner, to learn at once.
  * A pause, a slot freed for this worker and a wider window wake
@@ -54,7 +55,9 @@ export class ScopeChannel {
     const { view, lease, calls, wakeUp, changed, learn } = this.#parts;
     const me = this.#fleet.settings.workerId;
     if (message.startsWith('p')) {
-      view.pauseFromRedis(Number(message.slice(1)));
+      const [until, announcedAt] = message.slice(1).split(' ').map(Number);
+      if (view.heard || !announcedAt) view.pauseFromRedis(Number(until));
+      else view.pauseLocally(this.#fleet.settings.clock.now() + Number(until) - announcedAt);
       changed();
     } else if (message.startsWith('s')) {
       const [window, rate] = message.slice(1).split(' ');

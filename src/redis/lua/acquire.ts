@@ -14,7 +14,9 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * worker live, and — unless the scope is paused or its window is full —
  * takes up to `count` leases (each expiring `leaseMs` after its send time),
  * each with the next send time on the scope's GCRA schedule, at most
- * `horizonMs` ahead. `count` 0 only ends requests.
+ * `horizonMs` ahead. A pause that ends within `horizonMs` starts the
+ * schedule at its end: the fleet sends again as the pause ends, not a round
+ * trip later. `count` 0 only ends requests.
  *
  * A worker that finds the window full — or fills it and has more callers
  * waiting — joins the scope's queue of waiting workers; a freed slot wakes
@@ -30,7 +32,8 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * count, first lease number (lease i is `<prefix><first + i - 1>`), ended
  * requests n, most outcomes kept, lock ms, then n lease ids and n outcomes
  * ('' for none).
- * Reply: code, wait µs (of the first lease, or until worth asking again), now
+ * Reply: code, wait µs (of the first lease, or until worth asking again: a
+ * pause, until it ends within the horizon), now
  * ms, version, epoch, live workers, in flight (with the new leases), window,
  * rate, pause-until ms, learned state (only when the version differs from the
  * known one, else ''), the wait µs of each lease granted, learn (1: this
@@ -74,7 +77,10 @@ local function reply(code, waitUs)
     alg, waits, learn}
 end
 if count == 0 then return reply(${ACQUIRE.granted}, 0) end
-if pause > now then return reply(${ACQUIRE.paused}, (pause - now) * 1000) end
+if (pause - now) * 1000 > horizonUs then
+  return reply(${ACQUIRE.paused}, (pause - now) * 1000 - horizonUs)
+end
+local startUs = math.max(nowUs, pause * 1000)
 local kept, freeRate = sharesHold(KEYS[5], ARGV[2], win, rate, math.max(1, live))
 local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
@@ -90,16 +96,16 @@ for i = 1, count do
     end
     break
   end
-  local wait = 0
+  local wait = startUs - nowUs
   if rate > 0 then
     local interval = 1000000 / freeRate
-    local send = math.max(nowUs, tat - (num(ARGV[10]) - 1) * interval)
+    local send = math.max(startUs, tat - (num(ARGV[10]) - 1) * interval)
     wait = send - nowUs
     if wait > horizonUs then
       if i == 1 then code, waitUs = ${ACQUIRE.paced}, wait - horizonUs end
       break
     end
-    tat = math.max(tat, nowUs) + interval
+    tat = math.max(tat, startUs) + interval
     redis.call('HSET', st, 'tat', int(tat))
   end
   inflight = inflight + 1

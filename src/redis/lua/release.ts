@@ -4,7 +4,8 @@ import { PRELUDE } from './prelude.js';
 /**
  * A request's end, in one round trip: frees its lease (waking the
  * longest-waiting worker), applies a `Retry-After` as a fleet-wide pause (and
- * announces it), and queues the outcome for the learner. A congestion signal
+ * announces it) counted from when the response arrived — not from when this
+ * script runs, a round trip or a busy worker's backlog later — and queues the outcome for the learner. A congestion signal
  * claims the scope's current epoch: only the first one admitted under it
  * counts — it bumps the epoch and has the scope learned at once (this worker
  * takes the learning lock if free, else its holder is told: `l<worker>`) —
@@ -14,7 +15,8 @@ import { PRELUDE } from './prelude.js';
  * KEYS: state, leases, samples, learner lock, channel, workers, waiting workers.
  * ARGV: lease id ('' when none), worker id, Retry-After ms (0 for none),
  * congestion (1 or 0), admitted epoch, outcome ('' for none), most outcomes
- * kept, lock ms, state TTL ms.
+ * kept, lock ms, state TTL ms, when the response arrived (Redis ms, as the
+ * worker estimates it; 0: now — never later than now).
  * Reply: now ms, learn (1: this worker now holds the learning lock), cut (1:
  * this outcome claimed the epoch), epoch after.
  */
@@ -25,10 +27,12 @@ if ARGV[1] ~= '' then removed = redis.call('ZREM', ls, ARGV[1]) end
 local s = redis.call('HMGET', st, 'pause', 'ep')
 local pause, ep = num(s[1]), num(s[2])
 local retryAfter = num(ARGV[3])
-if retryAfter > 0 and now + retryAfter > pause then
-  pause = now + retryAfter
+local from = num(ARGV[10])
+if from <= 0 or from > now then from = now end
+if retryAfter > 0 and from + retryAfter > pause then
+  pause = from + retryAfter
   redis.call('HSET', st, 'pause', int(pause))
-  redis.call('SPUBLISH', ch, 'p' .. int(pause))
+  redis.call('SPUBLISH', ch, 'p' .. int(pause) .. ' ' .. int(now))
 end
 local keep = ARGV[6] ~= ''
 local cut = 0
