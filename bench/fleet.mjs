@@ -57,17 +57,18 @@ async function throughput(n, redis, skew = false) {
     failed: sum(reports, 'failed'),
     switches: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
     callP99: Math.max(...reports.map((r) => r.callP99 ?? 0)),
+    perWorker: reports.map((r) => r.requests ?? 0),
   };
 }
 
 function printThroughput(rows) {
   console.log(
-    '| workers | sharing | goodput (of 30 req/s, 10-30 s) | refused (10-30 s) | Redis round trips / request | failed | mode switches | script p99 ms |',
+    '| workers | sharing | goodput (of 30 req/s, 10-30 s) | refused (10-30 s) | Redis round trips / request | failed | mode switches | script p99 ms | requests per worker (min-max) |',
   );
-  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
   for (const r of rows)
     console.log(
-      `| ${r.workers} | ${r.mode} | ${pct(r.goodput)} | ${pct(r.refused)} | ${r.mode === 'alone' ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${r.mode === 'alone' ? '-' : r.switches} | ${r.mode === 'alone' ? '-' : fixed(r.callP99, 1)} |`,
+      `| ${r.workers} | ${r.mode} | ${pct(r.goodput)} | ${pct(r.refused)} | ${r.mode === 'alone' ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${r.mode === 'alone' ? '-' : r.switches} | ${r.mode === 'alone' ? '-' : fixed(r.callP99, 1)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} |`,
     );
 }
 

@@ -38,11 +38,15 @@ export class FleetView {
   /**
    * Updates the clock offset from one round trip: sent and received on the
    * local clock, `redisMs` read by Redis in between. A slower round trip than
-   * the best of the last 30 s is a worse estimate and is ignored.
+   * the best of the last 30 s is a worse estimate and is ignored — unless the
+   * estimate held is impossible by this one (a clock stepped).
    */
   observeTime(sentAt: number, receivedAt: number, redisMs: number): void {
     const rtt = receivedAt - sentAt;
-    if (rtt > this.#bestRttMs * 1.5 + 1 && receivedAt - this.#bestAt < 30_000) return;
+    const held = this.#offset ?? Number.NaN;
+    const possible = held >= redisMs - receivedAt - 1 && held <= redisMs - sentAt + 1;
+    const recent = receivedAt - this.#bestAt < 30_000;
+    if (possible && rtt > this.#bestRttMs * 1.5 + 1 && recent) return;
     this.#bestRttMs = rtt;
     this.#bestAt = receivedAt;
     this.#offset = redisMs - (sentAt + receivedAt) / 2;

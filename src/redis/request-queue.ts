@@ -159,7 +159,8 @@ export class RequestQueue {
     if (this.#calling || this.#ended.length === 0) return;
     // Tried even while local: leases granted late by a Redis that stalled are given back.
     const ends = this.#ended.splice(0);
-    const ask = { count: 0, first: 0, more: false, knownVersion: this.#parts.view.version, ends };
+    const { version } = this.#parts.view;
+    const ask = { count: 0, first: 0, more: false, knownVersion: version, held: 0, ends };
     this.#parts.calls
       .acquire(ask, () => undefined)
       .then((reply) => {
@@ -178,6 +179,7 @@ export class RequestQueue {
       first,
       more: this.#waiting.size > count,
       knownVersion: view.version,
+      held: this.leases.size,
       ends: this.#ended.splice(0),
     };
     const sentAt = this.#clock.now();

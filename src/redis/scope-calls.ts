@@ -25,6 +25,8 @@ export interface AcquireAsk {
   readonly first: number;
   readonly more: boolean;
   readonly knownVersion: number;
+  /** Leases this worker holds on the scope, besides those in `ends`. */
+  readonly held: number;
   readonly ends: readonly (readonly [leaseId: string, outcome: string])[];
 }
 
@@ -81,6 +83,7 @@ export class ScopeCalls {
         String(ask.ends.length),
         String(MAX_OUTCOMES),
         String(LOCK_MS),
+        String(ask.held),
         ...ask.ends.map(([leaseId]) => leaseId),
         ...ask.ends.map(([, outcome]) => outcome),
       ],
@@ -145,7 +148,8 @@ export class ScopeCalls {
   /** `passOnScript`: wakes the next waiting worker if a slot is free. */
   passOn(): Promise<unknown[]> {
     const k = this.#keys;
-    return this.#fleet.run(passOnScript, [k.state, k.leases, k.workers, k.waiting, k.channel], []);
+    const keys = [k.state, k.leases, k.workers, k.waiting, k.channel];
+    return this.#fleet.run(passOnScript, keys, [this.#fleet.settings.workerId]);
   }
 
   /** `adoptScript`: leases requests admitted while Redis was out of reach. */
@@ -153,7 +157,7 @@ export class ScopeCalls {
     const { settings } = this.#fleet;
     return this.#fleet.run(
       adoptScript,
-      [this.#keys.leases],
+      [this.#keys.state, this.#keys.leases],
       [String(settings.leaseMs), ...leaseIds],
     );
   }
@@ -163,7 +167,7 @@ export class ScopeCalls {
     const { settings } = this.#fleet;
     return this.#fleet.run(
       heartbeatScript,
-      [this.#keys.leases, this.#keys.workers],
+      [this.#keys.state, this.#keys.leases, this.#keys.workers],
       [settings.workerId, String(settings.leaseMs * 2), String(settings.leaseMs), ...leaseIds],
     );
   }

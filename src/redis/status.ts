@@ -41,8 +41,10 @@ export async function readFleetStatus(link: RedisLink, prefix = 'rw'): Promise<S
       link.command(key, ['TIME']),
       link.command(key, ['PTTL', key]),
     ]);
-    const now = redisMs(time);
     const fields = asRecord(state);
+    // The scope's clock (see the scripts' prelude): Redis's, never going back.
+    const clock = Number(fields.clk ?? 0) / 1000;
+    const now = Math.max(redisMs(time) + Number(fields.clkoff ?? 0) / 1000, clock);
     if (fields.scope === undefined) continue;
     scopes.push({
       scope: fields.scope,

@@ -20,7 +20,10 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  *
  * A worker that finds the window full — or fills it and has more callers
  * waiting — joins the scope's queue of waiting workers; a freed slot wakes
- * the longest-waiting one.
+ * the longest-waiting one. While others wait there, a worker takes no more
+ * than its fair part of the window (window ÷ live workers, less the leases
+ * it holds): a busy worker ending and re-leasing in one call would
+ * otherwise keep every slot it ever had.
  *
  * Rate leases of other workers (`shareScript`) take their part of the rate
  * off the schedule; their slots, and those they wait for, count against the window.
@@ -30,8 +33,9 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * initial window, initial rate, state TTL ms, scope name, burst, worker TTL
  * ms, more ('1' when more of this worker's callers wait than `count`),
  * count, first lease number (lease i is `<prefix><first + i - 1>`), ended
- * requests n, most outcomes kept, lock ms, then n lease ids and n outcomes
- * ('' for none).
+ * requests n, most outcomes kept, lock ms, leases this worker holds on the
+ * scope (besides those it ends here), then n lease ids and n outcomes ('' for
+ * none).
  * Reply: code, wait µs (of the first lease, or until worth asking again: a
  * pause, until it ends within the horizon), now
  * ms, version, epoch, live workers, in flight (with the new leases), window,
@@ -46,8 +50,8 @@ local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
 local count, first, ended = num(ARGV[13]), num(ARGV[14]), num(ARGV[15])
 local freed, learn = 0, 0
 for i = 1, ended do
-  freed = freed + redis.call('ZREM', ls, ARGV[17 + i])
-  local outcome = ARGV[17 + ended + i]
+  freed = freed + redis.call('ZREM', ls, ARGV[18 + i])
+  local outcome = ARGV[18 + ended + i]
   if outcome ~= '' then
     redis.call('RPUSH', smp, outcome)
     redis.call('LTRIM', smp, -num(ARGV[16]), -1)
@@ -59,7 +63,7 @@ redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])
 redis.call('PEXPIRE', wk, ARGV[11])
 redis.call('ZREMRANGEBYSCORE', ls, '-inf', now)
-if redis.call('EXISTS', st) == 0 then
+if not redis.call('HGET', st, 'win') then
   redis.call('HSET', st, 'win', ARGV[6], 'rate', ARGV[7], 'ep', '0', 'ver', '0', 'scope', ARGV[9])
 end
 redis.call('PEXPIRE', st, ARGV[8])
@@ -71,12 +75,16 @@ if ver ~= ARGV[5] then alg = s[7] or '' end
 local live = redis.call('ZCARD', wk)
 local inflight = redis.call('ZCARD', ls)
 local waits = {}
+local passed = false
 local function reply(code, waitUs)
-  if freed > 0 then wakeNext(st, ls, wk, wq, KEYS[8]) end
+  if freed > 0 or passed then wakeNext(st, ls, wk, wq, KEYS[8]) end
   return {code, waitUs, now, tonumber(ver), num(s[5]), live, inflight, win, s[2] or '0', pause,
     alg, waits, learn}
 end
 if count == 0 then return reply(${ACQUIRE.granted}, 0) end
+-- Woken workers that never asked (1 s on) are dropped; this one, woken, is asking now.
+redis.call('ZREMRANGEBYSCORE', wq, '(' .. int(1000000 - nowUs), '(0')
+if num(redis.call('ZSCORE', wq, ARGV[2])) < 0 then redis.call('ZREM', wq, ARGV[2]) end
 if (pause - now) * 1000 > horizonUs then
   return reply(${ACQUIRE.paused}, (pause - now) * 1000 - horizonUs)
 end
@@ -86,10 +94,18 @@ local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
   redis.call('PEXPIRE', wq, ARGV[11])
 end
+local fair = count
+if redis.call('ZCARD', wq) > (redis.call('ZSCORE', wq, ARGV[2]) and 1 or 0) then
+  fair = math.ceil(win / math.max(1, live)) - num(ARGV[18])
+end
 local code, waitUs = ${ACQUIRE.granted}, 0
 for i = 1, count do
-  if inflight + kept >= win then
+  if inflight + kept >= win or i > fair then
     queue()
+    if i > fair then -- its part taken: it waits behind the others, and a slot left goes to them
+      redis.call('ZADD', wq, int(nowUs), ARGV[2])
+      passed = inflight + kept < win
+    end
     if i == 1 then
       local expiry = num(redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')[2])
       code, waitUs = ${ACQUIRE.full}, math.max(0, expiry - now) * 1000

@@ -6,12 +6,12 @@ import { PRELUDE } from './prelude.js';
  * to `leaseMs` from now and marks the worker live. A lease the fleet already
  * reclaimed (expired) is not brought back.
  *
- * KEYS: leases, workers.
+ * KEYS: state, leases, workers.
  * ARGV: worker id, worker TTL ms, lease ms, then the lease ids.
  * Reply: now ms, live workers.
  */
 export const heartbeatScript = new LuaScript(`${PRELUDE}
-local ls, wk = KEYS[1], KEYS[2]
+local ls, wk = KEYS[2], KEYS[3]
 redis.call('ZREMRANGEBYSCORE', ls, '-inf', now)
 local expiry = int(now + num(ARGV[3]))
 for i = 4, #ARGV do redis.call('ZADD', ls, 'XX', expiry, ARGV[i]) end
@@ -27,9 +27,11 @@ return {now, redis.call('ZCARD', wk)}
  * itself meanwhile): the next waiting worker is woken if a slot is free.
  *
  * KEYS: state, leases, workers, waiting workers, channel.
+ * ARGV: worker id.
  * Reply: now ms.
  */
 export const passOnScript = new LuaScript(`${PRELUDE}
+redis.call('ZREM', KEYS[4], ARGV[1])
 wakeNext(KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
 return now
 `);
@@ -39,13 +41,13 @@ return now
  * while Redis was out of reach and that still run: the fleet counts them
  * against its window from now on (none is refused; nothing else is replayed).
  *
- * KEYS: leases.
+ * KEYS: state, leases.
  * ARGV: lease ms, then the new lease ids.
  * Reply: now ms.
  */
 export const adoptScript = new LuaScript(`${PRELUDE}
 local expiry = int(now + num(ARGV[1]))
-for i = 2, #ARGV do redis.call('ZADD', KEYS[1], expiry, ARGV[i]) end
-redis.call('PEXPIRE', KEYS[1], int(num(ARGV[1]) + 60000))
+for i = 2, #ARGV do redis.call('ZADD', KEYS[2], expiry, ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], int(num(ARGV[1]) + 60000))
 return now
 `);
