@@ -4,30 +4,28 @@ import { breakerSettings } from '../algorithms/breaker-policy.js';
 import type { Clock } from '../clock.js';
 import type { Pass } from '../enforce/breaker-gate.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
-import { outcomesObserved, publishOutcome, publishRelease } from '../events/diagnostics.js';
 import type { BreakerState, ControlEvent, ControlEventType } from '../events/event.js';
-import { REACTIONS, type Signal } from '../signal.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { Admission } from './admission.js';
 import { guardSettings } from './latency-guard.js';
-import type { OutcomeDetails, Permit } from './permit.js';
+import type { Permit } from './permit.js';
 import { RetryBudget, type RetryBudgetOptions } from './retry-budget.js';
 import {
   readScopeControllerOptions,
   type ScopeControllerOptions,
 } from './scope-controller-options.js';
-import { ScopeEvents, type ScopeNumbers } from './scope-events.js';
+import { ScopeEvents } from './scope-events.js';
 import { ScopeFeedback } from './scope-feedback.js';
-import { type PermitOwner, ScopePermit } from './scope-permit.js';
+import { ScopeOutcomes } from './scope-outcomes.js';
 import { readClocks, saveScope } from './scope-state.js';
 
 /**
  * The control loop of one rate-limit scope. It joins a concurrency limit
  * (semaphore), a rate (pacer) and a breaker behind one call: `admit()` waits
  * until all three allow a request (see {@link Admission}), and the returned
- * {@link Permit} feeds the request's outcome back into the algorithms (see
- * {@link ScopeFeedback}), which resize the semaphore and re-pace the pacer.
- * Every decision is emitted as a {@link ControlEvent}.
+ * {@link Permit} feeds the request's outcome back (see {@link ScopeOutcomes})
+ * into the algorithms (see {@link ScopeFeedback}), which resize the semaphore
+ * and re-pace the pacer. Every decision is emitted as a {@link ControlEvent}.
  */
 export class ScopeController {
   /** The scope key, e.g. `host:example.com`. */
@@ -35,24 +33,17 @@ export class ScopeController {
   readonly #clock: Clock;
   readonly #admission: Admission;
   readonly #feedback: ScopeFeedback;
-  readonly #log: ScopeEvents | undefined;
+  readonly #outcomes: ScopeOutcomes;
   readonly #retryBudgetOptions: RetryBudgetOptions | undefined;
   #retryBudget: RetryBudget | undefined;
-  /** Where this scope's permits report: module-private, so outcomes come only through permits. */
-  readonly #owner: PermitOwner = {
-    complete: (permit, signal, details) => this.#complete(permit, signal, details),
-    release: (permit) => this.#release(permit),
-  };
-  #sent = 0;
-  /** Whole ms, so the field stays a small integer rather than a boxed double. */
-  #lastUsed: number;
 
   constructor(scope: string, options: ScopeControllerOptions) {
     const settings = readScopeControllerOptions(options);
     this.scope = scope;
     this.#clock = settings.clock;
-    if (options.events)
-      this.#log = new ScopeEvents(options.events, (type, reason) => this.describe(type, reason));
+    const log = options.events
+      ? new ScopeEvents(options.events, (type, reason) => this.describe(type, reason))
+      : undefined;
     if (options.breaker !== false) breakerSettings(options.breaker ?? {}); // validate now
     this.#admission = new Admission({
       scope,
@@ -63,7 +54,7 @@ export class ScopeController {
       breaker: options.breaker,
       breakerState: options.breakerState,
       maxPauseWaitMs: settings.maxPauseWaitMs,
-      onBreaker: (state, reason) => this.#log?.breaker(state, reason),
+      onBreaker: (state, reason) => log?.breaker(state, reason),
     });
     if (options.latencyGuard) guardSettings(options.latencyGuard); // validate now
     this.#feedback = new ScopeFeedback(
@@ -72,10 +63,15 @@ export class ScopeController {
       settings.maxPauseMs,
       options.latencyGuard,
     );
-    this.#applyRate(this.#clock.now());
+    this.#outcomes = new ScopeOutcomes({
+      controller: this,
+      clock: this.#clock,
+      admission: this.#admission,
+      feedback: this.#feedback,
+      log,
+    });
     this.#retryBudgetOptions = options.retryBudget;
     if (options.retryBudget) this.#retryBudget = new RetryBudget(options.retryBudget);
-    this.#lastUsed = Math.floor(this.#clock.now());
   }
 
   /** The scope's allowance of retries (created on first use). */
@@ -96,7 +92,7 @@ export class ScopeController {
 
   /** Requests admitted and not yet reported. */
   get inflight(): number {
-    return this.#sent;
+    return this.#outcomes.sent;
   }
 
   /** Time left of a pause the server asked for (Retry-After, a spent quota), ms; 0 when none. */
@@ -124,12 +120,12 @@ export class ScopeController {
 
   /** Monotonic ms of the last admission or outcome. */
   get lastUsed(): number {
-    return this.#lastUsed;
+    return this.#outcomes.lastUsed;
   }
 
   /** Whether nothing is in flight or waiting (the scope may be evicted). */
   get idle(): boolean {
-    return this.#sent === 0 && this.queued === 0 && this.#admission.inflight === 0;
+    return this.inflight === 0 && this.queued === 0 && this.#admission.inflight === 0;
   }
 
   /**
@@ -153,13 +149,13 @@ export class ScopeController {
    */
   refresh(): void {
     this.#admission.setLimit(this.#feedback.limit.limit);
-    this.#applyRate(this.#clock.now());
+    this.#outcomes.applyRate(this.#clock.now());
   }
 
   /** Admits a request at once if breaker, limit and rate all allow it; never waits. */
   tryAdmit(): Permit | undefined {
     const pass = this.#admission.tryPass();
-    return pass === undefined ? undefined : this.#grant(pass);
+    return pass === undefined ? undefined : this.#outcomes.grant(pass);
   }
 
   /** Waits until breaker, limit and rate all allow a request, then admits it. */
@@ -178,80 +174,11 @@ export class ScopeController {
       type,
       limit: this.#admission.limit,
       rate: rate === Infinity ? null : rate,
-      inflight: this.#sent,
+      inflight: this.inflight,
       queued: this.queued,
       reason,
     };
   }
 
-  readonly #granted = (pass: Pass): Permit => this.#grant(pass);
-
-  #grant(pass: Pass): Permit {
-    this.#sent++;
-    const now = this.#clock.now();
-    this.#lastUsed = Math.floor(now);
-    return new ScopePermit(this.#owner, pass, now, this.#sent);
-  }
-
-  /** Hands the rate algorithm's rate and pause to the pacer. */
-  #applyRate(now: number): void {
-    const { rate } = this.#feedback;
-    this.#feedback.notePaced(now);
-    this.#admission.pace(rate.rate, rate.pausedUntil, now);
-  }
-
-  /** A request ended without an outcome: free its slot. */
-  #release(permit: ScopePermit): void {
-    this.#sent--;
-    this.#admission.giveBack(permit.pass, true);
-    publishRelease(this, permit.sentAt, this.#clock.now());
-  }
-
-  /** A request's outcome: feed the algorithms, resize and re-pace, then free its slot. */
-  #complete(permit: ScopePermit, reported: Signal, details: OutcomeDetails | undefined): void {
-    const at = this.#clock.now();
-    this.#lastUsed = Math.floor(at);
-    const { sample, heard, cappedCause } = this.#feedback.judge(
-      permit,
-      at,
-      reported,
-      this.#sent - 1,
-    );
-    const before = this.#log || outcomesObserved() ? this.#numbers() : undefined;
-    const alarm = this.#feedback.learn(sample);
-    this.#admission.setLimit(this.#feedback.limit.limit);
-    this.#applyRate(at);
-    this.#sent--;
-    this.#admission.release();
-    const { signal } = sample;
-    const effect = REACTIONS[signal.kind].breaker;
-    if (effect === 'failure' || this.#admission.hasBreaker) {
-      this.#admission.report({
-        sentAt: permit.sentAt,
-        at,
-        effect,
-        probe: permit.pass === 'probe',
-        retryAfterMs: signal.retryAfterMs ?? 0,
-      });
-    }
-    if (cappedCause !== undefined || effect === 'failure')
-      this.#admission.notePause(at, cappedCause ?? signal.reason);
-    if (before === undefined) return;
-    const after = this.#numbers();
-    // Observers see the outcome as it was classified; the filter only changed the reaction.
-    const seen = signal === heard ? sample : { ...sample, signal: heard };
-    publishOutcome(this, seen, before, after);
-    if (this.#log) {
-      this.#log.outcome(seen, details, before, after, cappedCause);
-      if (alarm) this.#log.alarm(alarm, this.#feedback.latencyRatio, before.rate, this.rate);
-    }
-  }
-
-  #numbers(): ScopeNumbers {
-    return {
-      limit: this.#admission.limit,
-      rate: this.rate,
-      pausedUntil: this.#admission.pausedUntil,
-    };
-  }
+  readonly #granted = (pass: Pass): Permit => this.#outcomes.grant(pass);
 }
