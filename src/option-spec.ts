@@ -23,7 +23,8 @@ export type SettingsOf<S> = {
 
 /** Reads one options object: rejects unknown keys, checks each option and applies its default. */
 export interface OptionsReader<O, S> {
-  (options: O | undefined): S;
+  /** `as` names another owner in the errors, for options several entry points share. */
+  (options: O | undefined, as?: string): S;
   /** Who the errors name, e.g. `createClient`. */
   readonly owner: string;
   /** The known option names, in declaration order. */
@@ -54,16 +55,16 @@ export function defineOptions<O extends object>() {
   ): OptionsReader<O, SettingsOf<S>> => {
     const keys = Object.keys(spec) as (keyof O & string)[];
     const rules = keys.map((key) => [key, spec[key as unknown as keyof S] as OptionRule<unknown>]);
-    const read = (options: O | undefined = {} as O): SettingsOf<S> => {
+    const read = (options: O | undefined = {} as O, as = owner): SettingsOf<S> => {
       if (typeof options !== 'object' || options === null) {
-        throw InvalidOptionError.invalid(owner, 'options', options, 'an object');
+        throw InvalidOptionError.invalid(as, 'options', options, 'an object');
       }
       for (const key of Object.keys(options)) {
-        if (!(keys as string[]).includes(key)) throw InvalidOptionError.unknown(owner, key, keys);
+        if (!(keys as string[]).includes(key)) throw InvalidOptionError.unknown(as, key, keys);
       }
       const settings: Record<string, unknown> = {};
       for (const [key, rule] of rules as [string, OptionRule<unknown>][]) {
-        settings[key] = rule.read((options as Record<string, unknown>)[key], owner, key, settings);
+        settings[key] = rule.read((options as Record<string, unknown>)[key], as, key, settings);
       }
       return settings as SettingsOf<S>;
     };
@@ -139,6 +140,14 @@ export function given<T>(fallback: T): OptionRule<T>;
 export function given<T>(): OptionRule<T | undefined>;
 export function given<T>(fallback?: T): OptionRule<T | undefined> {
   return { read: (value) => (value === undefined ? fallback : (value as T)) };
+}
+
+/**
+ * Rules that take each of `keys` as given, for options another reader checks
+ * (a client passes its `ControlOptions` on to `controlSetup`).
+ */
+export function passedOn<O extends object>(keys: readonly (keyof O)[]): OptionSpec<O> {
+  return Object.fromEntries(keys.map((key) => [key, given()])) as unknown as OptionSpec<O>;
 }
 
 /** An option that must be given. */

@@ -1,12 +1,19 @@
 import type { Dispatcher } from 'undici';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
 import {
-  CONTROLLED_KEYS,
+  check,
+  defineOptions,
+  type EarlierSettings,
+  hasMethods,
+  number,
+  type OptionRule,
+} from '../option-spec.js';
+import {
   type ControlledSettings,
+  controlledSettings,
+  INTERCEPTOR_RULES,
   type InterceptorOptions,
-  readControlledOptions,
 } from './options.js';
 
 /** Options of {@link createClient}. */
@@ -43,56 +50,56 @@ export interface ClientSettings extends ControlledSettings {
   dispatcher: Dispatcher | undefined;
 }
 
-const CLIENT_KEYS = [
-  ...CONTROLLED_KEYS,
-  'connections',
-  'connectTimeoutMs',
-  'headersTimeoutMs',
-  'bodyTimeoutMs',
-  'maxRedirects',
-  'dispatcher',
-] as const;
-
-/** Validates {@link ClientOptions}; errors name the option, the value and what was expected. */
-export function readClientOptions(options: ClientOptions): ClientSettings {
-  const owner = 'createClient';
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid(owner, 'options', options, 'an object');
-  }
-  rejectUnknownOptions(owner, options, CLIENT_KEYS);
-  const settings = readControlledOptions(owner, options);
-  const max = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
-  const ms = (name: keyof ClientOptions, fallback: number) =>
-    numberOption(owner, name, options[name], fallback, { min: 1, infinite: true });
-  const dispatcher = options.dispatcher;
-  if (dispatcher !== undefined) {
-    if (typeof dispatcher?.dispatch !== 'function') {
-      throw InvalidOptionError.invalid(owner, 'dispatcher', dispatcher, 'an undici Dispatcher');
-    }
-    for (const name of ['connections', 'connectTimeoutMs'] as const) {
-      if (options[name] !== undefined) {
+/** `connections` and `connectTimeoutMs` configure the client's own agent: unset with a `dispatcher`. */
+function ownAgent<T>(rule: OptionRule<T>): OptionRule<T> {
+  return {
+    read(value, owner, name, earlier) {
+      if (value !== undefined && earlier.dispatcher !== undefined) {
         throw InvalidOptionError.invalid(
           owner,
           name,
-          options[name],
+          value,
           'left unset when `dispatcher` is given',
         );
       }
-    }
-  }
+      return rule.read(value, owner, name, earlier);
+    },
+  };
+}
+
+/** The `maxConcurrency` given (checked later by `controlSetup`), or its default. */
+function concurrencyOf(earlier: EarlierSettings): number {
+  const max = earlier.maxConcurrency;
+  return typeof max === 'number' ? max : DEFAULT_MAX_CONCURRENCY;
+}
+
+const MS = { min: 1, infinite: true };
+
+const readOptions = defineOptions<ClientOptions>()('createClient', {
+  ...INTERCEPTOR_RULES,
+  dispatcher: check('an undici Dispatcher', hasMethods<Dispatcher>('dispatch')),
+  connections: ownAgent(
+    number(
+      (earlier) => concurrencyOf(earlier),
+      (earlier) => ({ min: concurrencyOf(earlier), integer: true }),
+    ),
+  ),
+  connectTimeoutMs: ownAgent(number(10_000, MS)),
+  headersTimeoutMs: number(30_000, MS),
+  bodyTimeoutMs: number(30_000, MS),
+  maxRedirects: number(20, { min: 0, integer: true }),
+});
+
+/** Validates {@link ClientOptions}; errors name the option, the value and what was expected. */
+export function readClientOptions(options: ClientOptions): ClientSettings {
+  const read = readOptions(options);
   return {
-    ...settings,
-    connections: numberOption(owner, 'connections', options.connections, max, {
-      min: max,
-      integer: true,
-    }),
-    connectTimeoutMs: ms('connectTimeoutMs', 10_000),
-    headersTimeoutMs: ms('headersTimeoutMs', 30_000),
-    bodyTimeoutMs: ms('bodyTimeoutMs', 30_000),
-    maxRedirects: numberOption(owner, 'maxRedirects', options.maxRedirects, 20, {
-      min: 0,
-      integer: true,
-    }),
-    dispatcher,
+    ...controlledSettings(readOptions.owner, read),
+    connections: read.connections,
+    connectTimeoutMs: read.connectTimeoutMs,
+    headersTimeoutMs: read.headersTimeoutMs,
+    bodyTimeoutMs: read.bodyTimeoutMs,
+    maxRedirects: read.maxRedirects,
+    dispatcher: read.dispatcher,
   };
 }

@@ -1,10 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { ScopeRegistry } from '../controller/registry.js';
-import { InvalidOptionError } from '../errors.js';
-import { rejectUnknownOptions } from '../options.js';
 import { runControlled } from './controlled-attempt.js';
 import { ForwardController, fail, forward } from './forward-response.js';
-import { CONTROLLED_KEYS, type InterceptorOptions, readControlledOptions } from './options.js';
+import { type InterceptorOptions, readControlledOptions } from './options.js';
 import type { RequestControl } from './request-input.js';
 
 /** An undici interceptor that puts every request under ratewise's control. */
@@ -43,10 +41,6 @@ const OWNER = 'ratewiseInterceptor';
  * ```
  */
 export function ratewiseInterceptor(options: InterceptorOptions = {}): RatewiseInterceptor {
-  if (typeof options !== 'object' || options === null) {
-    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
-  }
-  rejectUnknownOptions(OWNER, options, CONTROLLED_KEYS);
   const settings = readControlledOptions(OWNER, options);
   const once = { ...settings, retry: { ...settings.retry, maxAttempts: 1 } };
   const interceptor: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {

@@ -2,11 +2,22 @@ import { type ClassifySettings, readClassifyOptions } from '../classify/options.
 import type { ClassifyOptions } from '../classify.js';
 import { type Clock, systemClock } from '../clock.js';
 import { CONTROL_OPTION_KEYS, type ControlOptions, controlSetup } from '../controller/defaults.js';
+import { DEFAULT_MAX_PAUSE_MS } from '../controller/pause-cap.js';
 import { ScopeRegistry } from '../controller/registry.js';
 import { byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
-import { numberOption } from '../options.js';
+import {
+  check,
+  definedOnly,
+  defineOptions,
+  func,
+  hasMethods,
+  number,
+  type OptionSpec,
+  passedOn,
+  type SettingsOf,
+} from '../option-spec.js';
 import { type Random, systemRandom } from '../random.js';
 import type { Fleet } from '../store/fleet.js';
 import type { StateStore } from '../store/store.js';
@@ -93,110 +104,98 @@ export interface ControlledSettings {
   maxPauseMs: number;
 }
 
-/** Every {@link InterceptorOptions} key. */
-export const CONTROLLED_KEYS = [
-  ...CONTROL_OPTION_KEYS,
-  'scope',
-  'retry',
-  'events',
-  'store',
-  'fleet',
-  'idleMs',
-  'classify',
-  'clock',
-  'random',
-  'timeoutMs',
-  'maxBodyBytes',
-] as const;
+const isObject = (value: unknown): value is object => typeof value === 'object' && value !== null;
 
-/** Validates {@link InterceptorOptions} (after the caller rejected unknown keys) and builds the registry. */
+/**
+ * The rules of {@link InterceptorOptions}, for the readers of the entry points
+ * that take them: `ratewiseInterceptor`, `createClient` and the integrations.
+ * The `ControlOptions` are passed on to {@link controlSetup}, which checks them.
+ */
+export const INTERCEPTOR_RULES = {
+  ...passedOn<ControlOptions>(CONTROL_OPTION_KEYS),
+  scope: func<ScopeResolver>(byHost, 'a scope resolver such as byHost'),
+  retry: check('an object of retry options', isObject as (value: unknown) => value is RetryOptions),
+  events: func<EventSink>(undefined, 'an event sink function'),
+  store: check('a StateStore', hasMethods<StateStore>('load', 'save')),
+  fleet: check('a Fleet such as redisFleet({ url })', hasMethods<Fleet>('registry')),
+  idleMs: number(600_000, { min: 0, infinite: true }),
+  classify: check(
+    'an object of classify options',
+    isObject as (value: unknown) => value is Omit<ClassifyOptions, 'now'>,
+    {},
+  ),
+  clock: check('a Clock', hasMethods<Clock>('now', 'wallNow', 'setTimer', 'sleep'), systemClock),
+  random: check('a Random such as seededRandom(1)', hasMethods<Random>('next'), systemRandom),
+  timeoutMs: number(120_000, { min: 1, infinite: true }),
+  maxBodyBytes: number(67_108_864, { min: 0, infinite: true }),
+} satisfies OptionSpec<InterceptorOptions>;
+
+/** {@link InterceptorOptions} as its rules read them, before the registry is built. */
+export type InterceptorReading = SettingsOf<typeof INTERCEPTOR_RULES>;
+
+/** Reads {@link InterceptorOptions}; errors name the entry point given as `as`. */
+export const readInterceptorOptions = defineOptions<InterceptorOptions>()(
+  'ratewiseInterceptor',
+  INTERCEPTOR_RULES,
+);
+
+/** What every controlled entry point builds from its options: the registry and its companions. */
+export type ControlledCore = Omit<ControlledSettings, 'deadlines' | 'timeoutMs' | 'maxBodyBytes'>;
+
+/**
+ * Builds the registry and the settings around it from options `owner` has
+ * read: the `ControlOptions` through {@link controlSetup}, `retry` and
+ * `classify` through their own readers.
+ */
+export function controlledCore(
+  owner: string,
+  read: Omit<InterceptorReading, 'timeoutMs' | 'maxBodyBytes'>,
+): ControlledCore {
+  const setup = controlSetup(
+    definedOnly(Object.fromEntries(CONTROL_OPTION_KEYS.map((key) => [key, read[key]]))),
+  );
+  if ('now' in read.classify)
+    throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
+  const clock = steadyClock(read.clock);
+  const retry = retryPolicy(read.retry);
+  const registryOptions = {
+    setup,
+    clock,
+    random: read.random,
+    ...(read.events ? { events: read.events } : {}),
+    ...(read.store ? { store: read.store } : {}),
+    idleMs: read.idleMs,
+    // A request waits out a known pause only as long as it would wait for a Retry-After.
+    maxPauseWaitMs: retry.maxRetryAfterMs,
+  };
+  return {
+    registry: read.fleet
+      ? read.fleet.registry(registryOptions)
+      : new ScopeRegistry(registryOptions),
+    resolve: read.scope,
+    retry,
+    classify: readClassifyOptions(read.classify),
+    clock,
+    random: read.random,
+    maxPauseMs: read.maxPauseMs ?? DEFAULT_MAX_PAUSE_MS,
+  };
+}
+
+/** Validates {@link InterceptorOptions} and builds the registry; errors name `owner`. */
 export function readControlledOptions(
   owner: string,
   options: InterceptorOptions,
 ): ControlledSettings {
-  const control: ControlOptions = {};
-  for (const key of CONTROL_OPTION_KEYS) {
-    if (options[key] !== undefined) Object.assign(control, { [key]: options[key] });
-  }
-  const setup = controlSetup(control);
-  requireFunction(owner, 'scope', options.scope, 'a scope resolver such as byHost');
-  requireFunction(owner, 'events', options.events, 'an event sink function');
-  requireMethods(owner, 'clock', options.clock, ['now', 'wallNow', 'setTimer', 'sleep'], 'a Clock');
-  requireMethods(owner, 'random', options.random, ['next'], 'a Random such as seededRandom(1)');
-  requireMethods(owner, 'store', options.store, ['load', 'save'], 'a StateStore');
-  requireMethods(
-    owner,
-    'fleet',
-    options.fleet,
-    ['registry'],
-    'a Fleet such as redisFleet({ url })',
-  );
-  requireMethods(owner, 'retry', options.retry, [], 'an object of retry options');
-  requireMethods(owner, 'classify', options.classify, [], 'an object of classify options');
-  const clock = steadyClock(options.clock ?? systemClock);
-  const random = options.random ?? systemRandom;
-  const classifyOptions = options.classify ?? {};
-  if ('now' in classifyOptions)
-    throw InvalidOptionError.unknown(`${owner}.classify`, 'now', ['isBlocked', 'blockMarkers']);
-  const classify = readClassifyOptions(classifyOptions);
-  const retry = retryPolicy(options.retry);
-  const registryOptions = {
-    setup,
-    clock,
-    random,
-    ...(options.events ? { events: options.events } : {}),
-    ...(options.store ? { store: options.store } : {}),
-    idleMs: numberOption(owner, 'idleMs', options.idleMs, 600_000, { min: 0, infinite: true }),
-    // A request waits out a known pause only as long as it would wait for a Retry-After.
-    maxPauseWaitMs: retry.maxRetryAfterMs,
-  };
-  const registry = options.fleet
-    ? options.fleet.registry(registryOptions)
-    : new ScopeRegistry(registryOptions);
+  return controlledSettings(owner, readInterceptorOptions(options, owner));
+}
+
+/** {@link controlledCore} with the attempts' timeouts. */
+export function controlledSettings(owner: string, read: InterceptorReading): ControlledSettings {
+  const core = controlledCore(owner, read);
   return {
-    registry,
-    resolve: options.scope ?? byHost,
-    retry,
-    classify,
-    clock,
-    deadlines: new Deadlines(clock),
-    random,
-    timeoutMs: numberOption(owner, 'timeoutMs', options.timeoutMs, 120_000, {
-      min: 1,
-      infinite: true,
-    }),
-    maxPauseMs: numberOption(owner, 'maxPauseMs', options.maxPauseMs, 300_000, {
-      min: 0,
-      infinite: true,
-    }),
-    maxBodyBytes: numberOption(owner, 'maxBodyBytes', options.maxBodyBytes, 67_108_864, {
-      min: 0,
-      infinite: true,
-    }),
+    ...core,
+    deadlines: new Deadlines(core.clock),
+    timeoutMs: read.timeoutMs,
+    maxBodyBytes: read.maxBodyBytes,
   };
-}
-
-function requireFunction(owner: string, name: string, value: unknown, expected: string): void {
-  if (value !== undefined && typeof value !== 'function') {
-    throw InvalidOptionError.invalid(owner, name, value, expected);
-  }
-}
-
-/** Checks that an optional object option is an object with these methods. */
-function requireMethods(
-  owner: string,
-  name: string,
-  value: unknown,
-  methods: readonly string[],
-  expected: string,
-): void {
-  if (value === undefined) return;
-  const object = value as Record<string, unknown> | null;
-  if (
-    typeof object !== 'object' ||
-    object === null ||
-    methods.some((method) => typeof object[method] !== 'function')
-  ) {
-    throw InvalidOptionError.invalid(owner, name, value, expected);
-  }
 }

@@ -60,6 +60,9 @@ function capNote(ms: number, maxPauseMs: number): string {
   return ms > maxPauseMs ? `, capped at ${seconds(maxPauseMs)} (maxPauseMs)` : '';
 }
 
+/** The default `maxPauseMs`: 5 minutes. */
+export const DEFAULT_MAX_PAUSE_MS = 300_000;
+
 /** How long one response may pause a scope, and how long a request waits for a pause. */
 export interface PauseLimits {
   maxPauseMs: number;
@@ -70,7 +73,13 @@ export interface PauseLimits {
 export function pauseLimits(options: Partial<PauseLimits>): PauseLimits {
   const rule = { min: 0, infinite: true };
   return {
-    maxPauseMs: numberOption('ScopeController', 'maxPauseMs', options.maxPauseMs, 300_000, rule),
+    maxPauseMs: numberOption(
+      'ScopeController',
+      'maxPauseMs',
+      options.maxPauseMs,
+      DEFAULT_MAX_PAUSE_MS,
+      rule,
+    ),
     maxPauseWaitMs: numberOption(
       'ScopeController',
       'maxPauseWaitMs',

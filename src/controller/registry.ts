@@ -1,11 +1,10 @@
 import type { BreakerSnapshot } from '../algorithms/breaker-policy.js';
-import { type Clock, systemClock } from '../clock.js';
+import type { Clock } from '../clock.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import { ClosedError, InvalidOptionError } from '../errors.js';
 import { admissionChannel, traceAdmission } from '../events/diagnostics.js';
 import type { EventSink } from '../events/event.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
-import { type Random, systemRandom } from '../random.js';
+import type { Random } from '../random.js';
 import { MemoryStore } from '../store/memory-store.js';
 import type { ScopeState, StateStore } from '../store/store.js';
 import { CompositePermit } from './composite-permit.js';
@@ -13,7 +12,7 @@ import type { Permit } from './permit.js';
 import { ScopeController } from './scope-controller.js';
 import type { ScopePermit } from './scope-permit.js';
 import {
-  SCOPE_REGISTRY_OPTIONS,
+  readScopeRegistryOptions,
   type ScopeFactory,
   type ScopeRegistryOptions,
   type ScopeSetup,
@@ -41,23 +40,14 @@ export class ScopeRegistry {
   #lastSweep: number;
 
   constructor(options: ScopeRegistryOptions) {
-    rejectUnknownOptions('ScopeRegistry', options, SCOPE_REGISTRY_OPTIONS);
-    this.#setup = options.setup;
-    this.#clock = options.clock ?? systemClock;
-    this.#random = options.random ?? systemRandom;
-    this.#events = options.events;
-    this.#store = options.store ?? new MemoryStore({ clock: this.#clock });
-    this.#idleMs = numberOption('ScopeRegistry', 'idleMs', options.idleMs, 600_000, {
-      min: 0,
-      infinite: true,
-    });
-    this.#maxPauseWaitMs = numberOption(
-      'ScopeRegistry',
-      'maxPauseWaitMs',
-      options.maxPauseWaitMs,
-      Infinity,
-      { min: 0, infinite: true },
-    );
+    const settings = readScopeRegistryOptions(options);
+    this.#setup = settings.setup;
+    this.#clock = settings.clock;
+    this.#random = settings.random;
+    this.#events = settings.events;
+    this.#store = settings.store ?? new MemoryStore({ clock: this.#clock });
+    this.#idleMs = settings.idleMs;
+    this.#maxPauseWaitMs = settings.maxPauseWaitMs;
     this.#lastSweep = this.#clock.now();
   }
 

@@ -5,6 +5,7 @@ import type { EventSink } from '../events/event.js';
 import { defineOptions, given, number, required } from '../option-spec.js';
 import { type Random, systemRandom } from '../random.js';
 import type { LatencyGuardOptions } from './latency-guard.js';
+import { DEFAULT_MAX_PAUSE_MS } from './pause-cap.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
 
 /** Options for {@link ScopeController}. */
@@ -62,7 +63,7 @@ export const readScopeControllerOptions = defineOptions<ScopeControllerOptions>(
     retryBudget: given(),
     latencyGuard: given(),
     events: given(),
-    maxPauseMs: number(300_000, NO_LESS_THAN_ZERO),
+    maxPauseMs: number(DEFAULT_MAX_PAUSE_MS, NO_LESS_THAN_ZERO),
     maxPauseWaitMs: number(Infinity, NO_LESS_THAN_ZERO),
   },
 );

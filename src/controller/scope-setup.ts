@@ -1,8 +1,9 @@
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
-import type { Clock } from '../clock.js';
+import { type Clock, systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
-import type { Random } from '../random.js';
+import { defineOptions, given, number, required } from '../option-spec.js';
+import { type Random, systemRandom } from '../random.js';
 import type { StateStore } from '../store/store.js';
 import type { LatencyGuardOptions } from './latency-guard.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
@@ -58,13 +59,18 @@ export interface ScopeRegistryOptions {
   maxPauseWaitMs?: number;
 }
 
-/** Every {@link ScopeRegistryOptions} key. */
-export const SCOPE_REGISTRY_OPTIONS = [
-  'setup',
-  'clock',
-  'random',
-  'events',
-  'store',
-  'idleMs',
-  'maxPauseWaitMs',
-] as const;
+const NO_LESS_THAN_ZERO = { min: 0, infinite: true };
+
+/** Validates {@link ScopeRegistryOptions}, applying the defaults but the store's (built on the clock). */
+export const readScopeRegistryOptions = defineOptions<ScopeRegistryOptions>()('ScopeRegistry', {
+  setup: required<ScopeFactory>(
+    'a function (scope) => ({ limit, rate, … })',
+    (value) => typeof value === 'function',
+  ),
+  clock: given(systemClock),
+  random: given(systemRandom),
+  events: given(),
+  store: given(),
+  idleMs: number(600_000, NO_LESS_THAN_ZERO),
+  maxPauseWaitMs: number(Infinity, NO_LESS_THAN_ZERO),
+});

@@ -1,17 +1,12 @@
 import type { Backoff } from '../backoff/backoff.js';
 import type { ClassifySettings } from '../classify/options.js';
-import {
-  CONTROLLED_KEYS,
-  type InterceptorOptions,
-  readControlledOptions,
-} from '../client/options.js';
+import { controlledCore, INTERCEPTOR_RULES, type InterceptorOptions } from '../client/options.js';
 import { isRateSignal } from '../client/retry-policy.js';
 import type { Clock } from '../clock.js';
 import type { ScopeRegistry } from '../controller/registry.js';
 import type { ScopeResolver } from '../controller/resolvers.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
-import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, hasMethods, number, type OptionRule } from '../option-spec.js';
 import type { Random } from '../random.js';
 import type { Signal } from '../signal.js';
 import { ControlledAttempt } from './controlled-attempt.js';
@@ -36,12 +31,14 @@ export interface IntegrationOptions
   maxAdmissionWaitMs?: number;
 }
 
-/** Every {@link IntegrationOptions} key. */
-export const INTEGRATION_KEYS: readonly string[] = [
-  ...CONTROLLED_KEYS.filter((key) => !['retry', 'timeoutMs', 'maxBodyBytes'].includes(key)),
-  'backoff',
-  'maxAdmissionWaitMs',
-];
+const { retry, timeoutMs, maxBodyBytes, ...CONTROLLED_RULES } = INTERCEPTOR_RULES;
+
+/** The rules of {@link IntegrationOptions}. */
+const INTEGRATION_RULES = {
+  ...CONTROLLED_RULES,
+  backoff: check('a Backoff such as fullJitter()', hasMethods<Backoff>('delayMs')),
+  maxAdmissionWaitMs: number(Infinity, { min: 0, infinite: true }),
+};
 
 /** Where an attempt goes, and what may end its wait for admission. */
 export interface AttemptTarget {
@@ -71,29 +68,29 @@ export class AttemptControl {
   readonly #backoff: Backoff;
   readonly #maxWaitMs: number;
 
-  /** Validates `options` (errors name `owner`, the option and the value) and builds the registry. */
-  constructor(owner: string, options: IntegrationOptions = {}, extraKeys: readonly string[] = []) {
-    if (typeof options !== 'object' || options === null) {
-      throw InvalidOptionError.invalid(owner, 'options', options, 'an object');
-    }
-    rejectUnknownOptions(owner, options, [...INTEGRATION_KEYS, ...extraKeys]);
-    const { backoff, maxAdmissionWaitMs, ...controlled } = options as IntegrationOptions &
-      Record<string, unknown>;
-    for (const key of extraKeys) delete controlled[key];
-    const settings = readControlledOptions(owner, {
-      ...controlled,
-      ...(backoff === undefined ? {} : { retry: { backoff } }),
+  /**
+   * Validates `options` (errors name `owner`, the option and the value) and
+   * builds the registry; `ownRules` check the options the integration adds.
+   */
+  constructor(
+    owner: string,
+    options: IntegrationOptions = {},
+    ownRules: Readonly<Record<string, OptionRule<unknown>>> = {},
+  ) {
+    const read = defineOptions<IntegrationOptions>()(owner, { ...INTEGRATION_RULES, ...ownRules })(
+      options,
+    );
+    const core = controlledCore(owner, {
+      ...read,
+      retry: read.backoff === undefined ? undefined : { backoff: read.backoff },
     });
-    this.registry = settings.registry;
-    this.#resolve = settings.resolve;
-    this.#classify = settings.classify;
-    this.#clock = settings.clock;
-    this.#random = settings.random;
-    this.#backoff = settings.retry.backoff;
-    this.#maxWaitMs = numberOption(owner, 'maxAdmissionWaitMs', maxAdmissionWaitMs, Infinity, {
-      min: 0,
-      infinite: true,
-    });
+    this.registry = core.registry;
+    this.#resolve = core.resolve;
+    this.#classify = core.classify;
+    this.#clock = core.clock;
+    this.#random = core.random;
+    this.#backoff = core.retry.backoff;
+    this.#maxWaitMs = read.maxAdmissionWaitMs;
   }
 
   /** The time source, for integrations that measure phases. */

@@ -14,6 +14,7 @@ import type {
 } from 'axios';
 import type { RequestControl } from '../client/request-input.js';
 import type { ScopeRegistry } from '../controller/registry.js';
+import { check } from '../option-spec.js';
 import { AttemptControl, type IntegrationOptions } from './attempt-control.js';
 import type { ControlledAttempt } from './controlled-attempt.js';
 import { streamEnded } from './stream-end.js';
@@ -76,7 +77,13 @@ export function ratewiseAdapter(
   axios: AxiosStatic,
   options: AxiosIntegrationOptions = {},
 ): RatewiseAxiosAdapter {
-  const control = new AttemptControl(OWNER, options, ['adapter']);
+  const control = new AttemptControl(OWNER, options, {
+    adapter: check(
+      'an axios adapter: a function, a name or a list of them',
+      (value): value is AxiosAdapterConfig | AxiosAdapterConfig[] =>
+        ['function', 'string'].includes(typeof value) || Array.isArray(value),
+    ),
+  });
   const inner = options.adapter ?? axios.defaults.adapter;
   const signals = new WeakMap<object, ReturnType<ControlledAttempt['fail']>>();
   const adapter = async (config: RatewiseAxiosConfig): Promise<AxiosResponse> => {

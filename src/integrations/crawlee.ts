@@ -16,6 +16,7 @@ import type {
 } from '@crawlee/core';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import type { ScopeRegistry } from '../controller/registry.js';
+import { check, hasMethods } from '../option-spec.js';
 import { AttemptControl, type IntegrationOptions } from './attempt-control.js';
 import type { ControlledAttempt } from './controlled-attempt.js';
 import { admitWithin, type RetryRequestErrorClass, sessionContext } from './crawlee-admission.js';
@@ -116,7 +117,12 @@ export const retryHttp429: { additionalHttpErrorStatusCodes: number[] } = {
 export async function ratewiseCrawlee(
   options: CrawleeIntegrationOptions = {},
 ): Promise<RatewiseCrawlee> {
-  const control = new AttemptControl('ratewiseCrawlee', options, ['httpClient']);
+  const control = new AttemptControl('ratewiseCrawlee', options, {
+    httpClient: check(
+      'a Crawlee BaseHttpClient such as new GotScrapingHttpClient()',
+      hasMethods<BaseHttpClient>('sendRequest', 'stream'),
+    ),
+  });
   const crawlee = await import('@crawlee/core');
   const inner = options.httpClient ?? new crawlee.GotScrapingHttpClient();
   return {

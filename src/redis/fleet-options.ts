@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { check, defineOptions, type EarlierSettings, func, given, number } from '../option-spec.js';
 import type { RedisLink } from './link.js';
 
 /** Options of {@link redisFleet}. Give exactly one of `url`, `client` or `link`. */
@@ -82,64 +82,41 @@ export interface FleetSettings {
 }
 
 const OWNER = 'redisFleet';
-const KNOWN = [
-  'url',
-  'cluster',
-  'client',
-  'link',
-  'prefix',
-  'leaseMs',
-  'callTimeoutMs',
-  'stateTtlMs',
-  'learnEveryMs',
-  'horizonMs',
-  'rateLeaseMinRequests',
-  'workerId',
-  'log',
-  'clock',
-] as const;
+const ms = (fallback: number | ((earlier: EarlierSettings) => number), min: number) =>
+  number(fallback, { min, integer: true });
+
+const readOptions = defineOptions<RedisFleetOptions>()(OWNER, {
+  url: check('a redis:// or rediss:// URL', (value): value is string =>
+    /^rediss?:\/\//.test(String(value)),
+  ),
+  cluster: given(),
+  client: given(),
+  link: given(),
+  prefix: check(
+    'letters, digits, _ . or -',
+    (value): value is string => typeof value === 'string' && /^[\w.-]+$/.test(value),
+    'rw',
+  ),
+  leaseMs: ms(5000, 100),
+  callTimeoutMs: ms(100, 1),
+  stateTtlMs: ms(86_400_000, 1000),
+  learnEveryMs: ms(250, 1),
+  horizonMs: ms((earlier) => earlier.leaseMs as number, 0),
+  rateLeaseMinRequests: number(16, { min: 1, infinite: true }),
+  workerId: given(),
+  log: func<(line: string) => void>((line) => console.warn(line)),
+  clock: given(systemClock),
+});
 
 /** Validates {@link RedisFleetOptions}; errors name the option, the value and what was expected. */
 export function readFleetOptions(options: RedisFleetOptions): FleetSettings {
-  if (typeof options !== 'object' || options === null)
-    throw InvalidOptionError.invalid(OWNER, 'options', options, 'an object');
-  rejectUnknownOptions(OWNER, options, KNOWN);
-  const given = (['url', 'client', 'link'] as const).filter((key) => options[key] !== undefined);
-  if (given.length !== 1)
-    throw InvalidOptionError.invalid(
-      OWNER,
-      'url',
-      options.url,
-      'given alone (or `client`, or `link`)',
-    );
-  if (options.url !== undefined && !/^rediss?:\/\//.test(String(options.url)))
-    throw InvalidOptionError.invalid(OWNER, 'url', options.url, 'a redis:// or rediss:// URL');
-  const ms = (name: keyof RedisFleetOptions, fallback: number, min: number) =>
-    numberOption(OWNER, name, options[name], fallback, { min, integer: true });
-  const leaseMs = ms('leaseMs', 5000, 100);
-  const prefix = options.prefix ?? 'rw';
-  if (typeof prefix !== 'string' || !/^[\w.-]+$/.test(prefix))
-    throw InvalidOptionError.invalid(OWNER, 'prefix', prefix, 'letters, digits, _ . or -');
-  if (options.log !== undefined && typeof options.log !== 'function')
-    throw InvalidOptionError.invalid(OWNER, 'log', options.log, 'a function');
+  const { url, cluster, client, link, workerId, ...settings } = readOptions(options);
+  if ([url, client, link].filter((value) => value !== undefined).length !== 1)
+    throw InvalidOptionError.invalid(OWNER, 'url', url, 'given alone (or `client`, or `link`)');
   return {
-    prefix,
-    leaseMs,
-    callTimeoutMs: ms('callTimeoutMs', 100, 1),
-    stateTtlMs: ms('stateTtlMs', 86_400_000, 1000),
-    learnEveryMs: ms('learnEveryMs', 250, 1),
-    horizonMs: ms('horizonMs', leaseMs, 0),
-    rateLeaseMinRequests: numberOption(
-      OWNER,
-      'rateLeaseMinRequests',
-      options.rateLeaseMinRequests,
-      16,
-      { min: 1, infinite: true },
-    ),
-    renewMs: Math.max(50, Math.floor(leaseMs / 3)),
-    workerId: options.workerId ?? defaultWorkerId(),
-    log: options.log ?? ((line) => console.warn(line)),
-    clock: options.clock ?? systemClock,
+    ...settings,
+    renewMs: Math.max(50, Math.floor(settings.leaseMs / 3)),
+    workerId: workerId ?? defaultWorkerId(),
   };
 }
 

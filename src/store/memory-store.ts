@@ -1,5 +1,5 @@
 import { type Clock, systemClock } from '../clock.js';
-import { numberOption, rejectUnknownOptions } from '../options.js';
+import { defineOptions, given, number } from '../option-spec.js';
 import type { ScopeState, StateStore } from './store.js';
 
 /** Options of {@link MemoryStore}. */
@@ -20,7 +20,11 @@ export interface MemoryStoreOptions {
   clock?: Clock;
 }
 
-const OWNER = 'MemoryStore';
+const readOptions = defineOptions<MemoryStoreOptions>()('MemoryStore', {
+  maxEntries: number(10_000, { min: 1, integer: true, infinite: true }),
+  ttlMs: number(3_600_000, { min: 0, infinite: true }),
+  clock: given(systemClock),
+});
 
 interface Entry {
   text: string;
@@ -43,17 +47,10 @@ export class MemoryStore implements StateStore {
   readonly #clock: Clock;
 
   constructor(options: MemoryStoreOptions = {}) {
-    rejectUnknownOptions(OWNER, options, ['maxEntries', 'ttlMs', 'clock']);
-    this.#maxEntries = numberOption(OWNER, 'maxEntries', options.maxEntries, 10_000, {
-      min: 1,
-      integer: true,
-      infinite: true,
-    });
-    this.#ttlMs = numberOption(OWNER, 'ttlMs', options.ttlMs, 3_600_000, {
-      min: 0,
-      infinite: true,
-    });
-    this.#clock = options.clock ?? systemClock;
+    const settings = readOptions(options);
+    this.#maxEntries = settings.maxEntries;
+    this.#ttlMs = settings.ttlMs;
+    this.#clock = settings.clock;
   }
 
   /** Number of scopes with saved state. */

@@ -36,4 +36,23 @@ describe('client options are validated at construction', () => {
       /unknown option `maxRedirects`/,
     );
   });
+
+  it('errors name the entry point that took the options', () => {
+    expect(() => ratewiseInterceptor({ idleMs: -1 })).toThrow(
+      /^ratewiseInterceptor: option `idleMs`/,
+    );
+    expect(() => createClient({ idleMs: -1 })).toThrow(/^createClient: option `idleMs`/);
+    expect(() => createClient({ classify: { now: 1 } } as never)).toThrow(
+      /createClient\.classify: unknown option `now`/,
+    );
+  });
+
+  it('a dispatcher excludes connectTimeoutMs; a bad one is named', () => {
+    expect(() => createClient({ dispatcher: new Agent(), connectTimeoutMs: 5 })).toThrow(
+      /`connectTimeoutMs` must be left unset when `dispatcher` is given/,
+    );
+    expect(() => createClient({ dispatcher: {} as never })).toThrow(
+      /option `dispatcher` must be an undici Dispatcher/,
+    );
+  });
 });

@@ -137,5 +137,20 @@ describe('ratewise/axios', () => {
 
   it('rejects unknown options with the option named', () => {
     expect(() => ratewiseAdapter(axios, { maxConcurency: 3 } as never)).toThrow(/maxConcurency/);
+    expect(() => ratewiseAdapter(axios, { retry: {} } as never)).toThrow(
+      /ratewiseAdapter: unknown option `retry`/,
+    );
+  });
+
+  it('checks the options it adds and those every integration takes', () => {
+    expect(() => ratewiseAdapter(axios, { adapter: 5 } as never)).toThrow(
+      /ratewiseAdapter: option `adapter` must be an axios adapter/,
+    );
+    expect(() => ratewiseAdapter(axios, { maxAdmissionWaitMs: -1 })).toThrow(
+      /option `maxAdmissionWaitMs` must be a number >= 0/,
+    );
+    expect(() => ratewiseAdapter(axios, { backoff: 500 } as never)).toThrow(
+      /option `backoff` must be a Backoff/,
+    );
   });
 });
