@@ -34,6 +34,9 @@ export type { ProbeBudgetState } from './algorithms/probe-budget.js';
 export type { QuotaPaceState } from './algorithms/quota-pace.js';
 export type { RateMeterState } from './algorithms/rate-meter-state.js';
 export type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
+export type { MalformedLine } from './analyze/log-analysis.js';
+// What an UnusableLogError is built from (also in ratewise/analyze).
+export type { LineUse } from './analyze/unusable-log.js';
 // Backoff
 export type { Backoff, BackoffOptions } from './backoff/backoff.js';
 export {
@@ -103,11 +106,16 @@ export {
   InvalidOptionError,
   RatewiseError,
   RedirectError,
+  RedisTimeoutError,
+  RedisUnreachableError,
   ReleaseError,
   ResponseTooLargeError,
   RetryAfterTooLongError,
   ScopePausedError,
   SinkClosedError,
+  TooManyWindowsError,
+  UnusableLogError,
+  UsageError,
 } from './errors.js';
 // Events
 export type {

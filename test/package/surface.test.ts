@@ -57,6 +57,14 @@ console.log(JSON.stringify(names));`;
     expect(loaded).toEqual(declared);
   });
 
+  it('exports every error class from ratewise, whichever entry throws it', () => {
+    const errors = Object.values(surface).flatMap(({ values }) =>
+      values.filter((name) => name.endsWith('Error')),
+    );
+    const root = new Set(surface.ratewise?.values);
+    expect(errors.filter((name) => !root.has(name))).toEqual([]);
+  });
+
   it('is described entry by entry in the README API section', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
     const api = readme.slice(
