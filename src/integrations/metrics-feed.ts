@@ -1,6 +1,5 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { ScopeRegistry } from '../controller/registry.js';
-import { InvalidOptionError } from '../errors.js';
 import {
   type AdmissionMessage,
   admissionChannel,
@@ -8,7 +7,14 @@ import {
   type LimitMessage,
   type ReleaseMessage,
 } from '../events/diagnostics.js';
-import { numberOption } from '../options.js';
+import {
+  func,
+  hasMethods,
+  number,
+  type OptionSpec,
+  required,
+  type SettingsOf,
+} from '../option-spec.js';
 import { Histogram } from './histogram.js';
 
 /** Options shared by the Prometheus and OpenTelemetry exporters. */
@@ -29,6 +35,19 @@ export interface MetricsOptions {
    */
   maxScopes?: number;
 }
+
+/** The rules of {@link MetricsOptions}, for the readers of both exporters. */
+export const METRICS_RULES = {
+  registry: required<ScopeRegistry>(
+    'a ScopeRegistry (client.registry)',
+    hasMethods<ScopeRegistry>('controllers'),
+  ),
+  scopeLabel: func<(scope: string) => string>((scope) => scope),
+  maxScopes: number(50, { min: 1, integer: true }),
+} satisfies OptionSpec<MetricsOptions>;
+
+/** {@link MetricsOptions} checked, defaults applied. */
+export type MetricsSettings = SettingsOf<typeof METRICS_RULES>;
 
 /** One label's numbers at a scrape (summed over its scopes). */
 export interface LabelGauges {
@@ -97,25 +116,11 @@ export class MetricsFeed {
   readonly #onLimit = (message: unknown) => this.#limit(message as LimitMessage);
   readonly #admission = { asyncEnd: (message: AdmissionMessage) => this.#admitted(message) };
 
-  constructor(owner: string, options: MetricsOptions, observer?: FeedObserver) {
+  constructor(settings: MetricsSettings, observer?: FeedObserver) {
     this.#observer = observer;
-    if (typeof options?.registry?.controllers !== 'function') {
-      throw InvalidOptionError.invalid(
-        owner,
-        'registry',
-        options?.registry,
-        'a ScopeRegistry (client.registry)',
-      );
-    }
-    if (options.scopeLabel !== undefined && typeof options.scopeLabel !== 'function') {
-      throw InvalidOptionError.invalid(owner, 'scopeLabel', options.scopeLabel, 'a function');
-    }
-    this.#registry = options.registry;
-    this.#label = options.scopeLabel ?? ((scope) => scope);
-    this.#maxScopes = numberOption(owner, 'maxScopes', options.maxScopes, 50, {
-      min: 1,
-      integer: true,
-    });
+    this.#registry = settings.registry;
+    this.#label = settings.scopeLabel;
+    this.#maxScopes = settings.maxScopes;
     subscribe(CHANNEL_NAMES.release, this.#onRelease);
     subscribe(CHANNEL_NAMES.limit, this.#onLimit);
     admissionChannel.subscribe(this.#admission as never);

@@ -10,8 +10,9 @@ import {
   metrics,
   type Observable,
 } from '@opentelemetry/api';
+import { check, defineOptions, hasMethods } from '../option-spec.js';
 import { SECONDS_BUCKETS } from './histogram.js';
-import { MetricsFeed, type MetricsOptions, SCOPE_GAUGES } from './metrics-feed.js';
+import { METRICS_RULES, MetricsFeed, type MetricsOptions, SCOPE_GAUGES } from './metrics-feed.js';
 
 export type { MetricsOptions } from './metrics-feed.js';
 
@@ -20,6 +21,11 @@ export interface OtelOptions extends MetricsOptions {
   /** The meter to create the instruments on. @default metrics.getMeter('ratewise') */
   meter?: Meter;
 }
+
+const readOptions = defineOptions<OtelOptions>()('otelMetrics', {
+  ...METRICS_RULES,
+  meter: check('an OpenTelemetry Meter', hasMethods<Meter>('createHistogram')),
+});
 
 /** The instruments' callback and subscriptions; `close()` stops both. */
 export interface OtelMetrics {
@@ -40,7 +46,7 @@ export interface OtelMetrics {
  * ```
  */
 export function otelMetrics(options: OtelOptions): OtelMetrics {
-  const meter = options?.meter ?? metrics.getMeter('ratewise');
+  const { meter = metrics.getMeter('ratewise'), ...settings } = readOptions(options);
   const advice = { explicitBucketBoundaries: [...SECONDS_BUCKETS] };
   const duration = meter.createHistogram('ratewise_request_duration_seconds', {
     description: 'Admission to outcome of each request attempt, seconds.',
@@ -52,8 +58,7 @@ export function otelMetrics(options: OtelOptions): OtelMetrics {
     unit: 's',
     advice,
   });
-  const { meter: _meter, ...feedOptions } = options;
-  const feed = new MetricsFeed('otelMetrics', feedOptions, {
+  const feed = new MetricsFeed(settings, {
     duration: (scope, seconds) => duration.record(seconds, { scope }),
     wait: (scope, seconds) => wait.record(seconds, { scope }),
   });

@@ -3,11 +3,12 @@
  *
  * @packageDocumentation
  */
-import { InvalidOptionError } from '../errors.js';
+import { defineOptions, hasMethods, required } from '../option-spec.js';
 import type { Histogram } from './histogram.js';
 import {
   type LabelGauges,
   type LabelStats,
+  METRICS_RULES,
   MetricsFeed,
   type MetricsOptions,
   SCOPE_GAUGES,
@@ -31,6 +32,14 @@ export interface PrometheusOptions extends MetricsOptions {
 export interface PrometheusMetrics {
   close(): void;
 }
+
+const readOptions = defineOptions<PrometheusOptions>()('prometheusMetrics', {
+  ...METRICS_RULES,
+  register: required<PromRegistry>(
+    'a prom-client Registry',
+    hasMethods<PromRegistry>('registerMetric', 'removeSingleMetric'),
+  ),
+});
 
 /** One sample as prom-client renders it. */
 interface Sample {
@@ -59,12 +68,8 @@ type Kind = 'counter' | 'gauge' | 'histogram';
  * ```
  */
 export function prometheusMetrics(options: PrometheusOptions): PrometheusMetrics {
-  const owner = 'prometheusMetrics';
-  const register = options?.register;
-  if (typeof register?.registerMetric !== 'function') {
-    throw InvalidOptionError.invalid(owner, 'register', register, 'a prom-client Registry');
-  }
-  const feed = new MetricsFeed(owner, options);
+  const { register, ...settings } = readOptions(options);
+  const feed = new MetricsFeed(settings);
   // One read of the controllers per scrape: gauges come first in the scrape and take it.
   let gauges = new Map<string, LabelGauges>();
   const metrics: [string, string, Kind, () => Sample[]][] = SCOPE_GAUGES.map(

@@ -5,6 +5,7 @@ import { createClient } from '../../src/client/client.js';
 import { controlSetup } from '../../src/controller/defaults.js';
 import { ScopeRegistry } from '../../src/controller/registry.js';
 import { byContext } from '../../src/controller/resolvers.js';
+import { otelMetrics } from '../../src/integrations/otel.js';
 import { prometheusMetrics } from '../../src/integrations/prometheus.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
 import { fastClock, type TestServer } from '../client/helpers.js';
@@ -129,5 +130,22 @@ describe('ratewise/prometheus', () => {
   it('rejects a missing register with the option named', () => {
     const registry = new ScopeRegistry({ setup: controlSetup() });
     expect(() => prometheusMetrics({ registry } as never)).toThrow(/register/);
+  });
+
+  it('checks every option of both exporters, naming the exporter', () => {
+    const registry = new ScopeRegistry({ setup: controlSetup() });
+    const register = new Registry();
+    expect(() => prometheusMetrics({ registry, register, maxScopes: 0 })).toThrow(
+      /prometheusMetrics: option `maxScopes` must be an integer >= 1, got 0/,
+    );
+    expect(() => prometheusMetrics({ registry, register, scopeLable: String } as never)).toThrow(
+      /prometheusMetrics: unknown option `scopeLable`/,
+    );
+    expect(() => prometheusMetrics({ registry: {}, register } as never)).toThrow(
+      /option `registry` must be a ScopeRegistry/,
+    );
+    expect(() => otelMetrics({ registry, meter: {} } as never)).toThrow(
+      /otelMetrics: option `meter` must be an OpenTelemetry Meter/,
+    );
   });
 });
