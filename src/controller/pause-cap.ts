@@ -1,4 +1,3 @@
-import { numberOption } from '../options.js';
 import type { Signal } from '../signal.js';
 
 /** A signal with its pause capped, and what the pause it asks for is about. */
@@ -62,30 +61,3 @@ function capNote(ms: number, maxPauseMs: number): string {
 
 /** The default `maxPauseMs`: 5 minutes. */
 export const DEFAULT_MAX_PAUSE_MS = 300_000;
-
-/** How long one response may pause a scope, and how long a request waits for a pause. */
-export interface PauseLimits {
-  maxPauseMs: number;
-  maxPauseWaitMs: number;
-}
-
-/** Reads and checks a scope controller's `maxPauseMs` and `maxPauseWaitMs`. */
-export function pauseLimits(options: Partial<PauseLimits>): PauseLimits {
-  const rule = { min: 0, infinite: true };
-  return {
-    maxPauseMs: numberOption(
-      'ScopeController',
-      'maxPauseMs',
-      options.maxPauseMs,
-      DEFAULT_MAX_PAUSE_MS,
-      rule,
-    ),
-    maxPauseWaitMs: numberOption(
-      'ScopeController',
-      'maxPauseWaitMs',
-      options.maxPauseWaitMs,
-      Infinity,
-      rule,
-    ),
-  };
-}

@@ -1,7 +1,7 @@
 import type { ClockReading } from '../algorithms/clock-reading.js';
 import type { AlarmAction, Sample } from '../algorithms/sample.js';
-import { pauseLimits } from '../controller/pause-cap.js';
 import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
+import { readScopeControllerOptions } from '../controller/scope-controller-options.js';
 import { ScopeFeedback } from '../controller/scope-feedback.js';
 import { restoreScope } from '../controller/scope-state.js';
 import type { Signal } from '../signal.js';
@@ -71,7 +71,7 @@ export function judging(algorithms: ScopeSetup, redisNow: number): ScopeFeedback
   const feedback = new ScopeFeedback(
     algorithms.limit,
     algorithms.rate,
-    pauseLimits(algorithms).maxPauseMs,
+    readScopeControllerOptions(algorithms).maxPauseMs,
     false,
   );
   feedback.notePaced(redisNow);
