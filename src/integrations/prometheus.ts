@@ -111,24 +111,18 @@ export function prometheusMetrics(options: PrometheusOptions): PrometheusMetrics
           }),
         ),
     ],
-    [
+    histogram(
+      feed,
       'ratewise_request_duration_seconds',
       'Admission to outcome of each request attempt, seconds.',
-      'histogram',
-      () =>
-        byLabel(feed, (scope, stats) =>
-          buckets('ratewise_request_duration_seconds', scope, stats.duration),
-        ),
-    ],
-    [
+      (stats) => stats.duration,
+    ),
+    histogram(
+      feed,
       'ratewise_admission_wait_seconds',
       'Time each attempt waited for admission, seconds.',
-      'histogram',
-      () =>
-        byLabel(feed, (scope, stats) =>
-          buckets('ratewise_admission_wait_seconds', scope, stats.wait),
-        ),
-    ],
+      (stats) => stats.wait,
+    ),
   );
   for (const [name, help, type, values] of metrics) {
     register.registerMetric({
@@ -143,6 +137,21 @@ export function prometheusMetrics(options: PrometheusOptions): PrometheusMetrics
       for (const [name] of metrics) register.removeSingleMetric(name);
     },
   };
+}
+
+/** A histogram metric of every label's `of(stats)`. */
+function histogram(
+  feed: MetricsFeed,
+  name: string,
+  help: string,
+  of: (stats: LabelStats) => Histogram,
+): [string, string, Kind, () => Sample[]] {
+  return [
+    name,
+    help,
+    'histogram',
+    () => byLabel(feed, (scope, stats) => buckets(name, scope, of(stats))),
+  ];
 }
 
 function byLabel(

@@ -42,15 +42,10 @@ interface Entry {
 export class MemoryStore implements StateStore {
   /** In order of last use, oldest first. */
   readonly #states = new Map<string, Entry>();
-  readonly #maxEntries: number;
-  readonly #ttlMs: number;
-  readonly #clock: Clock;
+  readonly #settings: ReturnType<typeof readOptions>;
 
   constructor(options: MemoryStoreOptions = {}) {
-    const settings = readOptions(options);
-    this.#maxEntries = settings.maxEntries;
-    this.#ttlMs = settings.ttlMs;
-    this.#clock = settings.clock;
+    this.#settings = readOptions(options);
   }
 
   /** Number of scopes with saved state. */
@@ -59,7 +54,7 @@ export class MemoryStore implements StateStore {
   }
 
   async load(scope: string): Promise<ScopeState | undefined> {
-    const now = this.#clock.now();
+    const now = this.#settings.clock.now();
     this.#forgetExpired(now);
     const entry = this.#states.get(scope);
     if (entry === undefined) return undefined;
@@ -68,11 +63,11 @@ export class MemoryStore implements StateStore {
   }
 
   async save(scope: string, state: ScopeState): Promise<void> {
-    const now = this.#clock.now();
+    const now = this.#settings.clock.now();
     this.#forgetExpired(now);
     this.#use(scope, { text: JSON.stringify(state), usedAt: now }, now);
     for (const oldest of this.#states.keys()) {
-      if (this.#states.size <= this.#maxEntries) break;
+      if (this.#states.size <= this.#settings.maxEntries) break;
       this.#states.delete(oldest);
     }
   }
@@ -87,7 +82,7 @@ export class MemoryStore implements StateStore {
   /** Drops states unused for `ttlMs`: they are the oldest, at the front. */
   #forgetExpired(now: number): void {
     for (const [scope, entry] of this.#states) {
-      if (now - entry.usedAt < this.#ttlMs) return;
+      if (now - entry.usedAt < this.#settings.ttlMs) return;
       this.#states.delete(scope);
     }
   }
