@@ -188,30 +188,38 @@ function requireUrls(urls: readonly string[]): void {
   if (bad !== undefined) throw new UsageError(`not an http(s) URL: ${redactUrl(bad)}`);
 }
 
+/** The options `capture` and `check` share (folder, pace, window, `--json`), in each one's words. */
+function sharedOptions(
+  command: Command,
+  help: { requests: string; requestsDefault: number; intervalMs: string; windowRequests: string },
+): Command {
+  return command
+    .option('--dir <dir>', 'folder of baseline files', 'baselines')
+    .option('--requests <n>', help.requests, COUNT, help.requestsDefault)
+    .option('--interval-ms <ms>', help.intervalMs, numberArg({ min: 0 }), 1000)
+    .option('--window-requests <n>', help.windowRequests, COUNT)
+    .addOption(formerFlag('--window <n>', '--window-requests', COUNT))
+    .option('--json', 'print one JSON object');
+}
+
 /** Registers `baseline capture` and `baseline check` on the `ratewise` program. */
 export function registerBaseline(program: Command): Command {
   const baseline = program
     .command('baseline')
     .description('per-host latency baselines: capture politely, check live p95 against them');
-  baseline
+  const capture = baseline
     .command('capture')
     .description('capture the fastest window of polite requests per host into <dir>/<host>.json')
-    .argument('<url...>', 'URLs to request (cycled per host)')
-    .option('--dir <dir>', 'folder of baseline files', 'baselines')
-    .option('--requests <n>', 'requests per host', COUNT, 100)
-    .option(
-      '--interval-ms <ms>',
-      'time between two requests to a host',
-      numberArg({ min: 0 }),
-      1000,
-    )
-    .option('--window-requests <n>', 'requests per window; the fastest window is kept', COUNT)
-    .addOption(formerFlag('--window <n>', '--window-requests', COUNT))
-    .option('--json', 'print one JSON object')
-    .action(async (urls: string[], options: CaptureCommandOptions) => {
-      process.exitCode = await runCapture(urls, options);
-    });
-  baseline
+    .argument('<url...>', 'URLs to request (cycled per host)');
+  sharedOptions(capture, {
+    requests: 'requests per host',
+    requestsDefault: 100,
+    intervalMs: 'time between two requests to a host',
+    windowRequests: 'requests per window; the fastest window is kept',
+  }).action(async (urls: string[], options: CaptureCommandOptions) => {
+    process.exitCode = await runCapture(urls, options);
+  });
+  const check = baseline
     .command('check')
     .description(
       'compare live p95 per host with its baseline (exit 0 healthy, 1 alarm, 2 usage error, 3 no verdict)',
@@ -220,20 +228,14 @@ export function registerBaseline(program: Command): Command {
       '<log|url...>',
       'a log file or - for stdin (last latencies per host), or URLs to request live',
     )
-    .option('--dir <dir>', 'folder of baseline files', 'baselines')
-    .option('--threshold <x>', 'alarm when live p95 > x × baseline p95', numberArg({ min: 1 }), 2)
-    .option('--requests <n>', 'live requests per host (URL mode)', COUNT, 20)
-    .option(
-      '--interval-ms <ms>',
-      'time between two live requests to a host (URL mode)',
-      numberArg({ min: 0 }),
-      1000,
-    )
-    .option('--window-requests <n>', 'latest latencies per host compared (log mode)', COUNT)
-    .addOption(formerFlag('--window <n>', '--window-requests', COUNT))
-    .option('--json', 'print one JSON object')
-    .action(async (targets: string[], options: CheckCommandOptions) => {
-      process.exitCode = await runCheck(targets, options);
-    });
+    .option('--threshold <x>', 'alarm when live p95 > x × baseline p95', numberArg({ min: 1 }), 2);
+  sharedOptions(check, {
+    requests: 'live requests per host (URL mode)',
+    requestsDefault: 20,
+    intervalMs: 'time between two live requests to a host (URL mode)',
+    windowRequests: 'latest latencies per host compared (log mode)',
+  }).action(async (targets: string[], options: CheckCommandOptions) => {
+    process.exitCode = await runCheck(targets, options);
+  });
   return baseline;
 }
