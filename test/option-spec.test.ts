@@ -9,6 +9,7 @@ import {
   given,
   hasMethods,
   number,
+  passedOn,
 } from '../src/option-spec.js';
 
 interface WidgetOptions {
@@ -115,5 +116,25 @@ describe('defineOptions', () => {
     expect(errorOf(() => readWidget(7 as WidgetOptions)).message).toBe(
       'Widget: option `options` must be an object, got 7 (number)',
     );
+  });
+
+  it('names another owner when the reader is shared (as)', () => {
+    expect(() => readWidget({ size: 0 }, 'Gadget')).toThrow(/^Gadget: option `size`/);
+    expect(() => readWidget({ sise: 1 } as never, 'Gadget')).toThrow(
+      /^Gadget: unknown option `sise`/,
+    );
+  });
+
+  it('passes options another reader checks on as given, unknown keys still rejected', () => {
+    interface Inner {
+      depth?: number;
+      tag?: string;
+    }
+    const readOuter = defineOptions<Inner & { size?: number }>()('Outer', {
+      ...passedOn<Inner>(['depth', 'tag']),
+      size: number(1),
+    });
+    expect(readOuter({ depth: -5 })).toEqual({ depth: -5, tag: undefined, size: 1 });
+    expect(() => readOuter({ deep: 1 } as never)).toThrow(/unknown option `deep`/);
   });
 });
