@@ -78,3 +78,9 @@ export interface RatePolicy {
   /** Resumes a fresh policy from a {@link RatePolicy.snapshot} taken in this process or another. */
   restore?(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void;
 }
+
+/** Whether a sample is the server refusing (as opposed to a timeout or a reset). */
+export function isRefusal(sample: Sample): boolean {
+  const { kind } = sample.signal;
+  return kind === 'throttled' || kind === 'overloaded';
+}

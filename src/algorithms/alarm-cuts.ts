@@ -1,0 +1,57 @@
+import type { AlarmAction } from './sample.js';
+
+/**
+ * The first cut of a latency alarm is a decisive experiment — a quarter of
+ * what the server is serving — and later cuts of the same alarm halve.
+ */
+const FIRST_ALARM_RATIO = 0.25;
+const ALARM_RATIO = 0.5;
+/** A latency alarm's cut is held this long before probing: long enough for the guard to judge it. */
+export const ALARM_HOLD_MS = 10_000;
+
+/** A learned ceiling (requests/s) and the margin held below it. */
+export interface LearnedCeiling {
+  readonly ceiling: number;
+  readonly margin: number;
+}
+
+/**
+ * What a soft-throttling alarm (latency inflating with no error) does to a
+ * learned ceiling, remembering what the alarm's cuts replaced so that a futile
+ * alarm can put it back.
+ */
+export class AlarmCuts {
+  /** What the current alarm's cuts replaced; undefined outside one. */
+  #before: LearnedCeiling | undefined;
+
+  /** Ends the alarm's memory: a refusal or a recount outranks it, and its cuts are never undone. */
+  forget(): void {
+    this.#before = undefined;
+  }
+
+  /**
+   * The ceiling `action` leaves, or undefined to keep `learned`:
+   * `slow-down` cuts to a quarter of `served` (what the server is serving, or
+   * the learned rate if lower; later cuts of the same alarm: half), at least
+   * `minRate`; `futile` puts back what was learned before the alarm (slowing
+   * down did not help); `cleared` keeps the lower rate as the ceiling to probe
+   * up from.
+   */
+  next(
+    action: AlarmAction,
+    learned: LearnedCeiling,
+    served: number,
+    minRate: number,
+  ): LearnedCeiling | undefined {
+    if (action !== 'slow-down') {
+      const before = action === 'futile' ? this.#before : undefined;
+      this.#before = undefined;
+      return before;
+    }
+    if (served === Infinity) return undefined; // nothing measured yet to cut from
+    const first = this.#before === undefined;
+    if (first) this.#before = learned;
+    const ratio = first ? FIRST_ALARM_RATIO : ALARM_RATIO;
+    return { ceiling: Math.max(minRate, served * ratio), margin: learned.margin };
+  }
+}

@@ -1,0 +1,94 @@
+import type { RateMeter } from './rate-meter.js';
+import {
+  FIRST_RECOUNT_SPAN_MS,
+  firstCeilingRecount,
+  grantRecount,
+  probeRecount,
+  type Recount,
+  recountedCeiling,
+} from './recount.js';
+import { FIRST_UNHINTED_PAUSE_MS } from './refusal-pause.js';
+import { isRefusal, type Sample } from './sample.js';
+
+/** The cut a recount refines. */
+export interface CutToRecount {
+  /** The learned rate that was refused (`Infinity`: unpaced). */
+  readonly current: number;
+  /** Whether the ceiling was read in a calm spell (no recent pause). */
+  readonly calm: boolean;
+  /** The lowest ceiling the cut may leave. */
+  readonly floor: number;
+  /** The span a refused probe is judged by, ms; undefined when it was no probe. */
+  readonly probeSpanMs: number | undefined;
+}
+
+/**
+ * The ceiling a cut set, recounted by send time once the outcomes it needs
+ * are in (a refusal arrives before the acceptances of the requests sent just
+ * ahead of it): the first ceiling (once; it may only rise), a refused probe's
+ * (the sends of its span), or, soon after a pause, when the refusal asked for
+ * another, what the server granted between the two.
+ */
+export class CeilingRecounts {
+  /** The recount waiting for its outcomes. */
+  #pending: Recount | undefined;
+  /** Whether the first ceiling was counted (once). */
+  #firstCounted = false;
+
+  /** Marks the first ceiling as counted (a restored scope had one). */
+  set firstCounted(counted: boolean) {
+    this.#firstCounted = counted;
+  }
+
+  /** Plans the recount of the ceiling `cut` set on the refusal `sample` (`minPauseMs`: the shortest pause). */
+  plan(sample: Sample, cut: CutToRecount, meter: RateMeter, minPauseMs: number): void {
+    const recount =
+      cut.probeSpanMs !== undefined && cut.calm
+        ? probeRecount(sample, cut.probeSpanMs, cut.floor, cut.current)
+        : this.#afterCut(sample, cut, meter, minPauseMs);
+    if (recount !== undefined)
+      this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
+  }
+
+  /**
+   * At `at`, the recounted ceiling once the pending recount's outcomes are in,
+   * or undefined to keep `ceiling`. A first ceiling counted over its whole
+   * span is as good as a probe's reading: `onFirstCount` is told the pause its
+   * refusal asked for, to charge it like one.
+   */
+  due(
+    at: number,
+    meter: RateMeter,
+    ceiling: number,
+    onFirstCount: (pauseMs: number) => void,
+  ): number | undefined {
+    const recount = this.#pending;
+    if (recount === undefined || at < recount.at) return undefined;
+    this.#pending = undefined;
+    const count = meter.acceptedSentIn(recount.from, recount.to);
+    if (ceiling === 0 || count === undefined) return undefined;
+    if (recount.raiseOnly && count.fromMs <= recount.from) {
+      onFirstCount(recount.pauseMs ?? meter.lastPauseMs);
+    }
+    return recountedCeiling(recount, count, ceiling);
+  }
+
+  /** The first ceiling's recount (once), or a grant recount soon after a pause; undefined when none. */
+  #afterCut(
+    sample: Sample,
+    cut: CutToRecount,
+    meter: RateMeter,
+    minPauseMs: number,
+  ): Recount | undefined {
+    if (cut.current === Infinity) {
+      if (this.#firstCounted) return undefined;
+      this.#firstCounted = true;
+      const asked = sample.signal.retryAfterMs ?? (isRefusal(sample) ? FIRST_UNHINTED_PAUSE_MS : 0);
+      const pausedMs = meter.pausedWithin(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt);
+      return { ...firstCeilingRecount(sample, pausedMs), pauseMs: Math.max(minPauseMs, asked) };
+    }
+    const paused = !cut.calm && sample.signal.retryAfterMs !== undefined;
+    const window = paused ? meter.grantWindow(sample) : undefined;
+    return window === undefined ? undefined : grantRecount(sample, window, cut.current);
+  }
+}
