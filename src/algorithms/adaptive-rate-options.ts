@@ -60,7 +60,8 @@ export interface AdaptiveRateOptions {
   windowMs?: number;
   /**
    * Shortest pause on a Retry-After, ms. `Retry-After: 0` means "stop now, ask
-   * again later", not "go on".
+   * again later", not "go on" — except on a refusal for concurrency, which
+   * gets no pause unless it asks for one: a free slot is what it lacked.
    * @default 500
    */
   minPauseMs?: number;

@@ -4,37 +4,25 @@ import {
   type AdaptiveRateSettings,
   adaptiveRateSettings,
 } from './adaptive-rate-options.js';
-import {
-  type AdaptiveRateState,
-  type RateDecisionState,
-  readQuotaPace,
-  readRateDecisions,
-  readRateMeter,
-} from './adaptive-rate-state.js';
-import { ALARM_HOLD_MS, AlarmCuts } from './alarm-cuts.js';
-import { adaptedMargin, lowestCeiling } from './ceiling-cut.js';
+import { type RateParts, rateSnapshot, restoreRate } from './adaptive-rate-snapshot.js';
+import type { AdaptiveRateState } from './adaptive-rate-state.js';
+import { AlarmCuts } from './alarm-cuts.js';
+import { cutOnRefusal } from './ceiling-cut.js';
 import { CeilingRecounts } from './ceiling-recounts.js';
-import { type ClockReading, fromWall, toWall } from './clock-reading.js';
-import { NEVER, speedOf, startsNewEvent } from './congestion.js';
-import { readProbeBudget } from './probe-budget-state.js';
-import { probeRate } from './probe-curve.js';
+import type { ClockReading } from './clock-reading.js';
+import { speedOf } from './congestion.js';
+import { heldOrProbingRate } from './probe-curve.js';
 import { Prober } from './prober.js';
 import { QuotaPace } from './quota-pace.js';
+import { freshDecisions, type RateDecisions } from './rate-decisions.js';
 import { RateMeter } from './rate-meter.js';
 import { RefusalPause } from './refusal-pause.js';
 import { type AlarmAction, isRefusal, type RatePolicy, type Sample } from './sample.js';
 
 /** A probe's clock runs only while the server is accepting at least this share of what is sent. */
 const IN_USE = 0.6;
-/** A probe asks for at most this multiple of the larger of the ceiling and what is accepted. */
-const PROBE_REACH = 2;
 /** Idleness is judged only when a window should hold at least this many requests. */
 const MIN_JUDGED = 8;
-/** A refused probe is judged by the sends of at least this span before it, ms. */
-const MIN_PROBE_SPAN_MS = 1000;
-/** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
-const HOLD_RTTS = 4;
-const OWNER = 'AdaptiveRate state';
 const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
 
 /**
@@ -64,29 +52,27 @@ export class AdaptiveRate implements RatePolicy {
   readonly #s: AdaptiveRateSettings;
   readonly #meter: RateMeter;
   readonly #prober: Prober;
-  #lastDecreaseAt = NEVER;
-  #ceiling = 0;
-  #margin: number;
-  #holdUntil = NEVER;
-  readonly #recounts = new CeilingRecounts();
-  readonly #alarm = new AlarmCuts();
-  /** Created with the first published quota. */
-  #quota: QuotaPace | undefined;
+  readonly #d: RateDecisions;
+  /** The parts cuts and snapshots read and move (the meter and prober among them). */
+  readonly #parts: RateParts;
+  readonly #refusalPause = new RefusalPause();
   /** Time of the latest sample. */
   #now = -Infinity;
-  readonly #refusalPause = new RefusalPause();
 
   /**
    * @param options validated (unknown keys are rejected) once per options
    *   object: reuse one object for many scopes; it is not read again.
    */
   constructor(options: AdaptiveRateOptions = NO_OPTIONS) {
-    this.#s = adaptiveRateSettings(options);
-    this.#meter = new RateMeter(this.#s.windowMs);
-    this.#margin = this.#s.margin;
-    this.#prober = new Prober(this.#s.refusedShare, this.#s.pausedShare);
+    const settings = adaptiveRateSettings(options);
+    this.#s = settings;
+    const meter = new RateMeter(settings.windowMs);
+    const prober = new Prober(settings.refusedShare, settings.pausedShare);
+    [this.#meter, this.#prober, this.#d] = [meter, prober, freshDecisions(settings.margin)];
+    const [recounts, alarm] = [new CeilingRecounts(), new AlarmCuts()];
+    this.#parts = { settings, meter, prober, recounts, alarm, quota: undefined };
     if (this.#s.startRate !== Infinity) {
-      this.#ceiling = this.#s.startRate;
+      this.#d.ceiling = this.#s.startRate;
       this.#prober.setProbe(0);
     }
   }
@@ -103,7 +89,7 @@ export class AdaptiveRate implements RatePolicy {
 
   /** The learned ceiling in requests/s (the server's capacity as last measured), if any. */
   get ceiling(): number | undefined {
-    return this.#ceiling > 0 ? this.#ceiling : undefined;
+    return this.#d.ceiling > 0 ? this.#d.ceiling : undefined;
   }
 
   /** Whether the rate is probing above the ceiling right now. */
@@ -141,11 +127,9 @@ export class AdaptiveRate implements RatePolicy {
       this.#meter.accept(sample);
       this.#applyRecount(at);
     }
-    const retryAfter = closed
-      ? this.#refusalPause.longer(signal.retryAfterMs, this.#meter)
-      : (signal.retryAfterMs ?? this.#refusalPause.unhinted(sample, this.#meter));
-    if (speed !== 'grow' && retryAfter !== undefined && Number.isFinite(retryAfter)) {
-      this.#pause(at, Math.max(this.#s.minPauseMs, retryAfter), !closed);
+    if (speed !== 'grow') {
+      const pauseMs = this.#refusalPause.forSample(sample, closed, this.#meter, this.#s.minPauseMs);
+      if (pauseMs > 0) this.#pause(at, pauseMs, !closed);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
     this.#prober.onTime(at);
@@ -161,40 +145,14 @@ export class AdaptiveRate implements RatePolicy {
    */
   onAlarm(at: number, action: AlarmAction): void {
     const served = Math.min(this.#learnedRate(), this.#meter.accepted(at) ?? Infinity);
-    const learned = { ceiling: this.#ceiling, margin: this.#margin };
-    const next = this.#alarm.next(action, learned, served, this.#s.minRate);
-    if (next === undefined) return;
-    this.#ceiling = next.ceiling;
-    this.#margin = next.margin;
-    if (action === 'futile') {
-      this.#holdUntil = at;
-      return;
-    }
+    if (!this.#parts.alarm.apply(action, at, this.#d, served, this.#s.minRate)) return;
     this.#prober.setProbe(undefined);
-    this.#holdUntil = at + ALARM_HOLD_MS;
     this.#prober.openBudget(at);
   }
 
   /** Plain state for a store, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
   snapshot(clocks: ClockReading): AdaptiveRateState {
-    const state: AdaptiveRateState = {
-      ...this.#decisions(clocks),
-      ...this.#meter.snapshot(clocks),
-    };
-    const budget = this.#prober.budgetState(clocks);
-    if (budget !== undefined) state.budget = budget;
-    if (this.#quota !== undefined) state.quota = this.#quota.snapshot(clocks);
-    return state;
-  }
-
-  #decisions(clocks: ClockReading): RateDecisionState {
-    return {
-      ceiling: this.#ceiling,
-      margin: this.#margin,
-      probeMs: this.#prober.probeMs ?? -1,
-      holdUntil: toWall(this.#holdUntil, clocks),
-      lastDecreaseAt: toWall(this.#lastDecreaseAt, clocks),
-    };
+    return rateSnapshot(this.#d, this.#parts, clocks);
   }
 
   /**
@@ -204,21 +162,7 @@ export class AdaptiveRate implements RatePolicy {
    * keep their fresh value.
    */
   restore(saved: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
-    const state = readRateDecisions(saved, this.#decisions(clocks), OWNER);
-    this.#meter.restore(readRateMeter(saved, this.#meter.snapshot(clocks), OWNER), clocks);
-    const budget = readProbeBudget(saved, OWNER);
-    this.#ceiling = state.ceiling;
-    this.#margin = state.margin;
-    this.#prober.setProbe(state.probeMs < 0 || state.ceiling === 0 ? undefined : state.probeMs);
-    this.#holdUntil = fromWall(state.holdUntil, clocks);
-    this.#lastDecreaseAt = fromWall(state.lastDecreaseAt, clocks);
-    this.#recounts.firstCounted = state.ceiling > 0;
-    const quota = readQuotaPace(saved, OWNER);
-    if (quota !== undefined) {
-      this.#quota = new QuotaPace();
-      this.#quota.restore(quota, clocks);
-    }
-    if (budget !== undefined) this.#prober.restoreBudget(budget, clocks);
+    restoreRate(saved, this.#d, this.#parts, clocks);
   }
 
   /** Whether the server accepts clearly less than the rate (so a probe tests nothing: the demand or the concurrency limit binds). */
@@ -233,8 +177,8 @@ export class AdaptiveRate implements RatePolicy {
   #maybeProbe(at: number): void {
     this.#prober.maybeStart({
       at,
-      ceiling: this.#ceiling,
-      holdUntil: this.#holdUntil,
+      ceiling: this.#d.ceiling,
+      holdUntil: this.#d.holdUntil,
       pausedUntil: this.#meter.pausedUntil,
       quotaBinds: () => this.#quotaBinds(),
     });
@@ -245,100 +189,45 @@ export class AdaptiveRate implements RatePolicy {
     const before = Math.max(at, this.#meter.pausedUntil);
     this.#meter.pause(at, ms);
     if (billed) this.#prober.onPause(Math.max(0, this.#meter.pausedUntil - before));
-    this.#holdUntil = Math.max(this.#holdUntil, this.#meter.pausedUntil);
+    this.#d.holdUntil = Math.max(this.#d.holdUntil, this.#meter.pausedUntil);
+  }
+
+  #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
+    const probeStartedAt = this.#now - (this.#prober.probeMs ?? 0);
+    cutOnRefusal(this.#d, sample, speed, this.#learnedRate(), probeStartedAt, this.#parts);
   }
 
   /** Replaces the ceiling by its recount, once the outcomes it needs are in. */
   #applyRecount(at: number): void {
-    const counted = this.#recounts.due(at, this.#meter, this.#ceiling, (pauseMs) =>
+    const counted = this.#parts.recounts.due(at, this.#meter, this.#d.ceiling, (pauseMs) =>
       this.#prober.chargeFirstCount(pauseMs),
     );
     if (counted === undefined) return;
-    this.#alarm.forget();
-    this.#ceiling = counted;
-  }
-
-  #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
-    this.#prober.onRefusal();
-    if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
-    const { at } = sample;
-    this.#alarm.forget(); // a refusal outranks a latency alarm: never undo this cut
-    this.#lastDecreaseAt = at;
-    const current = this.#learnedRate();
-    const measured = this.#meter.ceilingAt(sample, current);
-    const probing = this.#prober.probeMs !== undefined;
-    const learned = { ceiling: this.#ceiling, margin: this.#margin };
-    const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing);
-    const floor = Math.max(this.#s.minRate, lowest);
-    const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
-    this.#margin = margin;
-    // A probe that found the ceiling where it was keeps it (the reading is no
-    // better than the one it confirms, and the held rate was refusal-free).
-    let ceiling = confirmed && probing ? this.#ceiling : Math.max(floor, measured?.ceiling ?? 0);
-    if (measured !== undefined && !(confirmed && probing)) {
-      const probeSpanMs = probing ? this.#probeSpan(sample) : undefined;
-      const cut = { current, calm: measured.calm, floor, probeSpanMs };
-      this.#recounts.plan(sample, cut, this.#meter, this.#s.minPauseMs);
-    }
-    if (speed === 'cut-hard') ceiling *= this.#s.overloadRatio;
-    const cut = {
-      at,
-      current,
-      heldBeforeProbe: this.#ceiling * (1 - this.#margin),
-      confirmed,
-      refusal: isRefusal(sample),
-      windowMs: this.#meter.windowMs,
-    };
-    this.#prober.onCut(cut, this.#ceiling);
-    this.#ceiling = ceiling;
-    const rttMs = at - sample.sentAt;
-    const holdMs = speed === 'cut-hard' ? this.#s.overloadHoldMs : this.#s.minHoldMs;
-    this.#holdUntil = Math.max(this.#holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
-    // A first ceiling read from nothing (refused before anything was measured)
-    // is a guess: the budget starts with a probe's worth to check it soon.
-    this.#prober.openBudget(at, measured === undefined ? 1 : 0);
-  }
-
-  /**
-   * The sends a refused probe is judged by: those since it started (before,
-   * the rate was lower and would dilute the count), at least
-   * {@link MIN_PROBE_SPAN_MS} and at most the meter's window.
-   */
-  #probeSpan(sample: Sample): number {
-    const since = sample.sentAt - (this.#now - (this.#prober.probeMs ?? 0));
-    return Math.min(this.#meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
+    this.#parts.alarm.forget();
+    this.#d.ceiling = counted;
   }
 
   #applyQuota(quota: RateLimitQuota, sample: Sample): void {
-    this.#quota ??= new QuotaPace();
-    const pauseUntil = this.#quota.onQuota(quota, sample);
+    this.#parts.quota ??= new QuotaPace();
+    const pauseUntil = this.#parts.quota.onQuota(quota, sample);
     if (pauseUntil > sample.at) this.#meter.pause(sample.at, pauseUntil - sample.at);
   }
 
   /** Whether a published quota, not the learned ceiling, sets the pace now. */
   #quotaBinds(): boolean {
-    return this.#quota !== undefined && this.#quotaCap() <= this.#learnedRate();
+    return this.#parts.quota !== undefined && this.#quotaCap() <= this.#learnedRate();
   }
 
   #quotaCap(): number {
-    return this.#quota?.cap(this.#now) ?? Infinity;
+    return this.#parts.quota?.cap(this.#now) ?? Infinity;
   }
 
   /** The learned rate (before caps); `Infinity` while unpaced. */
   #learnedRate(): number {
-    if (this.#ceiling === 0) return Infinity;
-    const probeMs = this.#prober.probeMs;
-    if (probeMs === undefined) {
-      return Math.max(this.#s.minRate, this.#ceiling * (1 - this.#margin));
-    }
-    const curve = {
-      ceiling: this.#ceiling,
-      firstStep: this.#s.probeStep,
-      doublingMs: this.#s.probeDoublingMs,
-    };
-    // A probe never runs further ahead of what is accepted than twice: errors
-    // that are not refusals (a server failing everything) stop it there.
-    const reach = PROBE_REACH * Math.max(this.#ceiling, this.#meter.accepted(this.#now) ?? 0);
-    return Math.max(this.#s.minRate, Math.min(probeRate(curve, probeMs), reach));
+    const { probeStep: firstStep, probeDoublingMs: doublingMs } = this.#s;
+    const curve = { ceiling: this.#d.ceiling, firstStep, doublingMs };
+    const accepted = () => this.#meter.accepted(this.#now) ?? 0;
+    const { margin } = this.#d;
+    return heldOrProbingRate(margin, curve, this.#prober.probeMs, accepted, this.#s.minRate);
   }
 }

@@ -1,3 +1,4 @@
+import type { RateDecisions } from './rate-decisions.js';
 import type { AlarmAction } from './sample.js';
 
 /**
@@ -7,7 +8,7 @@ import type { AlarmAction } from './sample.js';
 const FIRST_ALARM_RATIO = 0.25;
 const ALARM_RATIO = 0.5;
 /** A latency alarm's cut is held this long before probing: long enough for the guard to judge it. */
-export const ALARM_HOLD_MS = 10_000;
+const ALARM_HOLD_MS = 10_000;
 
 /** A learned ceiling (requests/s) and the margin held below it. */
 export interface LearnedCeiling {
@@ -37,7 +38,7 @@ export class AlarmCuts {
    * down did not help); `cleared` keeps the lower rate as the ceiling to probe
    * up from.
    */
-  next(
+  #next(
     action: AlarmAction,
     learned: LearnedCeiling,
     served: number,
@@ -53,5 +54,26 @@ export class AlarmCuts {
     if (first) this.#before = learned;
     const ratio = first ? FIRST_ALARM_RATIO : ALARM_RATIO;
     return { ceiling: Math.max(minRate, served * ratio), margin: learned.margin };
+  }
+
+  /**
+   * Applies `action` at `at` to `decisions` (see `#next`): a
+   * cut holds {@link ALARM_HOLD_MS} before probing; a futile alarm's undo may
+   * probe at once. Returns whether it cut (the probe stops, the budget opens).
+   */
+  apply(
+    action: AlarmAction,
+    at: number,
+    decisions: RateDecisions,
+    served: number,
+    minRate: number,
+  ): boolean {
+    const learned = { ceiling: decisions.ceiling, margin: decisions.margin };
+    const next = this.#next(action, learned, served, minRate);
+    if (next === undefined) return false;
+    decisions.ceiling = next.ceiling;
+    decisions.margin = next.margin;
+    decisions.holdUntil = action === 'futile' ? at : at + ALARM_HOLD_MS;
+    return action === 'slow-down';
   }
 }

@@ -1,5 +1,11 @@
-import type { LearnedCeiling } from './alarm-cuts.js';
-import type { Sample } from './sample.js';
+import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
+import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
+import type { CeilingRecounts } from './ceiling-recounts.js';
+import { startsNewEvent } from './congestion.js';
+import type { Prober } from './prober.js';
+import type { RateDecisions } from './rate-decisions.js';
+import type { RateMeter } from './rate-meter.js';
+import { isRefusal, type Sample } from './sample.js';
 
 /** A ceiling measured again within this fraction is the same ceiling. */
 const SAME = 0.05;
@@ -10,6 +16,81 @@ const WIDEN = 1.5;
 const NARROW = 0.8;
 /** A refusal at the held rate lowers the ceiling to no less than this share of that rate. */
 const HELD_CUT = 0.5;
+/** A refused probe is judged by the sends of at least this span before it, ms. */
+const MIN_PROBE_SPAN_MS = 1000;
+/** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
+const HOLD_RTTS = 4;
+
+/** The parts of an adaptive rate a cut reads and moves. */
+export interface CutParts {
+  readonly settings: AdaptiveRateSettings;
+  readonly meter: RateMeter;
+  readonly prober: Prober;
+  readonly recounts: CeilingRecounts;
+  readonly alarm: AlarmCuts;
+}
+
+/**
+ * What a refusal (or another sign to slow down) does to the `decisions`, once
+ * per congestion event: the ceiling becomes the rate the server granted before
+ * refusing ({@link RateMeter.ceilingAt}, recounted by send time once the
+ * outcomes are in), no lower than {@link lowestCeiling}; a probe that found
+ * the ceiling where it was keeps it; the margin adapts ({@link adaptedMargin});
+ * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
+ * prober settles the probe's bill. `current` is the learned rate that was
+ * refused; `probeStartedAt`, when the probe (if any) started.
+ */
+export function cutOnRefusal(
+  decisions: RateDecisions,
+  sample: Sample,
+  speed: 'cut' | 'cut-hard',
+  current: number,
+  probeStartedAt: number,
+  parts: CutParts,
+): void {
+  const { settings, meter, prober, recounts, alarm } = parts;
+  prober.onRefusal();
+  if (!startsNewEvent(sample, decisions.lastDecreaseAt)) return;
+  const { at } = sample;
+  alarm.forget(); // a refusal outranks a latency alarm: never undo this cut
+  decisions.lastDecreaseAt = at;
+  const measured = meter.ceilingAt(sample, current);
+  const probing = prober.probeMs !== undefined;
+  const learned = { ceiling: decisions.ceiling, margin: decisions.margin };
+  const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing);
+  const floor = Math.max(settings.minRate, lowest);
+  const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
+  decisions.margin = margin;
+  // A probe that found the ceiling where it was keeps it (the reading is no
+  // better than the one it confirms, and the held rate was refusal-free).
+  let ceiling = confirmed && probing ? decisions.ceiling : Math.max(floor, measured?.ceiling ?? 0);
+  if (measured !== undefined && !(confirmed && probing)) {
+    // A refused probe is judged by the sends since it started (before, the rate was lower).
+    const since = sample.sentAt - probeStartedAt;
+    const span = Math.min(meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
+    const cut = { current, calm: measured.calm, floor, probeSpanMs: probing ? span : undefined };
+    recounts.plan(sample, cut, meter, settings.minPauseMs);
+  }
+  if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
+  prober.onCut(
+    {
+      at,
+      current,
+      heldBeforeProbe: decisions.ceiling * (1 - decisions.margin),
+      confirmed,
+      refusal: isRefusal(sample),
+      windowMs: meter.windowMs,
+    },
+    decisions.ceiling,
+  );
+  decisions.ceiling = ceiling;
+  const holdMs = speed === 'cut-hard' ? settings.overloadHoldMs : settings.minHoldMs;
+  const rttMs = at - sample.sentAt;
+  decisions.holdUntil = Math.max(decisions.holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
+  // A first ceiling read from nothing (refused before anything was measured)
+  // is a guess: the budget starts with a probe's worth to check it soon.
+  prober.openBudget(at, measured === undefined ? 1 : 0);
+}
 
 /**
  * The lowest ceiling one congestion event may leave, refused at the learned

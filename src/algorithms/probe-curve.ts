@@ -22,3 +22,26 @@ export function probeRate(curve: ProbeCurve, elapsedMs: number): number {
 
 /** A probe never asks for more than this multiple of its ceiling (an unlimited server is unpaced in effect). */
 const MAX_EXCESS = 1e6;
+/** A probe asks for at most this multiple of the larger of the ceiling and what is accepted. */
+const PROBE_REACH = 2;
+
+/**
+ * The learned rate, before any cap: `Infinity` without a ceiling (unpaced);
+ * `margin` below the ceiling while holding (`probeMs` undefined); on the
+ * probe's curve `probeMs` into a probe, but never further ahead than twice
+ * the larger of the ceiling and what the server is accepting (`accepted()`,
+ * requests/s, read only while probing): errors that are not refusals — a
+ * server failing everything — stop it there. Never below `minRate`.
+ */
+export function heldOrProbingRate(
+  margin: number,
+  curve: ProbeCurve,
+  probeMs: number | undefined,
+  accepted: () => number,
+  minRate: number,
+): number {
+  if (curve.ceiling === 0) return Infinity;
+  if (probeMs === undefined) return Math.max(minRate, curve.ceiling * (1 - margin));
+  const reach = PROBE_REACH * Math.max(curve.ceiling, accepted());
+  return Math.max(minRate, Math.min(probeRate(curve, probeMs), reach));
+}

@@ -19,12 +19,26 @@ export class RefusalPause {
   #unhintedMs: number = UNHINTED_PAUSE.first;
 
   /**
+   * The pause an outcome that does not grow the rate brings, ms (0: none):
+   * after a send refused as sending resumed (`closed`), a longer one (see `#longer`);
+   * else the server's `Retry-After` or, for a refusal that names none,
+   * see `#unhinted`; at least `minPauseMs` — but a refusal for concurrency
+   * that asks for no pause gets none: a free slot is what it lacked.
+   */
+  forSample(sample: Sample, closed: boolean, meter: RateMeter, minPauseMs: number): number {
+    const hintMs = sample.signal.retryAfterMs;
+    const ms = closed ? this.#longer(hintMs, meter) : (hintMs ?? this.#unhinted(sample, meter));
+    if (ms === undefined || !Number.isFinite(ms)) return 0;
+    return sample.overConcurrency ? ms : Math.max(minPauseMs, ms);
+  }
+
+  /**
    * The pause a refusal that names none brings, given the `meter`'s last
    * pause; none for a refusal of concurrency (the concurrency limit handles
    * that), for anything that is not a refusal, or for a request sent before
    * the last pause ended (the same burst).
    */
-  unhinted(sample: Sample, meter: RateMeter): number | undefined {
+  #unhinted(sample: Sample, meter: RateMeter): number | undefined {
     if (!isRefusal(sample) || sample.overConcurrency) return undefined;
     const endedAt = meter.pauseEnd;
     if (sample.sentAt < endedAt) return undefined;
@@ -42,7 +56,7 @@ export class RefusalPause {
    * `Retry-After: 0` (or nothing) until the window ends is waited out in a few
    * doublings.
    */
-  longer(hintMs: number | undefined, meter: RateMeter): number {
+  #longer(hintMs: number | undefined, meter: RateMeter): number {
     this.#unhintedMs = Math.min(
       UNHINTED_PAUSE.max,
       Math.max(UNHINTED_PAUSE.first, 2 * meter.lastPauseMs),

@@ -1,6 +1,13 @@
 import { RecentMax } from '../algorithms/recent-max.js';
-import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
+import {
+  type AlarmAction,
+  type ConcurrencyLimit,
+  isRefusal,
+  type RatePolicy,
+  type Sample,
+} from '../algorithms/sample.js';
 import type { Signal } from '../signal.js';
+import { CapEvidence } from './cap-evidence.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import { OverloadFilter } from './overload-filter.js';
 import { capPause } from './pause-cap.js';
@@ -41,6 +48,7 @@ export class ScopeFeedback {
   readonly #overload = new OverloadFilter();
   /** The in-flight counts recent successes were sent at. */
   readonly #acceptedInflight = new RecentMax(RECENT_ACCEPTED);
+  readonly #capEvidence = new CapEvidence();
   /** Since when the rate has been paced (Infinity while unpaced). */
   #pacedSince = Infinity;
 
@@ -88,20 +96,27 @@ export class ScopeFeedback {
   /**
    * The sample an outcome makes. A refusal sent at more in flight than any
    * recent success is marked as refused for its concurrency — unless it was
-   * sent unpaced (a slow start raises both at once) or the rate was probing,
-   * which raises the concurrency too and is the likelier cause.
+   * sent unpaced (a slow start raises both at once) or the rate was probing
+   * (which raises the concurrency too): then it takes the refusals of
+   * separate congestion events to show the cap ({@link CapEvidence}), and
+   * once they have, a refusal at as many in flight as the cap refused counts too.
    */
   #sampleOf(request: SentRequest, at: number, signal: Signal, outstanding: number): Sample {
     const inflight = request.inflightAtSend;
     const sample: Sample = { sentAt: request.sentAt, at, inflight, signal, outstanding };
-    if (signal.kind === 'ok') this.#acceptedInflight.add(inflight);
-    else if (
-      signal.kind === 'throttled' &&
-      request.sentAt >= this.#pacedSince &&
-      this.rate.probing !== true
-    ) {
+    if (signal.kind === 'ok') {
+      this.#acceptedInflight.add(inflight);
+      this.#capEvidence.onAccepted(inflight, at);
+    } else if (isRefusal(sample)) {
       const accepted = this.#acceptedInflight.max;
-      sample.overConcurrency = accepted !== undefined && inflight > accepted;
+      if (accepted === undefined) return sample;
+      this.#capEvidence.onRefused(sample);
+      sample.overConcurrency =
+        this.#capEvidence.explains(inflight) ||
+        (inflight > accepted &&
+          signal.kind === 'throttled' &&
+          request.sentAt >= this.#pacedSince &&
+          this.rate.probing !== true);
     }
     return sample;
   }

@@ -238,6 +238,16 @@ describe('AdaptiveRate', () => {
     expect(rate.pausedUntil).toBe(4301);
   });
 
+  it('gives a refusal for concurrency that asks for no pause none (a free slot is what it lacked)', () => {
+    const rate = new AdaptiveRate({ minPauseMs: 500 });
+    stream(rate, 30, 0, 3000);
+    const refused = { at: 3301, kind: 'throttled', retryAfterMs: 0 } as const;
+    rate.onSample(sample({ ...refused, sentAt: 3300, overConcurrency: true }));
+    expect(rate.pausedUntil).toBe(0);
+    rate.onSample(sample({ ...refused, sentAt: 3300 })); // for the rate: minPauseMs
+    expect(rate.pausedUntil).toBe(3801);
+  });
+
   it('never exceeds a documented rate, even when it learns a higher ceiling', () => {
     const rate = new AdaptiveRate({ documentedRate: 1, startRate: 5 });
     expect(rate.rate).toBe(1);

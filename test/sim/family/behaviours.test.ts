@@ -83,6 +83,28 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     );
   });
 
+  it('holds a concurrency cap with the concurrency limit, not with a rate read through the cap', async () => {
+    // Refusals come while the rate probes (which raises the concurrency too), so each alone is
+    // ambiguous; three congestion events refused above every success show the cap. Before: 77-79 %.
+    const capped = (slots: number, latencyMs: number, maxConcurrency: number) =>
+      server({
+        kind: 'concurrency-cap',
+        slots,
+        latencyMs,
+        jitterMs: latencyMs / 2,
+        rate: [{ fromMs: 0, rate: (slots * 1000) / (latencyMs * 1.25) }],
+        retryAfter: 'none',
+        client: { maxConcurrency, timeoutMs: 30_000 },
+      });
+    const runs = await Promise.all(
+      [capped(12, 300, 32), capped(40, 150, 100)].map((s) => runFamilyServer(s, ratewise)),
+    );
+    for (const { measures } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.9);
+      expect(measures.refused).toBeLessThanOrEqual(0.015);
+    }
+  });
+
   it('on a small fixed sample of the family: polite on all, near capacity on most, never a hot loop', async () => {
     // The first 8 timed servers of seed 3 with a peak under 200 req/s (faster ones take seconds each).
     const sample: FamilyServer[] = [];

@@ -1,0 +1,67 @@
+import {
+  type AdaptiveRateState,
+  readQuotaPace,
+  readRateDecisions,
+  readRateMeter,
+} from './adaptive-rate-state.js';
+import type { CutParts } from './ceiling-cut.js';
+import type { ClockReading } from './clock-reading.js';
+import { readProbeBudget } from './probe-budget-state.js';
+import { QuotaPace } from './quota-pace.js';
+import { decisionsFromState, decisionsToState, type RateDecisions } from './rate-decisions.js';
+
+const OWNER = 'AdaptiveRate state';
+
+/** The parts of an adaptive rate its plain state is taken from and restored to. */
+export interface RateParts extends CutParts {
+  /** Created with the first published quota. */
+  quota: QuotaPace | undefined;
+}
+
+/** The plain state of `decisions` and `parts`, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+export function rateSnapshot(
+  decisions: RateDecisions,
+  parts: RateParts,
+  clocks: ClockReading,
+): AdaptiveRateState {
+  const state: AdaptiveRateState = {
+    ...decisionsToState(decisions, parts.prober.probeMs, clocks),
+    ...parts.meter.snapshot(clocks),
+  };
+  const budget = parts.prober.budgetState(clocks);
+  if (budget !== undefined) state.budget = budget;
+  if (parts.quota !== undefined) state.quota = parts.quota.snapshot(clocks);
+  return state;
+}
+
+/**
+ * Restores `decisions` and `parts` (fresh) from a {@link rateSnapshot} taken in
+ * this process or another (`clocks` pairs this one's clocks now). Each field is
+ * validated (an `InvalidOptionError` names a malformed one) before anything
+ * changes; missing fields keep their fresh value.
+ */
+export function restoreRate(
+  saved: Readonly<Record<string, unknown>>,
+  decisions: RateDecisions,
+  parts: RateParts,
+  clocks: ClockReading,
+): void {
+  const { meter, prober } = parts;
+  const state = readRateDecisions(
+    saved,
+    decisionsToState(decisions, prober.probeMs, clocks),
+    OWNER,
+  );
+  const meterState = readRateMeter(saved, meter.snapshot(clocks), OWNER);
+  const budget = readProbeBudget(saved, OWNER);
+  const quota = readQuotaPace(saved, OWNER);
+  meter.restore(meterState, clocks);
+  Object.assign(decisions, decisionsFromState(state, clocks));
+  prober.setProbe(state.probeMs < 0 || state.ceiling === 0 ? undefined : state.probeMs);
+  parts.recounts.firstCounted = state.ceiling > 0;
+  if (quota !== undefined) {
+    parts.quota = new QuotaPace();
+    parts.quota.restore(quota, clocks);
+  }
+  if (budget !== undefined) prober.restoreBudget(budget, clocks);
+}

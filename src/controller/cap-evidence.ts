@@ -1,0 +1,76 @@
+import type { Sample } from '../algorithms/sample.js';
+
+/** Congestion events a concurrency cap must explain before it is believed (two let a slow, high-latency rate limit pass for one). */
+const EVENTS_TO_BELIEVE = 3;
+/**
+ * How long "more in flight than any success" looks back, ms (between one and
+ * two of these): a long memory, so that a rate limit, whose successes reach
+ * high counts now and then as latencies vary, is not taken for a cap at its
+ * usual count.
+ */
+const REMEMBERED_MS = 30_000;
+/**
+ * Refusals at fewer in flight than this are no evidence: one or two requests
+ * in flight is where a slow rate-limited scope always is, and a cap of one is
+ * indistinguishable from a rate of one request per round trip.
+ */
+const MIN_REFUSED_INFLIGHT = 3;
+
+/**
+ * Whether a scope's refusals show a concurrency cap: refusals in separate
+ * congestion events, each sent at more in flight than any recent success,
+ * none at fewer, and no success since at more in flight than the fewest
+ * refused. A rate limit refuses at whatever concurrency its rate brings and
+ * soon breaks the pattern; a cap keeps it, even while the rate probes (which
+ * raises both) or before any pacing (a slow start raises both too). Equal
+ * counts say nothing either way: a success's count can include requests the
+ * server had already finished, whose responses were still on their way.
+ */
+export class CapEvidence {
+  /** The most in flight a success was sent at in the current and the previous span of memory. */
+  #accepted = { since: Number.NEGATIVE_INFINITY, current: 0, previous: 0 };
+  #events = 0;
+  /** The fewest in flight a refusal counted here was sent at. */
+  #refusedInflight = Infinity;
+  /** When the last counted refusal arrived. */
+  #lastAt = -Infinity;
+
+  /** Whether the refusals so far show a concurrency cap. */
+  get shown(): boolean {
+    return this.#events >= EVENTS_TO_BELIEVE;
+  }
+
+  /** Whether a refusal sent at `inflight` is the shown cap's: at least as many as it refused before. */
+  explains(inflight: number): boolean {
+    return this.shown && inflight >= this.#refusedInflight;
+  }
+
+  /** A success sent at `inflight`, arrived at `at`: past a refused level, the pattern is broken. */
+  onAccepted(inflight: number, at: number): void {
+    const accepted = this.#accepted;
+    if (at - accepted.since >= REMEMBERED_MS) {
+      accepted.previous = at - accepted.since < 2 * REMEMBERED_MS ? accepted.current : 0;
+      accepted.current = 0;
+      accepted.since = at;
+    }
+    accepted.current = Math.max(accepted.current, inflight);
+    if (inflight > this.#refusedInflight) this.#forget();
+  }
+
+  /** A refusal. */
+  onRefused(sample: Sample): void {
+    const accepted = Math.max(this.#accepted.current, this.#accepted.previous);
+    if (accepted === 0) return;
+    if (sample.inflight < accepted) this.#forget();
+    if (sample.inflight <= accepted || sample.inflight < MIN_REFUSED_INFLIGHT) return;
+    this.#refusedInflight = Math.min(this.#refusedInflight, sample.inflight);
+    if (sample.sentAt > this.#lastAt) this.#events++;
+    this.#lastAt = Math.max(this.#lastAt, sample.at);
+  }
+
+  #forget(): void {
+    this.#events = 0;
+    this.#refusedInflight = Infinity;
+    this.#lastAt = -Infinity;
+  }
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { CapEvidence } from '../../src/controller/cap-evidence.js';
+import { sample } from '../algorithms/samples.js';
+
+const refused = (at: number, inflight: number) => sample({ at, kind: 'throttled', inflight });
+
+/** Evidence that has seen successes at 1, 2 and 3 in flight. */
+function acceptedUpTo3(): CapEvidence {
+  const evidence = new CapEvidence();
+  for (const inflight of [1, 2, 3]) evidence.onAccepted(inflight, 0);
+  return evidence;
+}
+
+describe('CapEvidence', () => {
+  it('shows a cap once refusals of three separate congestion events came above every success', () => {
+    const evidence = acceptedUpTo3();
+    evidence.onRefused(refused(1000, 4));
+    evidence.onAccepted(3, 2000);
+    evidence.onRefused(refused(9000, 5));
+    expect(evidence.shown).toBe(false);
+    evidence.onRefused(refused(19_000, 4));
+    expect(evidence.shown).toBe(true);
+    expect(evidence.explains(4)).toBe(true);
+    expect(evidence.explains(3)).toBe(false);
+  });
+
+  it('takes nothing from a refusal before any success', () => {
+    const evidence = new CapEvidence();
+    evidence.onAccepted(3, 0);
+    evidence.onRefused(refused(9000, 5));
+    evidence.onRefused(refused(19_000, 5));
+    expect(evidence.shown).toBe(false);
+  });
+
+  it('counts refusals of one burst once: sent before the last counted one arrived', () => {
+    const evidence = acceptedUpTo3();
+    evidence.onRefused(sample({ at: 1000, sentAt: 900, kind: 'throttled', inflight: 4 }));
+    evidence.onRefused(sample({ at: 1010, sentAt: 950, kind: 'throttled', inflight: 5 }));
+    expect(evidence.shown).toBe(false);
+  });
+
+  it('forgets on a refusal below a success (a rate limit refuses at any concurrency)', () => {
+    const evidence = acceptedUpTo3();
+    evidence.onRefused(refused(1000, 4));
+    evidence.onRefused(refused(5000, 4));
+    evidence.onRefused(refused(7000, 2));
+    evidence.onRefused(refused(9000, 4));
+    expect(evidence.shown).toBe(false);
+  });
+
+  it('remembers successes for half a minute or more: a count reached now and then is no cap', () => {
+    const evidence = acceptedUpTo3();
+    evidence.onAccepted(6, 0);
+    for (let at = 0; at < 40_000; at += 100) evidence.onAccepted(3, at);
+    for (const at of [41_000, 49_000, 55_000]) evidence.onRefused(refused(at, 4));
+    expect(evidence.shown).toBe(false);
+    for (let at = 40_000; at < 70_000; at += 100) evidence.onAccepted(3, at);
+    for (const at of [71_000, 79_000, 85_000]) evidence.onRefused(refused(at, 4));
+    expect(evidence.shown).toBe(true);
+  });
+
+  it('forgets on a success past the fewest refused; equal counts say nothing', () => {
+    const evidence = acceptedUpTo3();
+    evidence.onRefused(refused(1000, 4));
+    evidence.onAccepted(4, 2000); // a response still on its way when the next request left
+    evidence.onRefused(refused(5000, 4)); // as many as a success: neither way
+    evidence.onRefused(refused(9000, 5));
+    evidence.onRefused(refused(15_000, 5));
+    expect(evidence.shown).toBe(true);
+    evidence.onAccepted(5, 16_000);
+    expect(evidence.shown).toBe(false);
+  });
+});
