@@ -22,20 +22,16 @@ export interface OutcomeParts {
  * The feedback half of a scope's control loop: the permits it granted and
  * what each outcome does — the algorithms learn from it (see
  * {@link ScopeFeedback}), the semaphore is resized and the pacer re-paced,
- * the breaker hears of it, and observers are told. A permit reports here
- * through a module-private {@link PermitOwner}, so outcomes arrive only
- * through permits.
+ * the breaker hears of it, and observers are told. It is its permits'
+ * {@link PermitOwner}; the controller keeps it private, so outcomes arrive
+ * only through permits.
  */
-export class ScopeOutcomes {
+export class ScopeOutcomes implements PermitOwner {
   readonly #controller: { readonly scope: string };
   readonly #clock: Clock;
   readonly #admission: Admission;
   readonly #feedback: ScopeFeedback;
   readonly #log: ScopeEvents | undefined;
-  readonly #owner: PermitOwner = {
-    complete: (permit, signal, details) => this.#complete(permit, signal, details),
-    release: (permit) => this.#release(permit),
-  };
   #sent = 0;
   /** Whole ms, so the field stays a small integer rather than a boxed double. */
   #lastUsed: number;
@@ -65,7 +61,7 @@ export class ScopeOutcomes {
     this.#sent++;
     const now = this.#clock.now();
     this.#lastUsed = Math.floor(now);
-    return new ScopePermit(this.#owner, pass, now, this.#sent);
+    return new ScopePermit(this, pass, now, this.#sent);
   }
 
   /** Hands the rate algorithm's rate and pause to the pacer. */
@@ -76,14 +72,14 @@ export class ScopeOutcomes {
   }
 
   /** A request ended without an outcome: free its slot. */
-  #release(permit: ScopePermit): void {
+  release(permit: ScopePermit): void {
     this.#sent--;
     this.#admission.giveBack(permit.pass, true);
     publishRelease(this.#controller, permit.sentAt, this.#clock.now());
   }
 
   /** A request's outcome: feed the algorithms, resize and re-pace, then free its slot. */
-  #complete(permit: ScopePermit, reported: Signal, details: OutcomeDetails | undefined): void {
+  complete(permit: ScopePermit, reported: Signal, details: OutcomeDetails | undefined): void {
     const admission = this.#admission;
     const feedback = this.#feedback;
     const log = this.#log;
