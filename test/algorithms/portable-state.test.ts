@@ -92,6 +92,11 @@ const feedRate = (rate: RatePolicy) => (s: Step, at: number) => {
   return { rate: rate.rate, probing: rate.probing, paused };
 };
 
+/** Whether two numbers agree to rounding (1e-9 relative; equal infinities agree). */
+function sameToRounding(x: number, y: number): boolean {
+  return x === y || Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x));
+}
+
 interface Portable {
   snapshot(clocks: ClockReading): object;
   restore(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void;
@@ -148,7 +153,15 @@ describe('algorithm state is portable across processes (two clocks, different or
     fc.assert(
       fc.property(twoProcesses, (p) => {
         const { inB, inA } = compare(p, () => new AdaptiveRate(), feedRate);
-        expect(inB).toEqual(inA);
+        // The same to rounding: a rate computed from times of different magnitudes differs in
+        // the last bits (seed -1825863544: 8.72641407605149 vs 8.726414076051498 req/s).
+        expect(inB).toHaveLength(inA.length);
+        inB.forEach((decision, i) => {
+          const home = inA[i] as (typeof inA)[number];
+          expect(decision.probing).toBe(home.probing);
+          expect(decision.paused).toBeCloseTo(home.paused, 6);
+          expect(sameToRounding(decision.rate, home.rate)).toBe(true);
+        });
       }),
       { numRuns: 200 },
     );
@@ -199,9 +212,9 @@ describe('algorithm state is portable across processes (two clocks, different or
         expect(Object.keys(b)).toEqual(Object.keys(a));
         for (const key of Object.keys(a)) {
           const [x, y] = [a[key], b[key]];
-          if (typeof x === 'number' && typeof y === 'number' && x !== y) {
-            expect(Math.abs(x - y)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(x)));
-          } else expect(y).toEqual(x);
+          if (typeof x === 'number' && typeof y === 'number')
+            expect(sameToRounding(x, y)).toBe(true);
+          else expect(y).toEqual(x);
         }
       }),
       { numRuns: 100 },
