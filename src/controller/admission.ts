@@ -1,33 +1,21 @@
-import type {
-  BreakerOptions,
-  BreakerOutcome,
-  BreakerSnapshot,
-} from '../algorithms/breaker-policy.js';
-import { BreakerPolicy } from '../algorithms/breaker-policy.js';
-import type { Clock } from '../clock.js';
-import { BreakerGate, type Pass } from '../enforce/breaker-gate.js';
+import type { BreakerOutcome, BreakerSnapshot } from '../algorithms/breaker-policy.js';
+import type { Pass } from '../enforce/breaker-gate.js';
 import { Pacer } from '../enforce/pacer.js';
 import { PauseGuard } from '../enforce/pause-guard.js';
 import { Semaphore } from '../enforce/semaphore.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import type { BreakerState } from '../events/event.js';
-import type { Random } from '../random.js';
+import { AdmissionBreaker, type AdmissionBreakerSetup } from './admission-breaker.js';
 
 /** What an {@link Admission} is built from. */
-export interface AdmissionSetup {
+export interface AdmissionSetup extends AdmissionBreakerSetup {
   scope: string;
-  clock: Clock;
-  random: Random;
   /** The first concurrency limit. */
   limit: number;
   /** Requests the pacer lets through back to back after an idle spell. */
   burst: number;
-  breaker: BreakerOptions | false | undefined;
-  breakerState: BreakerSnapshot | undefined;
   /** Longest known pause a request waits through before failing at once, ms. */
   maxPauseWaitMs: number;
-  /** Told of every breaker transition. */
-  onBreaker: (state: BreakerState, reason: string) => void;
 }
 
 /**
@@ -42,18 +30,15 @@ export class Admission {
   readonly #semaphore: Semaphore;
   /** Created when the rate first becomes finite or the server asks for a pause. */
   #pacer: Pacer | undefined;
-  /** Created at the first failure (or from a saved state): a healthy scope needs none. */
-  #gate: BreakerGate | undefined;
+  readonly #breaker: AdmissionBreaker;
   /** Created with the first pause or wait: what the scope is paused for, and who cannot wait that long. */
   #pauses: PauseGuard | undefined;
 
   constructor(setup: AdmissionSetup) {
     this.#s = setup;
     this.#semaphore = new Semaphore(setup.limit, setup.clock);
-    if (setup.breakerState?.state === 'open') {
-      this.#breakerGate();
-      this.notePause(setup.clock.now(), 'an open breaker (saved state)');
-    }
+    this.#breaker = new AdmissionBreaker(setup);
+    if (this.#breaker.exists) this.notePause(setup.clock.now(), 'an open breaker (saved state)');
   }
 
   /** Current concurrency limit. */
@@ -73,7 +58,7 @@ export class Admission {
 
   /** Callers waiting at any gate. */
   get queued(): number {
-    return (this.#gate?.queued ?? 0) + this.#semaphore.queued + (this.#pacer?.queued ?? 0);
+    return this.#breaker.queued + this.#semaphore.queued + (this.#pacer?.queued ?? 0);
   }
 
   /** Slots held. */
@@ -83,12 +68,12 @@ export class Admission {
 
   /** Whether a breaker watches outcomes (one is created at the first failure). */
   get hasBreaker(): boolean {
-    return this.#gate !== undefined;
+    return this.#breaker.exists;
   }
 
   /** The breaker's state (`closed` when there is no breaker). */
   get breaker(): BreakerState {
-    return this.#gate?.state ?? 'closed';
+    return this.#breaker.state;
   }
 
   /** The pause pending, if any, and why. */
@@ -98,12 +83,12 @@ export class Admission {
 
   /** The breaker's state as plain data, if there is one. */
   breakerSnapshot(): BreakerSnapshot | undefined {
-    return this.#gate?.snapshot() ?? this.#s.breakerState;
+    return this.#breaker.snapshot();
   }
 
   /** Rejects every waiting caller with `reason` and stops the timers. */
   close(reason: unknown): void {
-    this.#gate?.close(reason);
+    this.#breaker.close(reason);
     this.#semaphore.close(reason);
     this.#pacer?.close(reason);
   }
@@ -123,7 +108,7 @@ export class Admission {
 
   /** A pass at once if every gate allows it; never waits. */
   tryPass(): Pass | undefined {
-    const pass = this.#gate ? this.#gate.tryPass() : 'pass';
+    const pass = this.#breaker.tryPass();
     if (pass === undefined) return undefined;
     if (pass === 'probe')
       return this.#serverPause() > 0 ? this.giveBack(pass, false) : this.#probe();
@@ -150,7 +135,7 @@ export class Admission {
   /** Gives back a pass (and its slot, when it holds one) that was not used. */
   giveBack(pass: Pass, heldSlot: boolean): undefined {
     if (heldSlot) this.#semaphore.release();
-    this.#gate?.abandon(pass);
+    this.#breaker.abandon(pass);
     return undefined;
   }
 
@@ -161,14 +146,13 @@ export class Admission {
 
   /** Tells the breaker an outcome (a failure creates it). */
   report(report: BreakerOutcome): void {
-    if (report.effect === 'failure' || this.#gate !== undefined)
-      this.#breakerGate()?.report(report);
+    this.#breaker.report(report);
   }
 
   /** Tells the pause guard of the pause the pacer or the breaker now holds, and its cause. */
   notePause(at: number, cause: string): void {
     const paced = this.#pacer?.pausedUntil ?? 0;
-    const open = this.#gate?.openUntil ?? 0;
+    const open = this.#breaker.openUntil;
     if (paced > at || open > at) this.#pauseGuard().note(paced, open, cause);
   }
 
@@ -179,13 +163,16 @@ export class Admission {
   ): Promise<T> {
     const stage = (): WaitOptions => untilDeadline(options, deadline, this.#s.clock.now());
     for (;;) {
-      const passing = this.#breakerPass(stage);
+      const passing = this.#breaker.pass(stage);
       const pass = typeof passing === 'string' ? passing : await passing;
-      if (pass === 'probe') return grant(await this.#probeAfterPause(stage()));
+      if (pass === 'probe') {
+        await this.#breaker.waitOutPause(() => this.#serverPause(), stage());
+        return grant(this.#probe());
+      }
       try {
         await this.#semaphore.acquire(stage());
       } catch (error) {
-        this.#gate?.abandon(pass);
+        this.#breaker.abandon(pass);
         throw error;
       }
       try {
@@ -207,22 +194,6 @@ export class Admission {
   }
 
   /**
-   * The half-open probe waits out the server's pause (the breaker may
-   * half-open sooner: `maxCooldownMs` caps it, not the pause), then goes.
-   */
-  async #probeAfterPause(options: WaitOptions): Promise<Pass> {
-    for (let left = this.#serverPause(); left > 0; left = this.#serverPause()) {
-      try {
-        await this.#s.clock.sleep(left, options.signal);
-      } catch (error) {
-        this.#gate?.abandon('probe');
-        throw error;
-      }
-    }
-    return this.#probe();
-  }
-
-  /**
    * The half-open probe goes at once: it is the breaker's one question to the
    * server, and callers parked at the semaphore or the pacer were admitted
    * before the breaker opened — the probe must not wait behind them.
@@ -235,19 +206,5 @@ export class Admission {
   #pauseGuard(): PauseGuard {
     this.#pauses ??= new PauseGuard(this.#s.scope, this.#s.clock, this.#s.maxPauseWaitMs);
     return this.#pauses;
-  }
-
-  /** The breaker gate, created on first use; undefined when the breaker is disabled. */
-  #breakerGate(): BreakerGate | undefined {
-    if (this.#gate !== undefined || this.#s.breaker === false) return this.#gate;
-    const policy = new BreakerPolicy(this.#s.random, this.#s.breaker, this.#s.breakerState);
-    this.#gate = new BreakerGate(policy, this.#s.clock, this.#s.onBreaker);
-    return this.#gate;
-  }
-
-  /** Passes the breaker, synchronously when it is closed, so queue counts stay exact. */
-  #breakerPass(stage: () => WaitOptions): Pass | Promise<Pass> {
-    if (this.#gate === undefined) return 'pass';
-    return this.#gate.tryPass() ?? this.#gate.pass(stage());
   }
 }
