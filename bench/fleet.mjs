@@ -122,6 +122,8 @@ async function pause(redis) {
     .map((t, i) => ({ t, pid: Number(server.paths[i].split('/')[1]) }))
     .filter(({ t }) => t > refusedAt && t < refusedAt + 9800);
   const next = server.arrivals.find((t) => t > refusedAt + 200);
+  // The first arrival after the requests already on their way when the 429 came (the pause's end).
+  const resumed = server.arrivals.find((t) => t > refusedAt + 1000);
   // Which worker sent each, and whether it had left shared mode by then.
   const local = new Set(
     reports.filter((r) => r.modes.some((m) => /unreachable/.test(m.line))).map((r) => r.pid),
@@ -131,6 +133,7 @@ async function pause(redis) {
       ({ t, pid }) => `${Math.round(t - refusedAt)}${local.has(pid) ? ' (local)' : ''}`,
     ),
     silenceMs: next - refusedAt,
+    resumedMs: resumed - refusedAt,
     switches: reports.flatMap((r) => r.modes).filter((m) => !/joined/.test(m.line)).length,
   };
 }
@@ -350,7 +353,7 @@ try {
     await fresh();
     const r = await pause(redis);
     console.log(
-      `Retry-After 10: arrivals in the 9.8 s after the 429: ${JSON.stringify(r.during)}; next arrival ${fixed(r.silenceMs / 1000, 3)} s after it; ${r.switches} mode switches`,
+      `Retry-After 10: arrivals in the 9.8 s after the 429: ${JSON.stringify(r.during)}; next arrival ${fixed(r.silenceMs / 1000, 3)} s after it; first after 1 s: ${fixed(r.resumedMs / 1000, 3)} s after it; ${r.switches} mode switches`,
     );
   }
   if (wants('burst')) {
