@@ -94,9 +94,14 @@ local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
   redis.call('PEXPIRE', wq, ARGV[11])
 end
-local fair = count
-if redis.call('ZCARD', wq) > (redis.call('ZSCORE', wq, ARGV[2]) and 1 or 0) then
-  fair = math.ceil(win / math.max(1, live)) - num(ARGV[18])
+-- Other live workers waiting (a dead one's place in the queue caps nobody): this one's part.
+local fair, othersLiveUntil = count, math.huge
+for _, other in ipairs(redis.call('ZRANGE', wq, 0, -1)) do
+  local alive = num(redis.call('ZSCORE', wk, other))
+  if other ~= ARGV[2] and alive > now then
+    fair = math.ceil(win / math.max(1, live)) - num(ARGV[18])
+    othersLiveUntil = math.min(othersLiveUntil, alive)
+  end
 end
 local code, waitUs = ${ACQUIRE.granted}, 0
 for i = 1, count do
@@ -108,6 +113,8 @@ for i = 1, count do
     end
     if i == 1 then
       local expiry = num(redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')[2])
+      -- Held to its part: ask again when the waiting workers may have gone, at the latest.
+      if i > fair then expiry = math.min(expiry, othersLiveUntil) end
       code, waitUs = ${ACQUIRE.full}, math.max(0, expiry - now) * 1000
     end
     break
