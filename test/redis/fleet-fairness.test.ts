@@ -34,11 +34,12 @@ describe('fleet admission is fair between workers', () => {
     const fleet = await redis.fleet({ rateLeaseMinRequests: 1_000_000 });
     const registry = redis.registry(fleet, { maxConcurrency: 4, initialConcurrency: 4 });
     (await registry.admit('host:ghost')).report(OK);
-    // A worker queued for a slot, last seen alive now: it dies (no more calls) 300 ms on.
+    // A worker queued for a slot whose last call was 4.7 s ago (liveness: 2 lease times from
+    // it), dead since: it counts as waiting for 300 ms more (a lease time from its last call).
     const keys = scopeKeys('rw', 'host:ghost');
     const [seconds, micros] = (await fleet.link.command(undefined, ['TIME'])) as string[];
     const nowMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
-    await fleet.link.command(keys.workers, ['ZADD', keys.workers, String(nowMs + 300), 'ghost']);
+    await fleet.link.command(keys.workers, ['ZADD', keys.workers, String(nowMs + 5300), 'ghost']);
     await fleet.link.command(keys.waiting, ['ZADD', keys.waiting, String(nowMs * 1000), 'ghost']);
     // Four callers on a window of 4: two at once (its fair part beside the ghost), the other
     // two once the ghost is gone — not a lease time (5 s) later.

@@ -94,10 +94,11 @@ local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
   redis.call('PEXPIRE', wq, ARGV[11])
 end
--- Other live workers waiting (a dead one's place in the queue caps nobody): this one's part.
+-- Other workers waiting that called within a lease time (a waiting worker asks again at least
+-- that often; a dead one's place in the queue caps nobody longer): this one's part.
 local fair, othersLiveUntil = count, math.huge
 for _, other in ipairs(redis.call('ZRANGE', wq, 0, -1)) do
-  local alive = num(redis.call('ZSCORE', wk, other))
+  local alive = num(redis.call('ZSCORE', wk, other)) - num(ARGV[11]) + leaseMs
   if other ~= ARGV[2] and alive > now then
     fair = math.ceil(win / math.max(1, live)) - num(ARGV[18])
     othersLiveUntil = math.min(othersLiveUntil, alive)
