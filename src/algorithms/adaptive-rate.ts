@@ -11,7 +11,7 @@ import { cutOnRefusal } from './ceiling-cut.js';
 import { CeilingRecounts } from './ceiling-recounts.js';
 import type { ClockReading } from './clock-reading.js';
 import { speedOf } from './congestion.js';
-import { heldOrProbingRate } from './probe-curve.js';
+import { probingRate } from './probe-curve.js';
 import { Prober } from './prober.js';
 import { QuotaPace } from './quota-pace.js';
 import { freshDecisions, type RateDecisions } from './rate-decisions.js';
@@ -224,10 +224,12 @@ export class AdaptiveRate implements RatePolicy {
 
   /** The learned rate (before caps); `Infinity` while unpaced. */
   #learnedRate(): number {
-    const { probeStep: firstStep, probeDoublingMs: doublingMs } = this.#s;
-    const curve = { ceiling: this.#d.ceiling, firstStep, doublingMs };
-    const accepted = () => this.#meter.accepted(this.#now) ?? 0;
-    const { margin } = this.#d;
-    return heldOrProbingRate(margin, curve, this.#prober.probeMs, accepted, this.#s.minRate);
+    const { ceiling, margin } = this.#d;
+    if (ceiling === 0) return Infinity;
+    const probeMs = this.#prober.probeMs;
+    const { minRate, probeStep: firstStep, probeDoublingMs: doublingMs } = this.#s;
+    if (probeMs === undefined) return Math.max(minRate, ceiling * (1 - margin));
+    const accepted = this.#meter.accepted(this.#now) ?? 0;
+    return probingRate({ ceiling, firstStep, doublingMs }, probeMs, accepted, minRate);
   }
 }

@@ -26,22 +26,17 @@ const MAX_EXCESS = 1e6;
 const PROBE_REACH = 2;
 
 /**
- * The learned rate, before any cap: `Infinity` without a ceiling (unpaced);
- * `margin` below the ceiling while holding (`probeMs` undefined); on the
- * probe's curve `probeMs` into a probe, but never further ahead than twice
- * the larger of the ceiling and what the server is accepting (`accepted()`,
- * requests/s, read only while probing): errors that are not refusals — a
- * server failing everything — stop it there. Never below `minRate`.
+ * The rate `probeMs` into a probe on `curve`, but never further ahead than
+ * twice the larger of the ceiling and what the server is accepting
+ * (`accepted`, requests/s): errors that are not refusals — a server failing
+ * everything — stop it there. Never below `minRate`.
  */
-export function heldOrProbingRate(
-  margin: number,
+export function probingRate(
   curve: ProbeCurve,
-  probeMs: number | undefined,
-  accepted: () => number,
+  probeMs: number,
+  accepted: number,
   minRate: number,
 ): number {
-  if (curve.ceiling === 0) return Infinity;
-  if (probeMs === undefined) return Math.max(minRate, curve.ceiling * (1 - margin));
-  const reach = PROBE_REACH * Math.max(curve.ceiling, accepted());
+  const reach = PROBE_REACH * Math.max(curve.ceiling, accepted);
   return Math.max(minRate, Math.min(probeRate(curve, probeMs), reach));
 }
