@@ -9,16 +9,21 @@ export interface NavigationContext {
   request: { url: string };
   session?: { id: string } | undefined;
   response?: BrowserResponse | null | undefined;
+  /** The crawler's page (Playwright, Puppeteer): it is closed once the request is over. */
+  page?: { once(event: 'close', listener: () => void): unknown };
 }
 
-/** The hooks and error handler a browser crawler is given (see `RatewiseCrawlee.navigationHooks`). */
+/** The hooks and error handlers a browser crawler is given (see `RatewiseCrawlee.navigationHooks`). */
 export interface NavigationHooks {
   preNavigationHooks: ((
     context: NavigationContext,
     gotoOptions?: { timeout?: number },
   ) => Promise<void>)[];
   postNavigationHooks: ((context: NavigationContext) => Promise<void>)[];
+  /** Reports a failed navigation Crawlee retries. */
   errorHandler: (context: NavigationContext, error: Error) => void;
+  /** Reports a failed navigation Crawlee gives up on (no retry left, or not retryable). */
+  failedRequestHandler: (context: NavigationContext, error: Error) => void;
 }
 
 /** Builds the navigation hooks of a browser crawler on `control`. */
@@ -45,6 +50,12 @@ export function navigationHooks(
           retryError,
         );
         attempts.set(context.request, attempt);
+        // However the request ends — even with the handlers above replaced by the user's —
+        // its page is closed, and an attempt nothing reported by then is released.
+        context.page?.once('close', () => {
+          if (attempts.get(context.request) === attempt) attempts.delete(context.request);
+          attempt.release();
+        });
         if (gotoOptions && leftMs !== undefined) gotoOptions.timeout = leftMs;
       },
     ],
@@ -60,5 +71,6 @@ export function navigationHooks(
       },
     ],
     errorHandler: (context, error) => void settle(context, error),
+    failedRequestHandler: (context, error) => void settle(context, error),
   };
 }

@@ -66,8 +66,10 @@ export interface RatewiseCrawlee {
    * the request fails and Crawlee retries it, as with `httpClient`; the time
    * waited is taken off the navigation's own timeout), a post-navigation hook that reports the
    * main document's response (and fails a 429 or 503 page so Crawlee retries
-   * it), and an `errorHandler` that reports a failed
-   * navigation before Crawlee retries. Merge with your own hooks if you have some.
+   * it), and an `errorHandler` and a `failedRequestHandler` that report a
+   * failed navigation (retried, or given up on). Merge with your own hooks and
+   * handlers if you have some (call these from yours to keep the outcome);
+   * either way an attempt nothing reported is released when its page closes.
    */
   readonly navigationHooks: NavigationHooks;
   /** The per-scope controllers. */

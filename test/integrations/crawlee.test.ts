@@ -260,4 +260,46 @@ describe.skipIf(!browserAvailable)('ratewise/crawlee navigation hooks', () => {
     expect(inflight(ratewise)).toBe(0);
     await ratewise.close();
   }, 90_000);
+
+  it('follows a redirect chain as one navigation', async () => {
+    const { ratewise, events } = await setup();
+    expect(await browserCrawl(ratewise, ['/redirect/3/crawlee-browser'])).toEqual([200]);
+    expect(samples(events).map((e) => e.status)).toEqual([200]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 90_000);
+
+  it('reports a navigation Crawlee gives up on (no retry left)', async () => {
+    const { ratewise, events } = await setup();
+    const handled = await browserCrawl(ratewise, ['/hang/crawlee-browser-final'], {
+      maxRequestRetries: 0,
+      navigationTimeoutSecs: 2,
+    });
+    expect(handled).toEqual([]);
+    expect(samples(events).map((e) => e.signal)).toEqual(['timeout']);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 90_000);
+
+  it("releases a navigation aborted by closing its page, with the user's own failedRequestHandler", async () => {
+    const { ratewise, events } = await setup();
+    const failed: string[] = [];
+    const closeSoon = async ({ page }: { page: { close(): Promise<void> } }) => {
+      setTimeout(() => void page.close().catch(() => undefined), 300);
+    };
+    const handled = await browserCrawl(ratewise, ['/hang/crawlee-browser-closed'], {
+      maxRequestRetries: 0,
+      navigationTimeoutSecs: 20,
+      preNavigationHooks: [...ratewise.navigationHooks.preNavigationHooks, closeSoon],
+      // The user's handler replaces ratewise's: the closed page still frees the permit.
+      failedRequestHandler: async ({ request }: { request: { url: string } }) => {
+        failed.push(new URL(request.url).pathname);
+      },
+    });
+    expect(handled).toEqual([]);
+    expect(failed).toEqual(['/hang/crawlee-browser-closed']);
+    expect(samples(events)).toEqual([]);
+    expect(inflight(ratewise)).toBe(0);
+    await ratewise.close();
+  }, 90_000);
 });
