@@ -13,8 +13,11 @@
 // ok (200), refused (429), their rates, ok as a share of capacity (30/s × window) and the
 // refused share of all requests; then where the missed capacity went, from the server's
 // per-second counts: the cold start (the seconds before the first that served ≥ 90 % of
-// capacity) and the steady state after it. --timeline prints each run's seconds, with the
-// controller's concurrency limit, pacing rate, in flight and queued sampled each second. A last
+// capacity) and the steady state after it; and, from the controller sampled every 100 ms, what
+// it held back (paced, limited or paused below capacity) and what it allowed that the client
+// did not send (its own overhead, or a CPU-starved process); the CPU time the process spent
+// per request (client and the in-process server). --timeline prints each run's seconds, with
+// the controller's concurrency limit, pacing rate, paused share and what it allowed. A last
 // row runs ratewise's own client.fetch the same way, to tell what the controller does from
 // what an integration adds.
 import { parseArgs } from 'node:util';
@@ -47,6 +50,7 @@ const { values } = parseArgs({
 const SECONDS = Number(values.seconds);
 const DEMAND = 40;
 const CAPACITY = 30;
+const LATENCY_MS = 350;
 /** 40 tasks from the start, whatever the machine's load (without ratewise: the 40-way demand). */
 const fixedPool = {
   minConcurrency: DEMAND,
@@ -69,22 +73,23 @@ console.log(
   `node ${process.version}; hidden limit ${CAPACITY} req/s (fixed window), 350 ms pages, 429 + Retry-After: 1; ${DEMAND}-way demand, ${SECONDS} s per run\n`,
 );
 console.log(
-  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity | admitted → arrival p50 / p99 ms |',
+  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity | held back by the controller | allowed, not sent | admitted → arrival p50 / p99 ms | CPU ms per request |',
 );
 console.log(
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 );
 const timelines = [];
 for (const [name, control, run] of runs) {
   const timed = timedModel(
     createModel(
       'fixed-window',
-      { rate: CAPACITY, latencyMs: 350, jitterMs: 50, retryAfter: 'seconds' },
+      { rate: CAPACITY, latencyMs: LATENCY_MS, jitterMs: 50, retryAfter: 'seconds' },
       seededRandom('server:1'),
     ),
   );
   const server = await startMockServer({ model: timed.model });
   const started = performance.now();
+  const cpuBefore = process.cpuUsage();
   let window;
   let sampler;
   await run(server.url, {
@@ -97,10 +102,18 @@ for (const [name, control, run] of runs) {
     },
   });
   const wall = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   await server.close();
-  const split = capacitySplit(timed.seconds, CAPACITY, SECONDS);
+  const samples = sampler?.samples;
+  const split = capacitySplit(timed.seconds, CAPACITY, SECONDS, samples, LATENCY_MS);
   timelines.push(
-    timelineTable(`${name}, ${control}`, timed.seconds.slice(0, SECONDS), sampler?.samples),
+    timelineTable(
+      `${name}, ${control}`,
+      timed.seconds.slice(0, SECONDS),
+      samples,
+      CAPACITY,
+      LATENCY_MS,
+    ),
   );
   const ok = window.byStatus['200'] ?? 0;
   const refused = window.byStatus['429'] ?? 0;
@@ -108,10 +121,16 @@ for (const [name, control, run] of runs) {
     .filter(([status]) => status !== '200' && status !== '429')
     .reduce((sum, [, n]) => sum + n, 0);
   console.log(
-    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % | ${sendDelay(timed.sendDelays)} |`,
+    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % | ${split.heldBack ?? '-'} | ${split.unsent ?? '-'} | ${sendDelay(timed.sendDelays)} | ${cpuPerRequest(cpu, window)} |`,
   );
 }
 if (values.timeline) console.log(timelines.join('\n'));
+
+/** The process's CPU time (client and in-process server) per request the server saw. */
+function cpuPerRequest(cpu, window) {
+  const requests = Object.values(window.byStatus).reduce((sum, n) => sum + n, 0);
+  return ((cpu.user + cpu.system) / 1000 / Math.max(1, requests)).toFixed(2);
+}
 
 function sendDelay(delays) {
   if (delays.length === 0) return '-';

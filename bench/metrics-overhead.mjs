@@ -9,6 +9,8 @@
 //   ratewise's own CPU per request, the part metrics add to (steady on a shared machine);
 // - loopback: a server in a child process answering every request at once (200, 2-byte body),
 //   C workers per client looping request → read body (noisy on a shared machine).
+// Each metered round is compared with the plain round just before it (paired ratios: drift
+// between rounds cancels); the table gives their median and range.
 // Target: metrics cost ≤ 3 % of client.fetch throughput.
 import { Registry } from 'prom-client';
 import { createClient } from '../dist/client/client.js';
@@ -61,16 +63,20 @@ async function main() {
     `node ${process.version}, ${connections} connections, ${rounds} × ${seconds} s per client, loopback immediate 200; last scrape ${bytes} bytes\n`,
   );
   console.log(
-    '| client | requests/s (median) | vs client.fetch | CPU µs/request (median) | vs client.fetch |',
+    '| client | requests/s (median) | vs client.fetch, paired (median [min–max]) | CPU µs/request (median) | vs client.fetch, paired (median [min–max]) |',
   );
   console.log('| --- | ---: | ---: | ---: | ---: |');
   for (const [name, , scraper] of contenders) {
-    const of = (key) => (n) => median(results.get(n).map((r) => r[key]));
-    const baseName = scraper ? name.replace(' + prometheusMetrics', '') : name;
-    const [rate, cpu] = [of('rate'), of('cpuUs')];
-    const ratio = (f) => `${((100 * f(name)) / f(baseName)).toFixed(1)} %`;
+    const rounds = results.get(name);
+    const base = results.get(scraper ? name.replace(' + prometheusMetrics', '') : name);
+    const paired = (key) => {
+      const ratios = rounds.map((r, i) => (100 * r[key]) / base[i][key]).sort((a, b) => a - b);
+      return `${median(ratios).toFixed(1)} % [${ratios[0].toFixed(1)}–${ratios.at(-1).toFixed(1)}]`;
+    };
+    const rate = median(rounds.map((r) => r.rate));
+    const cpu = median(rounds.map((r) => r.cpuUs));
     console.log(
-      `| ${name} | ${Math.round(rate(name))} | ${ratio(rate)} | ${cpu(name).toFixed(1)} | ${ratio(cpu)} |`,
+      `| ${name} | ${Math.round(rate)} | ${paired('rate')} | ${cpu.toFixed(1)} | ${paired('cpuUs')} |`,
     );
   }
 }
