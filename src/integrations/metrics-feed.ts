@@ -15,6 +15,7 @@ import {
   required,
   type SettingsOf,
 } from '../option-spec.js';
+import type { SignalKind } from '../signal.js';
 import { Histogram } from './histogram.js';
 
 /** Options shared by the Prometheus and OpenTelemetry exporters. */
@@ -61,10 +62,28 @@ export interface LabelGauges {
   pausedSeconds: number;
 }
 
+/**
+ * Every outcome a request can end with, counted from zero: a dashboard's `rate()` ignores a
+ * series' first value, so an outcome first exported at 1 (a scope's first 429) would never
+ * show (the compiler keeps the list complete).
+ */
+const NO_OUTCOMES: Readonly<Record<SignalKind | 'released', 0>> = {
+  ok: 0,
+  throttled: 0,
+  overloaded: 0,
+  blocked: 0,
+  reset: 0,
+  refused: 0,
+  timeout: 0,
+  'client-error': 0,
+  'server-error': 0,
+  released: 0,
+};
+
 /** What one label has counted since it was first seen. */
 export class LabelStats {
-  /** Attempts by outcome: a signal kind, or `released` (ended without one). */
-  readonly requests = new Map<string, number>();
+  /** Attempts by outcome: a signal kind, or `released` (ended without one); each from 0. */
+  readonly requests = new Map<string, number>(Object.entries(NO_OUTCOMES));
   /** Concurrency-limit moves by `direction|reason` (`down|throttled`). */
   readonly limitChanges = new Map<string, number>();
   /** Admission to outcome, s. */
