@@ -42,9 +42,10 @@ export class CeilingRecounts {
 
   /** Plans the recount of the ceiling `cut` set on the refusal `sample` (`minPauseMs`: the shortest pause). */
   plan(sample: Sample, cut: CutToRecount, meter: RateMeter, minPauseMs: number): void {
+    const bounds = { min: cut.floor, max: cut.current };
     const recount =
       cut.probeSpanMs !== undefined && cut.calm
-        ? probeRecount(sample, cut.probeSpanMs, cut.floor, cut.current)
+        ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs)
         : this.#afterCut(sample, cut, meter, minPauseMs);
     if (recount !== undefined)
       this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
@@ -85,10 +86,11 @@ export class CeilingRecounts {
       this.#firstCounted = true;
       const asked = sample.signal.retryAfterMs ?? (isRefusal(sample) ? FIRST_UNHINTED_PAUSE_MS : 0);
       const pausedMs = meter.pausedWithin(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt);
-      return { ...firstCeilingRecount(sample, pausedMs), pauseMs: Math.max(minPauseMs, asked) };
+      const recount = firstCeilingRecount(sample, pausedMs, meter.rttMs);
+      return { ...recount, pauseMs: Math.max(minPauseMs, asked) };
     }
     const paused = !cut.calm && sample.signal.retryAfterMs !== undefined;
     const window = paused ? meter.grantWindow(sample) : undefined;
-    return window === undefined ? undefined : grantRecount(sample, window, cut.current);
+    return window && grantRecount(sample, window, cut.current, meter.rttMs);
   }
 }

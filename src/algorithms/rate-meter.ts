@@ -52,6 +52,11 @@ export class RateMeter {
     return this.#windowMs;
   }
 
+  /** The accepted requests' round trip (a smoothed average), ms; 0 before the first. */
+  get rttMs(): number {
+    return this.#rttMs;
+  }
+
   /** When the latest server pause ended (or ends), ms; `-Infinity` when there was none. */
   get pauseEnd(): number {
     return this.#pause?.to ?? -Infinity;

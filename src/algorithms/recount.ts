@@ -28,15 +28,18 @@ export interface Recount {
 
 /**
  * When a recount after the refusal `sample` can count: once its pause, two of
- * its round trips and at least a second have passed.
+ * its round trips and at least a second have passed, and the requests sent
+ * with it have had twice `answerMs` — the accepted requests' round trip —
+ * to be answered (a slow page takes far longer than a quick refusal: counted
+ * earlier, the grant of a server that answers in seconds reads as a fraction).
  */
-function dueAfter(sample: Sample): number {
+function dueAfter(sample: Sample, answerMs: number): number {
   const waitMs = Math.max(
     sample.signal.retryAfterMs ?? 0,
     2 * (sample.at - sample.sentAt),
     FIRST_RECOUNT_SPAN_MS,
   );
-  return sample.at + waitMs;
+  return Math.max(sample.at + waitMs, sample.sentAt + 2 * answerMs);
 }
 
 /**
@@ -44,8 +47,9 @@ function dueAfter(sample: Sample): number {
  * of sending before it (`pausedMs` of server-requested pause within it left
  * out). The ceiling read at the refusal is an undercount (slow start
  * ramps faster than an average follows), so the count may only raise it.
+ * `answerMs`: the accepted requests' round trip, ms (here and below).
  */
-export function firstCeilingRecount(sample: Sample, pausedMs = 0): Recount {
+export function firstCeilingRecount(sample: Sample, pausedMs = 0, answerMs = 0): Recount {
   const to = sample.sentAt;
   const spanMs = FIRST_RECOUNT_SPAN_MS;
   return {
@@ -53,7 +57,7 @@ export function firstCeilingRecount(sample: Sample, pausedMs = 0): Recount {
     from: to - spanMs - pausedMs,
     to,
     spanMs,
-    at: dueAfter(sample),
+    at: dueAfter(sample, answerMs),
     min: 0,
     max: Infinity,
     raiseOnly: true,
@@ -69,10 +73,11 @@ export function grantRecount(
   sample: Sample,
   window: { from: number; to: number; spanMs: number },
   current: number,
+  answerMs = 0,
 ): Recount {
   return {
     ...window,
-    at: dueAfter(sample),
+    at: dueAfter(sample, answerMs),
     min: current * DEEPEST_CUT,
     max: current,
     raiseOnly: false,
@@ -109,9 +114,16 @@ export function recountedCeiling(
 /**
  * A refusal of a probe: the accepted sends of the `spanMs` before the refused
  * one (the server was being asked for more than it grants all along), between
- * `min` (the ceiling the probe started from) and the rate that failed.
+ * `bounds.min` (the ceiling the probe started from) and `bounds.max` (the
+ * rate that failed).
  */
-export function probeRecount(sample: Sample, spanMs: number, min: number, max: number): Recount {
+export function probeRecount(
+  sample: Sample,
+  spanMs: number,
+  bounds: { min: number; max: number },
+  answerMs = 0,
+): Recount {
   const to = sample.sentAt;
-  return { from: to - spanMs, to, spanMs, at: dueAfter(sample), min, max, raiseOnly: false };
+  const at = dueAfter(sample, answerMs);
+  return { from: to - spanMs, to, spanMs, at, ...bounds, raiseOnly: false };
 }

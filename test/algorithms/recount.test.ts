@@ -40,6 +40,17 @@ describe('recounts: a ceiling measured again by send time once the outcomes are 
     expect(paused.at).toBeGreaterThanOrEqual(10_050 + 7000);
   });
 
+  it('waits for the pages sent with the refused request: twice the accepted round trip', () => {
+    // A 429 is answered in 50 ms, a page in 1.7 s: at a second the count would
+    // miss most of the sends it is about.
+    const slowPages = probeRecount(refusal(10_000, 10_050), 2000, { min: 0, max: 100 }, 1700);
+    expect(slowPages.at).toBeGreaterThanOrEqual(10_000 + 2 * 1700);
+    const first = firstCeilingRecount(refusal(10_000, 10_050), 0, 1700);
+    expect(first.at).toBeGreaterThanOrEqual(10_000 + 2 * 1700);
+    const quickPages = probeRecount(refusal(10_000, 10_050), 2000, { min: 0, max: 100 }, 80);
+    expect(quickPages.at).toBe(10_050 + FIRST_RECOUNT_SPAN_MS);
+  });
+
   it('a first count only raises the ceiling', () => {
     const recount = firstCeilingRecount(refusal(10_000, 10_050));
     const span = recount.spanMs / 1000;
@@ -64,7 +75,7 @@ describe('recounts: a ceiling measured again by send time once the outcomes are 
   });
 
   it('a probe’s count stays between the ceiling it started from and the rate that failed', () => {
-    const recount = probeRecount(refusal(10_000, 10_050), 2000, 30, 40);
+    const recount = probeRecount(refusal(10_000, 10_050), 2000, { min: 30, max: 40 });
     expect(recount.to - recount.from).toBe(2000);
     const ceiling = (perSecond: number) =>
       recountedCeiling(recount, { count: 2 * perSecond, fromMs: recount.from }, 33);
@@ -74,12 +85,12 @@ describe('recounts: a ceiling measured again by send time once the outcomes are 
   });
 
   it('leaves the ceiling as it is when the count says the same', () => {
-    const recount = probeRecount(refusal(10_000, 10_050), 2000, 30, 40);
+    const recount = probeRecount(refusal(10_000, 10_050), 2000, { min: 30, max: 40 });
     expect(recountedCeiling(recount, { count: 2 * 33, fromMs: recount.from }, 33)).toBeUndefined();
   });
 
   it('rates a count that could not reach back to the start over the span it covers', () => {
-    const recount = probeRecount(refusal(10_000, 10_050), 2000, 0, 100);
+    const recount = probeRecount(refusal(10_000, 10_050), 2000, { min: 0, max: 100 });
     // The kept sends only reach back to 9500: 10 of them in 500 ms is 20/s, not 5/s.
     expect(recountedCeiling(recount, { count: 10, fromMs: 9500 }, 1)).toBeCloseTo(20, 9);
     expect(recountedCeiling(recount, { count: 10, fromMs: 10_000 }, 1)).toBeUndefined();

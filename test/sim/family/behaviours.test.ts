@@ -105,6 +105,30 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('reads the grant of a server that answers in seconds once its pages are in', async () => {
+    // A 429 comes back at once, a page 1.5 s later: recounted at a second, the grant read as a
+    // third of capacity (58.5 % and 56.5 % before; 93.8 % and 93.0 % measured).
+    const slow = (kind: FamilyServer['kind'], rate: number, jitterMs: number) =>
+      server({
+        kind,
+        rate: [{ fromMs: 0, rate }],
+        burst: 15,
+        latencyMs: 1500,
+        jitterMs,
+        retryAfter: kind === 'gcra' ? 'none' : 'wait',
+        client: { maxConcurrency: 256, timeoutMs: 30_000 },
+      });
+    const runs = await Promise.all(
+      [slow('gcra', 90, 700), slow('sliding-log', 150, 300)].map((s) =>
+        runFamilyServer(s, ratewise),
+      ),
+    );
+    for (const { measures } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.88);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+    }
+  });
+
   it('on a small fixed sample of the family: polite on all, near capacity on most, never a hot loop', async () => {
     // The first 8 timed servers of seed 3 with a peak under 200 req/s (faster ones take seconds each).
     const sample: FamilyServer[] = [];
