@@ -32,7 +32,10 @@ export function deadlineOf(options: WaitOptions | undefined, now: number): numbe
   return timeoutMs === undefined ? Infinity : now + timeoutMs;
 }
 
-/** The options for the next stage of a wait with several stages: the same signal, the time left. */
+/**
+ * The options for the next stage of a wait with several stages: the same
+ * signal and longest pause, the time left.
+ */
 export function untilDeadline(
   options: WaitOptions | undefined,
   deadline: number,
@@ -40,6 +43,7 @@ export function untilDeadline(
 ): WaitOptions {
   const stage: WaitOptions = {};
   if (options?.signal) stage.signal = options.signal;
+  if (options?.maxPauseWaitMs !== undefined) stage.maxPauseWaitMs = options.maxPauseWaitMs;
   if (deadline !== Infinity) stage.timeoutMs = Math.max(0, deadline - now);
   return stage;
 }

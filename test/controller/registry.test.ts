@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { controlSetup } from '../../src/controller/defaults.js';
 import { ScopeRegistry } from '../../src/controller/registry.js';
+import { ScopePausedError } from '../../src/errors.js';
 import { EventRecorder } from '../../src/events/recorder.js';
 import { seededRandom } from '../../src/random.js';
 import type { Signal } from '../../src/signal.js';
@@ -105,6 +106,24 @@ describe('ScopeRegistry multi-scope details', () => {
     first.report(ok);
     const permit = await both;
     expect(permit.sentAt).toBe(500);
+  });
+
+  it("keeps the caller's maxPauseWaitMs at every scope a request spans", async () => {
+    const { scopes, clock } = registry();
+    const paused = await scopes.admit('host:b.test');
+    paused.report({ ...throttled, retryAfterMs: 5_000 }); // host:b.test pauses for 5 s
+    let failedAt: number | undefined;
+    const outcome = scopes.admit(['account:a', 'host:b.test'], { maxPauseWaitMs: 1_000 }).then(
+      () => 'admitted',
+      (error: unknown) => {
+        failedAt = clock.now();
+        return error;
+      },
+    );
+    await clock.advance(5_000);
+    expect(await outcome).toBeInstanceOf(ScopePausedError);
+    expect(failedAt).toBe(0); // at once, not after waiting out the pause
+    expect(scopes.get('account:a')?.inflight).toBe(0);
   });
 
   it('rejects an empty list of scopes', async () => {
