@@ -1,28 +1,10 @@
 import type { CancelTimer, Clock } from '../clock.js';
 import { type WaitOptions, WaitQueue } from '../enforce/wait-queue.js';
-import type { AloneGrants, FleetGrant } from './fleet-grant.js';
-import type { FleetView } from './fleet-view.js';
+import type { FleetGrant } from './fleet-grant.js';
 import { LeaseBook } from './lease-book.js';
 import { ACQUIRE } from './lua/acquire.js';
+import type { QueueParts } from './queue-parts.js';
 import type { RedisFleet } from './redis-fleet.js';
-import type { ScopeCalls } from './scope-calls.js';
-import type { WakeUp } from './wake-up.js';
-
-/** What the per-request queue of a scope works with. */
-export interface QueueParts {
-  readonly view: FleetView;
-  readonly calls: ScopeCalls;
-  readonly alone: AloneGrants;
-  readonly wakeUp: WakeUp;
-  /** Told when the fleet's window or rate changed. */
-  readonly changed: () => void;
-  /** Listens for the scope's announcements. */
-  readonly subscribe: () => Promise<void>;
-  /** Frees a grant not used. */
-  readonly release: (grant: FleetGrant) => void;
-  /** This worker was handed the scope's learning lock. */
-  readonly learn: () => void;
-}
 
 /** Leases taken in one call at most (one per waiting caller). */
 const MOST_AT_ONCE = 8;

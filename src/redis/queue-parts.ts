@@ -1,0 +1,20 @@
+import type { AloneGrants, FleetGrant } from './fleet-grant.js';
+import type { FleetView } from './fleet-view.js';
+import type { ScopeCalls } from './scope-calls.js';
+import type { WakeUp } from './wake-up.js';
+
+/** What the per-request queue of a scope works with. */
+export interface QueueParts {
+  readonly view: FleetView;
+  readonly calls: ScopeCalls;
+  readonly alone: AloneGrants;
+  readonly wakeUp: WakeUp;
+  /** Told when the fleet's window or rate changed. */
+  readonly changed: () => void;
+  /** Listens for the scope's announcements. */
+  readonly subscribe: () => Promise<void>;
+  /** Frees a grant not used. */
+  readonly release: (grant: FleetGrant) => void;
+  /** This worker was handed the scope's learning lock. */
+  readonly learn: () => void;
+}
