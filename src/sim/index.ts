@@ -7,15 +7,7 @@
  */
 export { type BenchOptions, type BenchRow, runBench } from './bench.js';
 export type { ExchangeLog } from './exchange-log.js';
-export type { ModelParams } from './models/catalog.js';
-export {
-  createModel,
-  MODEL_NAMES,
-  type ModelReply,
-  type ModelRequest,
-  type ServerModel,
-} from './models/index.js';
-export type { RateStep } from './models/rate-schedule.js';
+export * from './models/exports.js';
 export { SCENARIOS, type Scenario } from './scenarios.js';
 export { type RunResult, type SimulateOptions, simulate } from './simulate.js';
 export { STRATEGIES, type Strategy, type StrategyContext } from './strategies/index.js';

@@ -6,15 +6,7 @@
  * @packageDocumentation
  */
 
-export type { ModelParams } from '../sim/models/catalog.js';
-export {
-  createModel,
-  MODEL_NAMES,
-  type ModelReply,
-  type ModelRequest,
-  type ServerModel,
-} from '../sim/models/index.js';
-export type { RateStep } from '../sim/models/rate-schedule.js';
+export * from '../sim/models/exports.js';
 export { settle, VirtualClock, type VirtualClockOptions } from '../virtual-clock.js';
 export {
   type HostileServer,
