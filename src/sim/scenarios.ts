@@ -23,6 +23,13 @@ export interface Scenario {
 
 const MINUTE = 60_000;
 const demand40 = (durationMs: number): Workload => ({ workers: 40, durationMs });
+/** The demo server's run: 40 workers for five minutes under a ceiling of 40, judged after a minute. */
+const DEMO_RUN = {
+  workload: demand40(5 * MINUTE),
+  maxConcurrency: 40,
+  timeoutMs: 30_000,
+  steadyFromMs: MINUTE,
+} as const;
 
 /** The scenarios `ratewise bench` runs, by name. */
 export const SCENARIOS: readonly Scenario[] = [
@@ -32,30 +39,21 @@ export const SCENARIOS: readonly Scenario[] = [
       'the demo server (docs/server-models.md): fixed window 30 req/s, 350 ms, 429 + Retry-After: 1',
     model: 'fixed-window',
     params: { rate: 30, latencyMs: 350, jitterMs: 50, retryAfter: 'seconds' },
-    workload: demand40(5 * MINUTE),
-    maxConcurrency: 40,
-    timeoutMs: 30_000,
-    steadyFromMs: MINUTE,
+    ...DEMO_RUN,
   },
   {
     name: 'sliding-window',
     description: 'sliding-window log, 30 per second, 350 ms',
     model: 'sliding-log',
     params: { rate: 30, windowMs: 1000, latencyMs: 350, jitterMs: 50 },
-    workload: demand40(5 * MINUTE),
-    maxConcurrency: 40,
-    timeoutMs: 30_000,
-    steadyFromMs: MINUTE,
+    ...DEMO_RUN,
   },
   {
     name: 'token-bucket',
     description: 'token bucket 30 req/s with a burst of 30, 350 ms',
     model: 'token-bucket',
     params: { rate: 30, burst: 30, latencyMs: 350, jitterMs: 50 },
-    workload: demand40(5 * MINUTE),
-    maxConcurrency: 40,
-    timeoutMs: 30_000,
-    steadyFromMs: MINUTE,
+    ...DEMO_RUN,
   },
   {
     name: 'changing-capacity',
@@ -72,10 +70,7 @@ export const SCENARIOS: readonly Scenario[] = [
     description: 'published quota: 600 per minute in X-RateLimit-* and RateLimit headers, 350 ms',
     model: 'quota',
     params: { limit: 600, windowMs: MINUTE, latencyMs: 350, jitterMs: 50 },
-    workload: demand40(5 * MINUTE),
-    maxConcurrency: 40,
-    timeoutMs: 30_000,
-    steadyFromMs: MINUTE,
+    ...DEMO_RUN,
   },
   {
     name: 'ramp',

@@ -1,6 +1,6 @@
 import { fullJitter } from '../../backoff/full-jitter.js';
 import { parseRetryAfter } from '../../headers/retry-after.js';
-import { retrying, runWorkers, type Strategy } from './strategy.js';
+import { fixedPool, type Strategy } from './strategy.js';
 
 /**
  * Fixed concurrency (the ceiling) with the textbook retry: full-jitter
@@ -12,15 +12,14 @@ export const fixedJitter: Strategy = {
     'fixed concurrency at the ceiling, full-jitter backoff 0–1 s × 2^n (cap 60 s), at least Retry-After',
   run(context) {
     const backoff = fullJitter({ baseMs: 1000, capMs: 60_000 });
-    const workers = Math.min(context.workers, context.maxConcurrency);
-    return runWorkers(context, workers, (path) => {
+    return fixedPool(context, () => {
       let previous: number | undefined;
-      return retrying(context, path, (attempt, exchange) => {
+      return (attempt, exchange) => {
         const hint =
           parseRetryAfter(exchange?.headers['retry-after'], { date: exchange?.headers.date }) ?? 0;
         previous = Math.max(hint, backoff.delayMs(attempt, context.random, previous));
         return previous;
-      });
+      };
     });
   },
 };

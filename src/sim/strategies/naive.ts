@@ -1,5 +1,5 @@
 import { noJitter } from '../../backoff/no-jitter.js';
-import { retrying, runWorkers, type Strategy } from './strategy.js';
+import { fixedPool, type Strategy } from './strategy.js';
 
 /**
  * The recipe the demo server's write-up starts from (docs/server-models.md): a fixed pool of
@@ -12,9 +12,6 @@ export const naive: Strategy = {
     'fixed pool at the ceiling, per-worker backoff 1 s × 2^n (cap 60 s), no jitter, Retry-After ignored',
   run(context) {
     const backoff = noJitter({ baseMs: 1000, capMs: 60_000 });
-    const workers = Math.min(context.workers, context.maxConcurrency);
-    return runWorkers(context, workers, (path) =>
-      retrying(context, path, (attempt) => backoff.delayMs(attempt, context.random)),
-    );
+    return fixedPool(context, () => (attempt) => backoff.delayMs(attempt, context.random));
   },
 };

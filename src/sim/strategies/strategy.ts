@@ -57,16 +57,28 @@ export async function tryExchange(
  * sleeping `delayMs(attempt, exchange)` between attempts (a per-request retry:
  * the recipe the simple strategies share).
  */
-export async function retrying(
+async function retrying(
   context: StrategyContext,
   path: string,
-  delayMs: (attempt: number, exchange: Exchange | undefined) => number,
+  delayMs: RetryDelay,
 ): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     const exchange = await tryExchange(context, path);
     if (!isRetryableStatus(exchange?.status ?? 0) || attempt + 1 >= MAX_ATTEMPTS) return;
     await context.clock.sleep(delayMs(attempt, exchange), context.work.stop);
   }
+}
+
+/** The delay before retry `attempt` of one URL, after `exchange` (undefined: no response). */
+export type RetryDelay = (attempt: number, exchange: Exchange | undefined) => number;
+
+/**
+ * A fixed pool of workers at the ceiling, each retrying its own URL with the
+ * delays of a fresh `delayFor()` per URL (the simple strategies' shape).
+ */
+export function fixedPool(context: StrategyContext, delayFor: () => RetryDelay): Promise<void> {
+  const workers = Math.min(context.workers, context.maxConcurrency);
+  return runWorkers(context, workers, (path) => retrying(context, path, delayFor()));
 }
 
 /**
