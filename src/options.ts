@@ -38,6 +38,22 @@ export function numberOption(
   return value as number;
 }
 
+/**
+ * The object `name` nested in saved state (`saved`), or undefined when none
+ * was saved. Throws {@link InvalidOptionError} when it is not an object.
+ */
+export function savedRecord(
+  owner: string,
+  name: string,
+  saved: unknown,
+): Readonly<Record<string, unknown>> | undefined {
+  if (saved === undefined) return undefined;
+  if (typeof saved !== 'object' || saved === null) {
+    throw InvalidOptionError.invalid(owner, name, saved, 'an object');
+  }
+  return saved as Record<string, unknown>;
+}
+
 function describeRule(rule: NumberRule): string {
   const kind = rule.integer ? 'an integer' : 'a number';
   const range: string[] = [];

@@ -1,5 +1,5 @@
 import { InvalidOptionError } from '../errors.js';
-import { type NumberRule, numberOption } from '../options.js';
+import { type NumberRule, numberOption, savedRecord } from '../options.js';
 import type { ProbeBudgetState } from './probe-budget.js';
 import type { QuotaPaceState } from './quota-pace.js';
 import type { RateMeterState } from './rate-meter-state.js';
@@ -82,12 +82,8 @@ export function readQuotaPace(
   state: Readonly<Record<string, unknown>>,
   owner: string,
 ): QuotaPaceState | undefined {
-  const saved = state.quota;
-  if (saved === undefined) return undefined;
-  if (typeof saved !== 'object' || saved === null) {
-    throw InvalidOptionError.invalid(owner, 'quota', saved, 'an object');
-  }
-  const record = saved as Record<string, unknown>;
+  const record = savedRecord(owner, 'quota', state.quota);
+  if (record === undefined) return undefined;
   const n = (name: keyof QuotaPaceState) =>
     numberOption(`${owner} quota`, name, record[name], 0, { min: 0 });
   return {

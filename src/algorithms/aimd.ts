@@ -1,6 +1,5 @@
-import { InvalidOptionError } from '../errors.js';
 import { defineOptions, number } from '../option-spec.js';
-import { numberOption, sharedSettings } from '../options.js';
+import { numberOption, savedRecord, sharedSettings } from '../options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
@@ -221,11 +220,8 @@ const aimdSettings = sharedSettings((options: AimdOptions): AimdSettings => {
 
 /** Reads saved concurrency-ceiling state, validating each field; undefined when none was saved. */
 function readCeiling(saved: unknown, owner: string): ConcurrencyCeilingState | undefined {
-  if (saved === undefined) return undefined;
-  if (typeof saved !== 'object' || saved === null) {
-    throw InvalidOptionError.invalid(owner, 'ceiling', saved, 'an object');
-  }
-  const record = saved as Record<string, unknown>;
+  const record = savedRecord(owner, 'ceiling', saved);
+  if (record === undefined) return undefined;
   const n = (name: 'ceiling' | 'probeStep') =>
     numberOption(`${owner} ceiling`, name, record[name], 0, { min: 0 });
   const state: ConcurrencyCeilingState = {

@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
-import { type NumberRule, numberOption } from '../options.js';
+import { type NumberRule, numberOption, savedRecord } from '../options.js';
 import type { ProbeBudgetState } from './probe-budget.js';
 
 /** Reads saved budget state, validating each field; undefined when none was saved. */
@@ -7,12 +6,8 @@ export function readProbeBudget(
   state: Readonly<Record<string, unknown>>,
   owner: string,
 ): ProbeBudgetState | undefined {
-  const saved = state.budget;
-  if (saved === undefined) return undefined;
-  if (typeof saved !== 'object' || saved === null) {
-    throw InvalidOptionError.invalid(owner, 'budget', saved, 'an object');
-  }
-  const record = saved as Record<string, unknown>;
+  const record = savedRecord(owner, 'budget', state.budget);
+  if (record === undefined) return undefined;
   const n = (name: keyof ProbeBudgetState, rule: NumberRule = {}) =>
     numberOption(`${owner} budget`, name, record[name], Number.NaN, rule);
   return {

@@ -350,6 +350,7 @@ describe('AdaptiveRate', () => {
     expect(restore({ ceiling: 'high' })).toThrow(/AdaptiveRate state.*`ceiling`/);
     expect(restore({ acceptedSum: -2 })).toThrow(/acceptedSum.*-2/);
     expect(restore({ budget: 3 })).toThrow(/budget/);
+    expect(restore({ quota: 'spent' })).toThrow(/`quota` must be an object/);
   });
 
   it('keeps the rate positive or Infinity, never NaN, never above a documented cap (property)', () => {

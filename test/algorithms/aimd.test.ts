@@ -162,6 +162,7 @@ describe('AimdLimit', () => {
       new AimdLimit().restore(state, SAME_CLOCKS);
     expect(restore({ value: 'ten' })).toThrow(/AimdLimit state.*`value`/);
     expect(restore({ holdUntil: Number.NaN })).toThrow(InvalidOptionError);
+    expect(restore({ ceiling: 7 })).toThrow(/AimdLimit state.*`ceiling` must be an object/);
   });
 
   it('keeps an integer limit in [min, max] whatever the samples (property)', () => {
