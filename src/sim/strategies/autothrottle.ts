@@ -1,11 +1,5 @@
 import type { Clock } from '../../clock.js';
-import {
-  isRetryableStatus,
-  MAX_ATTEMPTS,
-  runWorkers,
-  type Strategy,
-  tryExchange,
-} from './strategy.js';
+import { runWorkers, type Strategy, takingTurns } from './strategy.js';
 
 const START_DELAY_MS = 5000;
 const MAX_DELAY_MS = 60_000;
@@ -74,14 +68,13 @@ export const autoThrottle: Strategy = {
   run(context) {
     const slot = new AutoThrottleSlot(context.clock, context.maxConcurrency);
     context.work.stop.addEventListener('abort', () => slot.shutdown(), { once: true });
-    return runWorkers(context, context.workers, async (path) => {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        await slot.acquire(context.work.stop);
-        const exchange = await tryExchange(context, path);
-        const status = exchange?.status ?? 0;
-        slot.release(status, exchange?.timings.ttfbMs ?? slot.delayMs);
-        if (!isRetryableStatus(status)) return;
-      }
-    });
+    return runWorkers(context, context.workers, (path) =>
+      takingTurns(
+        context,
+        path,
+        () => slot.acquire(context.work.stop),
+        (exchange) => slot.release(exchange?.status ?? 0, exchange?.timings.ttfbMs ?? slot.delayMs),
+      ),
+    );
   },
 };

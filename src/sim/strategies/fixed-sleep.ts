@@ -1,10 +1,4 @@
-import {
-  isRetryableStatus,
-  MAX_ATTEMPTS,
-  runWorkers,
-  type Strategy,
-  tryExchange,
-} from './strategy.js';
+import { runWorkers, type Strategy, takingTurns } from './strategy.js';
 
 /**
  * The fixed-sleep baseline many scrapers start from: one request at a time
@@ -15,13 +9,9 @@ export function fixedSleep(sleepMs = 500): Strategy {
     name: `sleep-${sleepMs / 1000}s`,
     description: `one request at a time, a fixed ${sleepMs} ms sleep before each`,
     run(context) {
-      return runWorkers(context, 1, async (path) => {
-        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-          await context.clock.sleep(sleepMs, context.work.stop);
-          const exchange = await tryExchange(context, path);
-          if (!isRetryableStatus(exchange?.status ?? 0)) return;
-        }
-      });
+      return runWorkers(context, 1, (path) =>
+        takingTurns(context, path, () => context.clock.sleep(sleepMs, context.work.stop)),
+      );
     },
   };
 }

@@ -36,7 +36,7 @@ export interface Strategy {
 export const MAX_ATTEMPTS = 6;
 
 /** Whether a status (0: no response) is worth retrying: throttling, overload, server errors. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 0 || status === 429 || status >= 500;
 }
 
@@ -66,6 +66,25 @@ async function retrying(
     const exchange = await tryExchange(context, path);
     if (!isRetryableStatus(exchange?.status ?? 0) || attempt + 1 >= MAX_ATTEMPTS) return;
     await context.clock.sleep(delayMs(attempt, exchange), context.work.stop);
+  }
+}
+
+/**
+ * Sends `path` until its answer is not worth retrying or {@link MAX_ATTEMPTS}
+ * are spent, waiting for `turn()` before each attempt; `answered` sees each
+ * answer (undefined: none).
+ */
+export async function takingTurns(
+  context: StrategyContext,
+  path: string,
+  turn: () => Promise<void>,
+  answered?: (exchange: Exchange | undefined) => void,
+): Promise<void> {
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    await turn();
+    const exchange = await tryExchange(context, path);
+    answered?.(exchange);
+    if (!isRetryableStatus(exchange?.status ?? 0)) return;
   }
 }
 
