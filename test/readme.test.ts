@@ -122,6 +122,23 @@ async function runModule(code: string, name: string): Promise<{ stdout: string; 
   }
 }
 
+/** What an integration or metrics block prints to show it worked. */
+function integrationOutput(code: string): RegExp {
+  const item = `http://127\\.0\\.0\\.1:${port}/item/`;
+  if (code.includes('ky.create(')) return /\S/; // the page's text
+  if (code.includes('ratewiseCrawlee(')) {
+    // Each page's URL and length (among Crawlee's log lines), in either order.
+    const page = (n: number) => `(?=[\\s\\S]*^${item}${n} \\d+$)`;
+    return new RegExp(`^${page(1)}${page(2)}`, 'm');
+  }
+  if (code.includes('prometheusMetrics(')) {
+    return new RegExp(
+      `\\nratewise_requests_total\\{scope="host:127\\.0\\.0\\.1:${port}",outcome="ok"\\} 1\\n`,
+    );
+  }
+  return /^200\n$/; // axios, got, Playwright: the status of the one request
+}
+
 function jsonLines(path: string): Record<string, unknown>[] {
   return readFileSync(path, 'utf8')
     .split('\n')
@@ -286,6 +303,8 @@ describe('README', () => {
       } else if (block.code.includes('new ScopeController(')) {
         // The limit and the rate the scope controller holds after one report.
         expect(stdout).toMatch(/^\d+ (\d+(\.\d+)?|Infinity)\n$/);
+      } else if (/from 'ratewise\/|ky\.create\(/.test(block.code)) {
+        expect(stdout).toMatch(integrationOutput(block.code));
       }
     }
   }, 120_000);
