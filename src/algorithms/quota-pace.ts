@@ -26,7 +26,8 @@ export type QuotaPaceState = {
  * - nothing left pauses until the reset.
  *
  * The time to the reset comes from the header (whole seconds, so up to one
- * late), or, once a reset was seen happen — `remaining` going up between two
+ * late; counted from when the server wrote it, about halfway through the
+ * round trip), or, once a reset was seen happen — `remaining` going up between two
  * responses — from that instant plus whole windows: exact to within a round
  * trip, so the last second of each window is not lost.
  */
@@ -48,7 +49,6 @@ export class QuotaPace {
    * quota is spent (0: none).
    */
   onQuota(quota: RateLimitQuota, sample: Sample): number {
-    const { at } = sample;
     const limit = usable(quota.limit);
     const windowMs = usable(quota.windowMs);
     if (limit !== undefined && limit >= 1 && windowMs !== undefined && windowMs >= 1) {
@@ -57,16 +57,18 @@ export class QuotaPace {
     }
     const remaining = usable(quota.remaining);
     this.#learnReset(remaining, quota, sample);
-    const toReset = this.#toReset(quota, at);
+    const written = writtenAt(sample);
+    const toReset = this.#toReset(quota, written);
     if (toReset === undefined) return 0;
-    this.#expiresAt = at + toReset;
+    this.#expiresAt = written + toReset;
     if (remaining === undefined) return 0;
     const left = remaining - (sample.outstanding ?? 0);
     if (left < 1) {
       this.#cap = Infinity;
-      return remaining < 1 ? at + toReset : 0;
+      return remaining < 1 ? this.#expiresAt : 0;
     }
-    this.#cap = toReset > 0 ? (left * 1000) / toReset : Infinity;
+    const leftMs = this.#expiresAt - sample.at;
+    this.#cap = leftMs > 0 ? (left * 1000) / leftMs : Infinity;
     return 0;
   }
 
@@ -81,15 +83,14 @@ export class QuotaPace {
     if (remaining === undefined || last === undefined) return;
     if (remaining - last <= (sample.outstanding ?? 0) + 1) return;
     // The server counted this request in the new window: the reset came before
-    // it arrived there, about half its round trip after it was sent (later by
-    // the server's own time to answer, which only wastes that much).
-    this.#resetAt = (sample.sentAt + sample.at) / 2;
+    // it arrived there, at the latest when it wrote the answer.
+    this.#resetAt = writtenAt(sample);
     const resetMs = usable(quota.resetMs);
     if (this.#windowMs === 0 && resetMs !== undefined)
       this.#windowMs = Math.ceil(resetMs / 1000) * 1000;
   }
 
-  /** Ms to the reset: from the learned phase when there is one, else from the header. */
+  /** Ms from `at` to the reset: from the learned phase when there is one, else from the header. */
   #toReset(quota: RateLimitQuota, at: number): number | undefined {
     const header = usable(quota.resetMs) ?? usable(quota.windowMs);
     const w = this.#windowMs;
@@ -122,6 +123,19 @@ export class QuotaPace {
     this.#windowMs = state.windowMs;
     this.#resetAt = local(state.resetAt);
   }
+}
+
+/**
+ * When the server wrote `sample`'s headers, about: halfway through its round
+ * trip. A header's "resets in t seconds" counts from then, not from when the
+ * answer arrived — a page that takes 1.5 s to come back would otherwise push
+ * every reset, and spread every quota, 1.5 s too far. Halfway is the safe
+ * side where the server counts a request as it comes in and then takes its
+ * time to answer (later than the truth by half that time, which only wastes
+ * that much).
+ */
+function writtenAt(sample: Sample): number {
+  return Number.isFinite(sample.sentAt) ? (sample.sentAt + sample.at) / 2 : sample.at;
 }
 
 /** 0 for "none" (`Infinity` does not survive JSON). */

@@ -17,8 +17,9 @@ describe('QuotaPace', () => {
   it('spreads remaining, less the requests still in flight, over the time to the reset', () => {
     const pace = new QuotaPace();
     expect(feed(pace, { remaining: 12, resetMs: 5000 }, 1000, 2)).toBe(0);
-    expect(pace.cap(1000)).toBeCloseTo(2, 9); // (12 − 2) / 5 s
-    expect(pace.cap(6001)).toBe(Infinity); // stale after the reset, with no policy known
+    // Written halfway through the 50 ms round trip: (12 − 2) over the 4.975 s left.
+    expect(pace.cap(1000)).toBeCloseTo(10 / 4.975, 9);
+    expect(pace.cap(5976)).toBe(Infinity); // stale after the reset, with no policy known
   });
 
   it('caps at the policy, limit per window, also after the reset', () => {
@@ -32,7 +33,18 @@ describe('QuotaPace', () => {
 
   it('pauses until the reset when nothing is left', () => {
     const pace = new QuotaPace();
-    expect(feed(pace, { remaining: 0, resetMs: 2500 }, 100)).toBe(2600);
+    expect(feed(pace, { remaining: 0, resetMs: 2500 }, 100)).toBe(2575); // from 75, when written
+  });
+
+  it('counts a slow server’s reset from when it wrote the header, not from when the page came back', () => {
+    // Sent at 0, answered at 2,000: the header said 10 s to the reset as of about 1,000.
+    const pace = new QuotaPace();
+    pace.onQuota(
+      { remaining: 90, resetMs: 10_000, source: 'x-ratelimit' },
+      sample({ sentAt: 0, at: 2000 }),
+    );
+    expect(pace.cap(2000)).toBeCloseTo(90 / 9, 9); // 90 over the 9 s left, not over 10 s
+    expect(pace.cap(11_001)).toBe(Infinity); // reset at 11,000, not 12,000
   });
 
   it('learns the reset instant from remaining going up, not from answers overtaking each other', () => {

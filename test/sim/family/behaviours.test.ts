@@ -65,6 +65,23 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
   });
 
+  it('counts a slow server’s quota resets from when it wrote them: more of the quota, no refusal', async () => {
+    // Target 98 %. A page takes 1.5 s (± 0.7 s): counted from the answer's arrival, every reset
+    // was 1.5 s late in a 10 s window (85.0 % before); from halfway through the round trip, 89.8 %.
+    const slowQuota = server({
+      kind: 'quota',
+      rate: [{ fromMs: 0, rate: 30 }],
+      windowMs: 10_000,
+      latencyMs: 1500,
+      jitterMs: 700,
+      retryAfter: 'wait',
+      client: { maxConcurrency: 128, timeoutMs: 30_000 },
+    });
+    const { measures } = await runFamilyServer(slowQuota, ratewise);
+    expect(measures.goodput).toBeGreaterThanOrEqual(0.88);
+    expect(measures.refused).toBe(0);
+  });
+
   it('does not let latency alarms slow a count-keyed ramp, where slowing down cannot help', async () => {
     const ramp = server({
       kind: 'count-ramp',
