@@ -17,7 +17,8 @@
 // it held back (paced, limited or paused below capacity) and what it allowed that the client
 // did not send (its own overhead, or a CPU-starved process); the CPU time the process spent
 // per request (client and the in-process server). --timeline prints each run's seconds, with
-// the controller's concurrency limit, pacing rate, paused share and what it allowed. A last
+// the controller's concurrency limit, pacing rate, paused share and what it allowed, then its
+// decisions (pauses, pacing-rate changes, soft-throttling alarms) with their reasons. A last
 // row runs ratewise's own client.fetch the same way, to tell what the controller does from
 // what an integration adds.
 import { parseArgs } from 'node:util';
@@ -34,6 +35,7 @@ import { startMockServer } from '../dist/testing/index.js';
 import {
   admittedAt,
   capacitySplit,
+  decisionLog,
   percentile,
   sampleRegistry,
   timedModel,
@@ -92,7 +94,9 @@ for (const [name, control, run] of runs) {
   const cpuBefore = process.cpuUsage();
   let window;
   let sampler;
+  const decisions = decisionLog(started);
   await run(server.url, {
+    events: decisions.sink,
     watch: (registry) => {
       sampler = sampleRegistry(registry);
     },
@@ -113,7 +117,7 @@ for (const [name, control, run] of runs) {
       samples,
       CAPACITY,
       LATENCY_MS,
-    ),
+    ) + decisions.render(SECONDS),
   );
   const ok = window.byStatus['200'] ?? 0;
   const refused = window.byStatus['429'] ?? 0;
@@ -139,9 +143,10 @@ function sendDelay(delays) {
 
 /** Crawlee's HttpCrawler over enough URLs for the run, stopped when the window ends. */
 function crawleeRun(withRatewise, pool = true) {
-  return async (base, { watch, windowEnds }) => {
+  return async (base, { events, watch, windowEnds }) => {
     const ratewise = withRatewise
       ? await ratewiseCrawlee({
+          events,
           maxConcurrency: DEMAND,
           httpClient: marking(new GotScrapingHttpClient()),
         })
@@ -180,8 +185,8 @@ function crawleeRun(withRatewise, pool = true) {
 
 /** ratewise's own client, 40 workers: what the controller does with no library around it. */
 function fetchRun() {
-  return async (base, { watch, windowEnds }) => {
-    const client = createClient({ maxConcurrency: DEMAND });
+  return async (base, { events, watch, windowEnds }) => {
+    const client = createClient({ maxConcurrency: DEMAND, events });
     watch(client.registry);
     const until = performance.now() + SECONDS * 1000;
     let next = 0;
@@ -202,9 +207,10 @@ function fetchRun() {
 
 /** 40 workers looping over URLs with axios (+ axios-retry) for the run window. */
 function axiosRun(withRatewise) {
-  return async (base, { watch, windowEnds }) => {
+  return async (base, { events, watch, windowEnds }) => {
     const adapter = withRatewise
       ? ratewiseAdapter(axios, {
+          events,
           maxConcurrency: DEMAND,
           adapter: markingAdapter(axios.getAdapter(axios.defaults.adapter)),
         })

@@ -149,6 +149,26 @@ export function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/**
+ * Collects a run's pauses, pacing-rate changes and soft-throttling alarms (ratewise's `events`
+ * sink), timed from `startedAt` (performance.now() ms), and renders them as one line each.
+ */
+export function decisionLog(startedAt) {
+  const decisions = [];
+  return {
+    sink(event) {
+      if (event.type !== 'rate' && event.type !== 'pause' && event.type !== 'alarm') return;
+      const at = (performance.now() - startedAt) / 1000;
+      decisions.push({ at, line: `${event.type}: ${event.reason}` });
+    },
+    render(seconds) {
+      const shown = decisions.filter((d) => d.at < seconds);
+      if (shown.length === 0) return '';
+      return `\n\nDecisions:\n${shown.map((d) => `- ${d.at.toFixed(1)} s ${d.line}`).join('\n')}`;
+    },
+  };
+}
+
 /** The timeline as a compact table: one row per second. */
 export function timelineTable(label, timeline, samples, capacity, latencyMs) {
   const rows = [`\n${label}: per second, server side (ok / 429 / most in flight) and controller`];
