@@ -16,11 +16,12 @@
 // capacity) and the steady state after it; and, from the controller sampled every 100 ms, what
 // it held back (paced, limited or paused below capacity) and what it allowed that the client
 // did not send (its own overhead, or a CPU-starved process); the CPU time the process spent
-// per request (client and the in-process server). --timeline prints each run's seconds, with
+// per request (client and the in-process server) and its event loop's delay. --timeline prints each run's seconds, with
 // the controller's concurrency limit, pacing rate, paused share and what it allowed, then its
 // decisions (pauses, pacing-rate changes, soft-throttling alarms) with their reasons. A last
 // row runs ratewise's own client.fetch the same way, to tell what the controller does from
 // what an integration adds.
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Configuration, GotScrapingHttpClient, log } from '@crawlee/core';
 import { HttpCrawler } from '@crawlee/http';
@@ -75,10 +76,10 @@ console.log(
   `node ${process.version}; hidden limit ${CAPACITY} req/s (fixed window), 350 ms pages, 429 + Retry-After: 1; ${DEMAND}-way demand, ${SECONDS} s per run\n`,
 );
 console.log(
-  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity | held back by the controller | allowed, not sent | admitted → arrival p50 / p99 ms | CPU ms per request |',
+  '| library | control | ok | ok/s | % of capacity | 429s | refused share | other | most in flight | wall s | first s ≥ 90 % | missed cold | missed steady | steady % of capacity | held back by the controller | allowed, not sent | admitted → arrival p50 / p99 ms | CPU ms per request | event-loop delay p50 / p99 ms |',
 );
 console.log(
-  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 );
 const timelines = [];
 for (const [name, control, run] of runs) {
@@ -92,6 +93,8 @@ for (const [name, control, run] of runs) {
   const server = await startMockServer({ model: timed.model });
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   let window;
   let sampler;
   const decisions = decisionLog(started);
@@ -107,6 +110,7 @@ for (const [name, control, run] of runs) {
   });
   const wall = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
+  loopDelay.disable();
   await server.close();
   const samples = sampler?.samples;
   const split = capacitySplit(timed.seconds, CAPACITY, SECONDS, samples, LATENCY_MS);
@@ -125,10 +129,15 @@ for (const [name, control, run] of runs) {
     .filter(([status]) => status !== '200' && status !== '429')
     .reduce((sum, [, n]) => sum + n, 0);
   console.log(
-    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % | ${split.heldBack ?? '-'} | ${split.unsent ?? '-'} | ${sendDelay(timed.sendDelays)} | ${cpuPerRequest(cpu, window)} |`,
+    `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % | ${split.heldBack ?? '-'} | ${split.unsent ?? '-'} | ${sendDelay(timed.sendDelays)} | ${cpuPerRequest(cpu, window)} | ${ms(loopDelay.percentile(50))} / ${ms(loopDelay.percentile(99))} |`,
   );
 }
 if (values.timeline) console.log(timelines.join('\n'));
+
+/** Nanoseconds as whole milliseconds. */
+function ms(ns) {
+  return Math.round(ns / 1e6);
+}
 
 /** The process's CPU time (client and in-process server) per request the server saw. */
 function cpuPerRequest(cpu, window) {

@@ -53,7 +53,7 @@ export interface RatewiseCrawlee {
    * whatever the machine's load. Crawlee's autoscaled pool (10 tasks to start
    * with in an HTTP crawler) grows by 5 % per 10 s while the machine is idle
    * and shrinks towards one task while its CPU or event loop is busy, so on
-   * its own it starves the controller (measured: 8 % of a server's capacity
+   * its own it starves the controller (measured: 7–48 % of a server's capacity
    * on a busy machine, see BENCHMARKS.md); a task waiting for admission
    * costs neither CPU nor a socket. Crawling many hosts at once, set larger
    * `minConcurrency`, `maxConcurrency` and `desiredConcurrency` after the
