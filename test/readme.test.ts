@@ -131,9 +131,10 @@ function integrationOutput(code: string): RegExp {
     const page = (n: number) => `(?=[\\s\\S]*^${item}${n} \\d+$)`;
     return new RegExp(`^${page(1)}${page(2)}`, 'm');
   }
-  if (code.includes('prometheusMetrics(')) {
+  if (code.includes('prometheusMetrics(') || code.includes('otelMetrics(')) {
+    // The scope's ok count (OTel's exporter adds an otel_scope_name label).
     return new RegExp(
-      `\\nratewise_requests_total\\{scope="host:127\\.0\\.0\\.1:${port}",outcome="ok"\\} 1\\n`,
+      `\\nratewise_requests_total\\{scope="host:127\\.0\\.0\\.1:${port}",outcome="ok"[^}]*\\} 1\\n`,
     );
   }
   return /^200\n$/; // axios, got, Playwright: the status of the one request
