@@ -7,6 +7,12 @@ import type { AlarmAction } from './sample.js';
  */
 const FIRST_ALARM_RATIO = 0.25;
 const ALARM_RATIO = 0.5;
+/**
+ * After an alarm proved futile (latency did not follow our rate), the next
+ * alarm's first cut is a smaller experiment: the latency is likely not ours
+ * again, and each futile experiment costs a slowed spell.
+ */
+const FIRST_AFTER_FUTILE_RATIO = 0.5;
 /** A latency alarm's cut is held this long before probing: long enough for the guard to judge it. */
 const ALARM_HOLD_MS = 10_000;
 
@@ -24,6 +30,8 @@ export interface LearnedCeiling {
 export class AlarmCuts {
   /** What the current alarm's cuts replaced; undefined outside one. */
   #before: LearnedCeiling | undefined;
+  /** Whether the last alarm proved futile (not saved: a restored scope starts decisive). */
+  #futile = false;
 
   /** Ends the alarm's memory: a refusal or a recount outranks it, and its cuts are never undone. */
   forget(): void {
@@ -33,7 +41,8 @@ export class AlarmCuts {
   /**
    * The ceiling `action` leaves, or undefined to keep `learned`:
    * `slow-down` cuts to a quarter of `served` (what the server is serving, or
-   * the learned rate if lower; later cuts of the same alarm: half), at least
+   * the learned rate if lower; later cuts of the same alarm, and the first
+   * after a futile alarm: half), at least
    * `minRate`; `futile` puts back what was learned before the alarm (slowing
    * down did not help); `cleared` keeps the lower rate as the ceiling to probe
    * up from.
@@ -45,14 +54,16 @@ export class AlarmCuts {
     minRate: number,
   ): LearnedCeiling | undefined {
     if (action !== 'slow-down') {
-      const before = action === 'futile' ? this.#before : undefined;
+      this.#futile = action === 'futile';
+      const before = this.#futile ? this.#before : undefined;
       this.#before = undefined;
       return before;
     }
     if (served === Infinity) return undefined; // nothing measured yet to cut from
     const first = this.#before === undefined;
     if (first) this.#before = learned;
-    const ratio = first ? FIRST_ALARM_RATIO : ALARM_RATIO;
+    const firstRatio = this.#futile ? FIRST_AFTER_FUTILE_RATIO : FIRST_ALARM_RATIO;
+    const ratio = first ? firstRatio : ALARM_RATIO;
     return { ceiling: Math.max(minRate, served * ratio), margin: learned.margin };
   }
 

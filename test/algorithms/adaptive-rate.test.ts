@@ -460,6 +460,21 @@ describe('AdaptiveRate latency alarms', () => {
     expect(rate.rate).toBe(Infinity);
   });
 
+  it('after a futile alarm the next experiment is smaller: half of what is served, not a quarter', () => {
+    const rate = new AdaptiveRate();
+    for (let at = 0; at < 10_000; at += 50) okAt(rate, at); // about 20 req/s accepted, unpaced
+    rate.onAlarm(10_000, 'slow-down');
+    rate.onAlarm(12_500, 'futile');
+    for (let at = 12_500; at < 80_000; at += 50) okAt(rate, at);
+    rate.onAlarm(80_000, 'slow-down');
+    expect(rate.rate).toBeGreaterThan(8);
+    expect(rate.rate).toBeLessThan(12);
+    rate.onAlarm(82_500, 'cleared'); // it helped: the next alarm is decisive again
+    for (let at = 82_500; at < 150_000; at += 50) okAt(rate, at);
+    rate.onAlarm(150_000, 'slow-down');
+    expect(rate.rate).toBeLessThan(6);
+  });
+
   it('a 429 during an alarm outranks it: futile does not restore the rate the server refused', () => {
     const rate = new AdaptiveRate();
     for (let at = 0; at < 10_000; at += 50) okAt(rate, at);
