@@ -90,8 +90,7 @@ export class FleetRegistry extends ScopeRegistry {
   override async close(): Promise<void> {
     this.#unwatch();
     const closing = super.close(); // aborts closedSignal at once
-    this.#scopes.close(this.closedSignal.reason);
-    await closing;
+    await Promise.all([closing, this.#scopes.close(this.closedSignal.reason)]);
   }
 
   #switched(mode: FleetMode, reason: string): void {

@@ -202,13 +202,16 @@ export class FleetScope {
     );
   }
 
-  /** Stops listening and renewing; waiting callers are rejected with `reason`. */
-  close(reason: unknown): void {
-    this.#requests.close(reason);
-    this.#learner.stop();
-    this.#lease.stop();
-    this.#wakeUp.wake();
+  /**
+   * Stops listening and renewing; waiting callers are rejected with `reason`.
+   * Resolves once the outcomes of this worker's requests are told to Redis and,
+   * if this worker holds the scope's learning lock, learned.
+   */
+  async close(reason: unknown): Promise<void> {
     this.#channel.close();
+    this.#wakeUp.wake();
+    await Promise.all([this.#requests.close(reason), this.#lease.stop()]);
+    await this.#learner.finish();
   }
 
   #end(leaseId: string, report: EndReport): void {

@@ -59,15 +59,16 @@ export class FleetScopes {
   sweep(): void {
     for (const [scope, entry] of this.#entries) {
       if (!entry.fleet.idle || this.#controllerOf(scope) !== undefined) continue;
-      entry.fleet.close(undefined);
+      void entry.fleet.close(undefined);
       this.#entries.delete(scope);
     }
   }
 
-  /** Closes every scope; callers still waiting are rejected with `reason`. */
-  close(reason: unknown): void {
-    for (const entry of this.#entries.values()) entry.fleet.close(reason);
+  /** Closes every scope (see {@link FleetScope.close}); callers still waiting are rejected with `reason`. */
+  async close(reason: unknown): Promise<void> {
+    const entries = [...this.#entries.values()];
     this.#entries.clear();
+    await Promise.all(entries.map((entry) => entry.fleet.close(reason)));
   }
 
   #entry(scope: string): Entry {

@@ -38,6 +38,10 @@ export class Learner {
   readonly #setup: ScopeFactory;
   readonly #clock: Clock;
   #running = false;
+  /** The steps under way, while `#running`. */
+  #stepping: Promise<void> = Promise.resolve();
+  /** Whether this worker holds the scope's learning lock, as far as it knows. */
+  #holds = false;
   #again = false;
   #next: CancelTimer | undefined;
   #stopped = false;
@@ -65,6 +69,7 @@ export class Learner {
   /** Learns now (this worker was just handed the lock), or right after the step under way. */
   learn(): void {
     if (this.#stopped) return;
+    this.#holds = true;
     this.#next?.();
     this.#next = undefined;
     if (this.#running) {
@@ -72,24 +77,32 @@ export class Learner {
       return;
     }
     this.#running = true;
-    this.#steps()
+    this.#stepping = this.#steps()
       .catch(() => undefined) // the fleet went local; the lock expires by itself
       .finally(() => {
         this.#running = false;
       });
   }
 
-  /** Stops looking again (the scope is closing). */
-  stop(): void {
+  /**
+   * Stops looking again (the scope is closing) — after one last step if this
+   * worker holds the lock: outcomes its last requests queued are learned, not
+   * left for whoever takes the lock once it expires (a short run would
+   * otherwise teach the fleet nothing).
+   */
+  async finish(): Promise<void> {
     this.#stopped = true;
     this.#next?.();
     this.#next = undefined;
+    await this.#stepping;
+    if (this.#holds && this.#fleet.shared) await this.#step().catch(() => undefined);
   }
 
   async #steps(): Promise<void> {
     do {
       this.#again = false;
-      if (await this.#step()) this.#lookAgain();
+      this.#holds = await this.#step();
+      if (this.#holds) this.#lookAgain();
     } while (this.#again && !this.#stopped);
   }
 

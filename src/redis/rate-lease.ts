@@ -151,16 +151,23 @@ export class RateLease {
     if (window < this.#view.window || rate < this.#view.rate) void this.#renew(this.#want());
   }
 
-  /** Stops renewing and gives the share back (best effort: it expires anyway). */
-  stop(): void {
+  /**
+   * Stops renewing and gives the share back with the outcomes gathered under
+   * it (best effort: the share expires anyway).
+   */
+  async stop(): Promise<void> {
     this.#stopped = true;
     this.#timer?.();
     this.#timer = undefined;
     this.#flush?.();
     this.#flush = undefined;
-    if (this.#share !== undefined && this.#fleet.shared)
-      this.#calls.share({ slots: 0, rate: 0 }, this.#holding(), -1, []).catch(() => undefined);
+    const [held, holding, gathered] = [this.#share !== undefined, this.#holding(), this.#gathered];
     this.#share = undefined;
+    this.#gathered = [];
+    if ((!held && gathered.length === 0) || !this.#fleet.shared) return;
+    const given = this.#calls.share({ slots: 0, rate: 0 }, holding, -1, gathered);
+    const reply = await given.catch(() => undefined);
+    if (Number(reply?.[13]) === 1) this.#learn();
   }
 
   #tick(): void {

@@ -96,7 +96,7 @@ export class RequestQueue {
       if (this.#sleepingFull) this.#parts.wakeUp.wake();
       return;
     }
-    this.#flushing ??= this.#clock.setTimer(0, () => this.#flush());
+    this.#flushing ??= this.#clock.setTimer(0, () => void this.#flush());
   }
 
   /** A new lease id of this worker. */
@@ -104,11 +104,14 @@ export class RequestQueue {
     return `${this.#fleet.settings.workerId}#${++this.#leaseCount}`;
   }
 
-  /** Stops renewing; waiting callers are rejected with `reason`. */
-  close(reason: unknown): void {
+  /**
+   * Stops renewing; waiting callers are rejected with `reason`. Resolves once
+   * what ended is told to Redis (best effort: unsent ends expire by themselves).
+   */
+  close(reason: unknown): Promise<void> {
     this.#waiting.rejectAll(reason);
     this.leases.stop();
-    this.#flush(); // best effort: unsent ends expire by themselves
+    return this.#flush();
   }
 
   /** Admits the waiting callers through Redis, one round trip each, until none is left. */
@@ -130,20 +133,21 @@ export class RequestQueue {
       }
     } finally {
       this.#pumping = false;
-      if (this.#ended.length > 0) this.#flushing ??= this.#clock.setTimer(0, () => this.#flush());
+      if (this.#ended.length > 0)
+        this.#flushing ??= this.#clock.setTimer(0, () => void this.#flush());
     }
   }
 
   /** Ends what ended since the last call, in one call (none while an acquire will carry them). */
-  #flush(): void {
+  #flush(): Promise<void> {
     this.#flushing?.();
     this.#flushing = undefined;
-    if (this.#calling || this.#ended.length === 0) return;
+    if (this.#calling || this.#ended.length === 0) return Promise.resolve();
     // Tried even while local: leases granted late by a Redis that stalled are given back.
     const ends = this.#ended.splice(0);
     const { version } = this.#parts.view;
     const ask = { count: 0, first: 0, more: false, knownVersion: version, held: 0, ends };
-    this.#parts.calls
+    return this.#parts.calls
       .acquire(ask, () => undefined)
       .then((reply) => {
         if (Number(reply[12]) === 1) this.#parts.learn();
@@ -222,7 +226,7 @@ export class RequestQueue {
    * What ended meanwhile is not held back by a sleep for anything else.
    */
   async #sleep(ms: number, full = false): Promise<void> {
-    if (!full && this.#ended.length > 0) this.#flush();
+    if (!full && this.#ended.length > 0) void this.#flush();
     this.#sleepingFull = full;
     try {
       await this.#parts.wakeUp.sleep(Math.min(ms, this.#fleet.settings.leaseMs));

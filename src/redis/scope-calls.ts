@@ -106,7 +106,7 @@ export class ScopeCalls {
       String(MAX_OUTCOMES),
       String(LOCK_MS),
       String(settings.stateTtlMs),
-      String(Math.floor(report.receivedAt)),
+      String(report.receivedAt),
     ]);
   }
 

@@ -38,7 +38,10 @@ function isNoScript(error: unknown): boolean {
 /**
  * `call`, given at most `ms` on `clock`: a slow or stalled Redis costs a
  * caller no more than that. A reply that comes later goes to `late` (to undo
- * what the call did, say), else it is dropped.
+ * what the call did, say), else it is dropped. A reply already received when
+ * the time is up is not late: a worker descheduled past both its reply and
+ * its deadline runs the timer first, so the verdict waits for one more timer
+ * turn — after the event loop has read what arrived meanwhile.
  */
 export function withinMs<T>(
   clock: Clock,
@@ -49,9 +52,11 @@ export function withinMs<T>(
   return new Promise((resolve, reject) => {
     let timedOut = false;
     let cancel: CancelTimer | undefined = clock.setTimer(ms, () => {
-      cancel = undefined;
-      timedOut = true;
-      reject(new RedisTimeoutError(ms));
+      cancel = clock.setTimer(0, () => {
+        cancel = undefined;
+        timedOut = true;
+        reject(new RedisTimeoutError(ms));
+      });
     });
     call.then(
       (value) => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { controlSetup } from '../../src/controller/defaults.js';
 import { scopeKeys } from '../../src/redis/keys.js';
+import { learnFrom, parseOutcomes } from '../../src/redis/learn-step.js';
 import { ScopeCalls } from '../../src/redis/scope-calls.js';
 import { OK, pause, REFUSED, stateOf, useRedis } from './fleet-helpers.js';
 
@@ -32,6 +34,26 @@ describe('a Retry-After pause across the fleet', () => {
     expect(paused).toBeLessThanOrEqual((await redisNow(fleet)) + 1000);
   });
 
+  it('ends where the learner, hearing the same Retry-After, ends it (the same rounding, the same arrival)', async () => {
+    const fleet = await redis.fleet();
+    const now = await redisNow(fleet);
+    // Dated by a worker's clock estimate: a fraction of a ms, or (a bad estimate) ahead of Redis.
+    for (const [name, arrived] of [
+      ['host:fraction', now - 20.4],
+      ['host:estimate-ahead', now + 5_000.4],
+    ] as const) {
+      const keys = scopeKeys('rw', name);
+      const signal = { ...REFUSED, retryAfterMs: 1000 };
+      const outcome = JSON.stringify({ s: arrived - 30, a: arrived, i: 1, g: signal });
+      const report = { retryAfterMs: 1000, receivedAt: arrived, congestion: true, epoch: 0 };
+      await new ScopeCalls(fleet, keys, name, ['4', '0']).end('', { ...report, outcome });
+      const state = await stateOf(fleet, keys.state);
+      const queued = await fleet.link.command(keys.samples, ['LRANGE', keys.samples, '0', '-1']);
+      const learned = learnFrom(controlSetup(), name, '', parseOutcomes(queued as unknown[]), now);
+      expect(learned.pauseUntil).toBe(Number(state.pause));
+    }
+  });
+
   it('a worker waiting out a pause holds a lease from its end, taken during it', async () => {
     const [a, b] = [await redis.fleet(), await redis.fleet()];
     const [ra, rb] = [redis.registry(a), redis.registry(b)];
@@ -40,24 +62,37 @@ describe('a Retry-After pause across the fleet', () => {
     const permit = await ra.admit('host:resume');
     permit.report({ ...REFUSED, retryAfterMs: 600 });
     const reported = performance.now();
-    await pause(50); // the release reaches Redis and its announcement reaches b
+    while ((await stateOf(b, keys.state)).pause === undefined) await pause(5); // the report is in
     const admitted = rb.admit('host:resume');
-    await pause(200);
-    // Mid-pause, b already holds a lease whose send time is the pause's end (it expires a
-    // lease time after it): it sends as the pause ends, not a round trip after.
+    // b takes a lease during the pause whose send time is the pause's end (it expires a lease
+    // time after it): it sends as the pause ends, not a round trip after. The learner, which
+    // hears the same Retry-After, leaves that end where it is.
+    const lease = `${b.settings.workerId}#2`; // b's first ended with it at the latest
+    const expiry = async () =>
+      (await b.link.command(keys.leases, ['ZSCORE', keys.leases, lease])) as string | null;
+    while ((await expiry()) === null) await pause(5);
+    await pause(300); // time for the learner's step
     const { pause: until } = await stateOf(b, keys.state);
-    const reply = await b.link.command(keys.leases, [
-      'ZRANGE',
-      keys.leases,
-      '0',
-      '-1',
-      'WITHSCORES',
-    ]);
-    const leases = (reply as unknown[]).flat(); // RESP3 pairs or RESP2 flat
-    expect(leases).toHaveLength(2);
-    expect(Number(leases[1])).toBeGreaterThanOrEqual(Number(until) + b.settings.leaseMs);
+    expect(await b.link.command(keys.leases, ['ZCARD', keys.leases])).toBe(1);
+    expect(Number(await expiry())).toBeGreaterThanOrEqual(Number(until) + b.settings.leaseMs);
     (await admitted).report(OK);
     expect(performance.now() - reported).toBeGreaterThanOrEqual(560);
+  });
+
+  it('a renewal pushes a lease forward, never back (one sent as a pause ends keeps its expiry)', async () => {
+    const fleet = await redis.fleet();
+    const keys = scopeKeys('rw', 'host:renew');
+    const calls = new ScopeCalls(fleet, keys, 'host:renew', ['4', '0']);
+    const now = await redisNow(fleet);
+    const after = now + 4000 + fleet.settings.leaseMs; // sent as a pause ends 4 s on
+    await fleet.link.command(keys.leases, ['ZADD', keys.leases, String(after), 'w#1']);
+    await fleet.link.command(keys.leases, ['ZADD', keys.leases, String(now + 100), 'w#2']);
+    await calls.renew(['w#1', 'w#2']);
+    expect(Number(await fleet.link.command(keys.leases, ['ZSCORE', keys.leases, 'w#1']))).toBe(
+      after,
+    );
+    const renewed = await fleet.link.command(keys.leases, ['ZSCORE', keys.leases, 'w#2']);
+    expect(Number(renewed)).toBeGreaterThanOrEqual(now + fleet.settings.leaseMs);
   });
 
   it('holds and is held by a worker running alone while Redis answers again', async () => {

@@ -3,8 +3,10 @@ import { PRELUDE } from './prelude.js';
 
 /**
  * Keeps a worker's long requests leased: pushes each of its leases still held
- * to `leaseMs` from now and marks the worker live. A lease the fleet already
- * reclaimed (expired) is not brought back.
+ * to `leaseMs` from now — never back: a lease whose send time is still ahead
+ * (after a pause, on the schedule) keeps its expiry a lease time after that —
+ * and marks the worker live. A lease the fleet already reclaimed (expired) is
+ * not brought back.
  *
  * KEYS: state, leases, workers.
  * ARGV: worker id, worker TTL ms, lease ms, then the lease ids.
@@ -14,7 +16,7 @@ export const heartbeatScript = new LuaScript(`${PRELUDE}
 local ls, wk = KEYS[2], KEYS[3]
 redis.call('ZREMRANGEBYSCORE', ls, '-inf', now)
 local expiry = int(now + num(ARGV[3]))
-for i = 4, #ARGV do redis.call('ZADD', ls, 'XX', expiry, ARGV[i]) end
+for i = 4, #ARGV do redis.call('ZADD', ls, 'XX', 'GT', expiry, ARGV[i]) end
 redis.call('PEXPIRE', ls, int(num(ARGV[3]) + 60000))
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[2])), ARGV[1])

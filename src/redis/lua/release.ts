@@ -5,7 +5,11 @@ import { PRELUDE } from './prelude.js';
  * A request's end, in one round trip: frees its lease (waking the
  * longest-waiting worker), applies a `Retry-After` as a fleet-wide pause (and
  * announces it) counted from when the response arrived — not from when this
- * script runs, a round trip or a busy worker's backlog later — and queues the outcome for the learner. A congestion signal
+ * script runs, a round trip or a busy worker's backlog later — and queues the
+ * outcome for the learner, whose rate algorithm derives the same pause from it
+ * (rounded up alike, from the same arrival: one the worker dated ahead of
+ * Redis's clock is dated now in both), so the learner never moves the pause
+ * end that leases were already scheduled from. A congestion signal
  * claims the scope's current epoch: only the first one admitted under it
  * counts — it bumps the epoch and has the scope learned at once (this worker
  * takes the learning lock if free, else its holder is told: `l<worker>`) —
@@ -27,14 +31,18 @@ if ARGV[1] ~= '' then removed = redis.call('ZREM', ls, ARGV[1]) end
 local s = redis.call('HMGET', st, 'pause', 'ep')
 local pause, ep = num(s[1]), num(s[2])
 local retryAfter = num(ARGV[3])
-local from = num(ARGV[10])
-if from <= 0 or from > now then from = now end
-if retryAfter > 0 and from + retryAfter > pause then
-  pause = from + retryAfter
+local from, outcome = num(ARGV[10]), ARGV[6]
+if from <= 0 or from > now then -- unknown, or an estimate ahead of Redis's clock: now, for the learner too
+  from = now
+  outcome = string.gsub(outcome, '"a":[^,}]*', '"a":' .. int(now), 1)
+end
+-- Rounded up as the learner rounds the same pause (its rate algorithm hears the same Retry-After).
+if retryAfter > 0 and math.ceil(from + retryAfter) > pause then
+  pause = math.ceil(from + retryAfter)
   redis.call('HSET', st, 'pause', int(pause))
   redis.call('SPUBLISH', ch, 'p' .. int(pause) .. ' ' .. int(now))
 end
-local keep = ARGV[6] ~= ''
+local keep = outcome ~= ''
 local cut = 0
 if ARGV[4] == '1' then
   if num(ARGV[5]) == ep then
@@ -47,7 +55,7 @@ if ARGV[4] == '1' then
 end
 local learn = 0
 if keep then
-  redis.call('RPUSH', smp, ARGV[6])
+  redis.call('RPUSH', smp, outcome)
   redis.call('LTRIM', smp, -num(ARGV[7]), -1)
   redis.call('PEXPIRE', smp, ARGV[9])
   if redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[8]) then
