@@ -143,7 +143,7 @@ export class FleetScope {
    */
   report(grant: FleetGrant, sample: Sample): void {
     const retryAfterMs = sample.signal.retryAfterMs ?? 0;
-    const receivedAt = this.view.heard ? this.view.toRedis(sample.at) : 0;
+    const receivedAt = this.view.heard ? this.view.latestRedis(sample.at) : 0;
     if (retryAfterMs > 0) {
       this.view.pauseLocally(sample.at + retryAfterMs);
       this.#changed(); // the local controller holds it too

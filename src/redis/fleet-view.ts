@@ -22,6 +22,9 @@ export class FleetView {
   /** Local monotonic ms before which nothing may be sent (a pause the fleet knows of). */
   pauseUntil = 0;
   #offset: number | undefined;
+  /** What the offset can be at most and at least, by the round trip it was measured on. */
+  #offsetAtMost = 0;
+  #offsetAtLeast = 0;
   #bestRttMs = Infinity;
   #bestAt = -Infinity;
 
@@ -50,6 +53,9 @@ export class FleetView {
     this.#bestRttMs = rtt;
     this.#bestAt = receivedAt;
     this.#offset = redisMs - (sentAt + receivedAt) / 2;
+    // Redis read its clock (whole ms, rounded down) between sending and receiving.
+    this.#offsetAtMost = redisMs + 1 - sentAt;
+    this.#offsetAtLeast = redisMs - receivedAt;
   }
 
   /** A local monotonic time as Redis time (ms). */
@@ -57,14 +63,24 @@ export class FleetView {
     return local + (this.#offset ?? 0);
   }
 
+  /**
+   * A local monotonic time as the latest Redis time it can be (ms): a pause
+   * counted from it is never shorter than asked, whatever the estimate's error
+   * (at most the round trip it was measured on).
+   */
+  latestRedis(local: number): number {
+    return local + (this.#offset === undefined ? 0 : this.#offsetAtMost);
+  }
+
   /** A Redis time as local monotonic time (ms). */
   toLocal(redis: number): number {
     return redis - (this.#offset ?? 0);
   }
 
-  /** A pause learned from Redis (a reply or an announcement), in Redis ms. */
+  /** A pause learned from Redis (a reply or an announcement), in Redis ms: held until the latest local time it can end. */
   pauseFromRedis(redisUntil: number): void {
-    if (redisUntil > 0) this.pauseLocally(this.toLocal(redisUntil));
+    const offset = this.#offset === undefined ? 0 : this.#offsetAtLeast;
+    if (redisUntil > 0) this.pauseLocally(redisUntil - offset);
   }
 
   /** A pause known locally (this worker's own Retry-After), in local ms. */
