@@ -23,6 +23,8 @@ const flag = (name, fallback) =>
   flags.find((f) => f.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback;
 /** `--workers=4,8`: the fleet sizes of the throughput scenario; `--shared-only`: no "alone" rows. */
 const sizes = flag('workers', '1,4,8').split(',').map(Number);
+/** `--cluster-lanes=1`: callers per worker in the cluster scenario (8: flat out on 2 cores). */
+const clusterLanes = Number(flag('cluster-lanes', '8'));
 const sharedOnly = flags.includes('--shared-only');
 const wants = (name) => chosen.length === 0 || chosen.includes(name);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -289,7 +291,7 @@ async function outage(redis) {
   };
 }
 
-/** A 3-master cluster, 8 workers over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
+/** A 3-master cluster, 8 workers (`--cluster-lanes` callers each) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
 async function cluster() {
   const nodes = await startRedisCluster();
   const server = await serveMock(['--model', 'healthy', '--latency', '20']);
@@ -298,7 +300,7 @@ async function cluster() {
     startWorker({
       origin: server.url,
       durationMs: 30_000,
-      lanes: 8,
+      lanes: clusterLanes,
       redis: url,
       cluster: true,
       scopes: 1000,
@@ -380,7 +382,7 @@ try {
   if (wants('cluster')) {
     const r = await cluster();
     console.log(
-      `cluster: ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms (worst worker); ${fixed(r.roundTrips)} round trips / request`,
+      `cluster (${clusterLanes} lanes per worker): ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms (worst worker); ${fixed(r.roundTrips)} round trips / request`,
     );
   }
 } finally {
