@@ -79,6 +79,18 @@ describe('a Retry-After pause across the fleet', () => {
     expect(performance.now() - reported).toBeGreaterThanOrEqual(560);
   });
 
+  it('announces a pause its learner decides (a refusal without Retry-After), as it does a Retry-After', async () => {
+    const [a, watcher] = [await redis.fleet(), await redis.fleet()];
+    const keys = scopeKeys('rw', 'host:learned-pause');
+    const heard: string[] = [];
+    await watcher.link.subscribe(keys.channel, (message) => heard.push(message));
+    (await redis.registry(a).admit('host:learned-pause')).report(REFUSED); // the algorithm pauses
+    while ((await stateOf(a, keys.state)).pause === undefined) await pause(5);
+    const { pause: until } = await stateOf(a, keys.state);
+    while (!heard.some((m) => m.startsWith('p'))) await pause(5); // the test's timeout, if never
+    expect(heard.find((m) => m.startsWith('p'))?.split(' ')[0]).toBe(`p${until}`);
+  });
+
   it('a renewal pushes a lease forward, never back (one sent as a pause ends keeps its expiry)', async () => {
     const fleet = await redis.fleet();
     const keys = scopeKeys('rw', 'host:renew');

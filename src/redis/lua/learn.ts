@@ -41,7 +41,8 @@ return {1, now, num(s[1]), s[2] or '', samples}
  * before that; nobody else learns meanwhile, so outcomes are learned in
  * batches). Announces numbers that changed as `s<window> <rate>` (waiters
  * recheck a window that grew; rate-lease holders renew
- * at once when they fell).
+ * at once when they fell), and a pause it sets as `p<until> <now>`, as a
+ * `Retry-After` is: a worker holding a grant timed inside it holds it back.
  *
  * KEYS: state, samples, learner lock, channel.
  * ARGV: worker id, version read, outcomes used, learned state, window, rate,
@@ -55,7 +56,10 @@ local s = redis.call('HMGET', st, 'ver', 'pause', 'win', 'rate')
 if num(s[1]) ~= num(ARGV[2]) then return {-1} end
 local ver = num(s[1]) + 1
 redis.call('HSET', st, 'alg', ARGV[4], 'win', ARGV[5], 'rate', ARGV[6], 'ver', int(ver))
-if num(ARGV[7]) > num(s[2]) then redis.call('HSET', st, 'pause', ARGV[7]) end
+if num(ARGV[7]) > num(s[2]) then -- a pause of the algorithm's own (a refusal without Retry-After…)
+  redis.call('HSET', st, 'pause', ARGV[7])
+  redis.call('SPUBLISH', ch, 'p' .. ARGV[7] .. ' ' .. int(now))
+end
 redis.call('PEXPIRE', st, ARGV[9])
 redis.call('LTRIM', smp, num(ARGV[3]), -1)
 redis.call('PEXPIRE', ln, ARGV[8])
