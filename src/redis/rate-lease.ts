@@ -14,6 +14,24 @@ export interface Share {
   readonly until: number;
 }
 
+/** What a renewal asks for; `all`: all there is (callers queued). */
+type Want = { readonly slots: number; readonly rate: number; readonly all: boolean };
+
+/** What a rate lease asks of its scope (`changed`: the share changed; `learn`: this worker got the learning lock). */
+interface LeaseHooks {
+  readonly minRequests: number;
+  /** This worker's requests on the scope leased one by one, and its callers waiting for such a lease. */
+  held(): number;
+  waiting(): number;
+  changed(): void;
+  learn(): void;
+}
+
+/** Asked for to give a share back. */
+const NOTHING: Want = { slots: 0, rate: 0, all: false };
+/** A rate that asks for all the fleet's: cut to what it has when Redis renews the share. */
+const ALL_RATE = 1e9;
+
 /** A share is taken only while the fleet's window holds at least this many slots per live worker. */
 const MIN_SLOTS_EACH = 4;
 
@@ -24,23 +42,17 @@ const MIN_SLOTS_EACH = 4;
  * at least `MIN_SLOTS_EACH` slots per live worker (a narrow window split in
  * parts of one or two slots idles most of them) — takes a share of the fleet's
  * window and rate and admits locally within it — no Redis round trip per
- * request — renewing the share each period with the outcomes gathered
- * meanwhile (and, in between, every `learnEveryMs` while outcomes are
- * gathered: the learner must not lag); below that, with nothing running under the share, it gives the
- * share back and requests are admitted one by one through Redis again.
- * Congestion signals and `Retry-After` do not wait for the renewal (the scope
- * reports them at once), and a cut announced by the learner renews at once.
+ * request — renewing it each period and every `learnEveryMs` while outcomes
+ * are gathered; below that, with nothing running under it, it gives the share
+ * back (admission per request again). Refusals and `Retry-After` are reported
+ * at once; numbers the learner announces are followed at once.
  */
 export class RateLease {
   readonly #fleet: RedisFleet;
   readonly #calls: ScopeCalls;
   readonly #view: FleetView;
   readonly #clock: Clock;
-  readonly #minRequests: number;
-  readonly #held: () => number;
-  readonly #waiting: () => number;
-  readonly #changed: () => void;
-  readonly #learn: () => void;
+  readonly #hooks: LeaseHooks;
   #share: Share | undefined;
   #timer: CancelTimer | undefined;
   #renewing = false;
@@ -54,36 +66,21 @@ export class RateLease {
   readonly #running = new Set<FleetGrant>();
   #gathered: string[] = [];
   #flush: CancelTimer | undefined;
-  /** What the last renewal asked for (a flush asks the same). */
-  #wanted = { slots: 0, rate: 0 };
+  /** What the last renewal asked for: a flush asks the same (all there is now, if it asked all). */
+  #wanted: Want = NOTHING;
 
-  /**
-   * `held` counts this worker's requests on the scope leased one by one,
-   * `waiting` its callers waiting for such a lease; `changed` is told when the
-   * share changed, `learn` when this worker was handed the learning lock.
-   */
   constructor(
     fleet: RedisFleet,
     calls: ScopeCalls,
     view: FleetView,
     clock: Clock,
-    hooks: {
-      minRequests: number;
-      held: () => number;
-      waiting: () => number;
-      changed: () => void;
-      learn: () => void;
-    },
+    hooks: LeaseHooks,
   ) {
     this.#fleet = fleet;
     this.#calls = calls;
     this.#view = view;
     this.#clock = clock;
-    this.#minRequests = hooks.minRequests;
-    this.#held = hooks.held;
-    this.#waiting = hooks.waiting;
-    this.#changed = hooks.changed;
-    this.#learn = hooks.learn;
+    this.#hooks = hooks;
   }
 
   /** The share, while it can be spent. */
@@ -126,7 +123,7 @@ export class RateLease {
     if (this.#pending.delete(grant)) this.#running.add(grant);
     this.#sent++;
     this.#peak = Math.max(this.#peak, this.#busyNow());
-    if (this.#waiting() > 0) this.#queued = true;
+    if (this.#hooks.waiting() > 0) this.#queued = true;
     this.#timer ??= this.#clock.setTimer(this.#fleet.settings.renewMs, () => this.#tick());
   }
 
@@ -141,20 +138,20 @@ export class RateLease {
     this.#gathered.push(outcome);
     this.#flush ??= this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
       this.#flush = undefined;
-      if (this.#fleet.shared && this.#share !== undefined) void this.#renew(this.#wanted);
+      if (this.#fleet.shared && this.#share !== undefined) void this.#renew(this.#asked());
     });
   }
 
-  /** The learner announced new numbers: a share above them is renewed at once. */
+  /** The learner announced new numbers: a share above them is renewed at once, one that asked all when they grew. */
   heard(window: number, rate: number): void {
     if (this.#share === undefined) return;
-    if (window < this.#view.window || rate < this.#view.rate) void this.#renew(this.#want());
+    const view = this.#view;
+    const fell = window < view.window || rate < view.rate;
+    if (fell || (this.#wanted.all && (window > view.window || rate > view.rate)))
+      void this.#renew(this.#wanted.all ? this.#all(window) : this.#asked());
   }
 
-  /**
-   * Stops renewing and gives the share back with the outcomes gathered under
-   * it (best effort: the share expires anyway).
-   */
+  /** Stops renewing and gives the share back with the outcomes gathered under it (best effort). */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#timer?.();
@@ -165,9 +162,9 @@ export class RateLease {
     this.#share = undefined;
     this.#gathered = [];
     if ((!held && gathered.length === 0) || !this.#fleet.shared) return;
-    const given = this.#calls.share({ slots: 0, rate: 0 }, holding, -1, gathered);
+    const given = this.#calls.share(NOTHING, holding, -1, gathered);
     const reply = await given.catch(() => undefined);
-    if (Number(reply?.[13]) === 1) this.#learn();
+    if (Number(reply?.[13]) === 1) this.#hooks.learn();
   }
 
   #tick(): void {
@@ -181,39 +178,50 @@ export class RateLease {
     this.#queued = false;
     if (!this.#fleet.shared) this.#share = undefined;
     else if (this.#pays(demand) || busy) void this.#renew(want);
-    else if (this.#share !== undefined || this.#gathered.length > 0)
-      void this.#renew({ slots: 0, rate: 0 });
+    else if (this.#share !== undefined || this.#gathered.length > 0) void this.#renew(NOTHING);
     if (demand > 0 || busy || this.#share !== undefined)
       this.#timer = this.#clock.setTimer(this.#fleet.settings.renewMs, () => this.#tick());
   }
 
   /** Whether a share pays: many requests per period, and a window wide enough to split. */
   #pays(demand: number): boolean {
-    return demand >= this.#minRequests && this.#view.window >= MIN_SLOTS_EACH * this.#view.live;
+    const wide = this.#view.window >= MIN_SLOTS_EACH * this.#view.live;
+    return demand >= this.#hooks.minRequests && wide;
   }
 
   /** What this worker holds on the scope: the share's slots, its per-request leases, what runs under the share. */
   #holding(): { share: number; leases: number; running: number } {
-    return { share: this.#share?.slots ?? 0, leases: this.#held(), running: this.#running.size };
+    const share = this.#share?.slots ?? 0;
+    return { share, leases: this.#hooks.held(), running: this.#running.size };
   }
 
   /** This worker's requests on the scope, running or waiting, either way. */
   #busyNow(): number {
-    return this.#held() + this.#waiting() + this.#pending.size + this.#running.size;
+    return this.#hooks.held() + this.#hooks.waiting() + this.#pending.size + this.#running.size;
   }
 
   /** What to ask for: all there is while callers queued, else the period's peak and pace with room. */
-  #want(): { slots: number; rate: number } {
+  #want(): Want {
     const view = this.#view;
-    const queued = this.#queued || this.#pending.size > 0;
-    const slots = queued ? Math.max(view.window, this.#peak + 1) : this.#peak + 1;
-    if (!Number.isFinite(view.rate)) return { slots, rate: Infinity };
+    if (this.#queued || this.#pending.size > 0) return this.#all(view.window);
+    const slots = this.#peak + 1;
+    if (!Number.isFinite(view.rate)) return { slots, rate: Infinity, all: false };
     const periodS = this.#fleet.settings.renewMs / 1000;
-    const rate = queued ? view.rate : Math.min(view.rate, (1.5 * this.#sent) / periodS);
-    return { slots, rate: Math.max(rate, 1 / periodS) };
+    const rate = Math.min(view.rate, (1.5 * this.#sent) / periodS);
+    return { slots, rate: Math.max(rate, 1 / periodS), all: false };
   }
 
-  async #renew(want: { slots: number; rate: number }): Promise<void> {
+  /** What the last renewal asked, again (cut to the fleet's numbers by Redis): mid-period, the count of requests is partial. */
+  #asked(): Want {
+    return this.#wanted.all ? this.#all(this.#view.window) : this.#wanted;
+  }
+
+  /** All there is of a fleet with `window` (at least the period's peak of slots), at whatever rate it has by then. */
+  #all(window: number): Want {
+    return { slots: Math.max(window, this.#peak + 1), rate: ALL_RATE, all: true };
+  }
+
+  async #renew(want: Want): Promise<void> {
     if (this.#renewing) return;
     this.#renewing = true;
     if (want.slots > 0) this.#wanted = want;
@@ -229,12 +237,12 @@ export class RateLease {
       const until = sentAt + this.#fleet.settings.leaseMs;
       this.#share =
         slots > 0 && !this.#stopped ? { slots, rate: rateOf(reply[12]), until } : undefined;
-      if (Number(reply[13]) === 1) this.#learn();
+      if (Number(reply[13]) === 1) this.#hooks.learn();
     } catch {
       // Redis out of reach: the share runs out by itself; two failures switch the fleet to local.
     } finally {
       this.#renewing = false;
-      this.#changed();
+      this.#hooks.changed();
     }
   }
 }

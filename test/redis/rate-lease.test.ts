@@ -3,7 +3,7 @@ import { scopeKeys } from '../../src/redis/keys.js';
 import { acquireScript } from '../../src/redis/lua/acquire.js';
 import { releaseScript } from '../../src/redis/lua/release.js';
 import type { RedisFleet } from '../../src/redis/redis-fleet.js';
-import { OK, pause, useRedis } from './fleet-helpers.js';
+import { OK, pause, stateOf, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
 
@@ -144,6 +144,46 @@ describe('rate leases on a real Redis', () => {
     expect(most).toBe(2); // both leased
     expect(inflight.most).toBeLessThanOrEqual(8);
     for (const count of counts) expect(count).toBeGreaterThan(100);
+  });
+
+  it('a share follows the fleet’s rate at its next renewal: down after a cut, up after a probe (not a period later)', async () => {
+    const fleet = await redis.fleet({ leaseMs: 6000, rateLeaseMinRequests: 2 }); // renew every 2 s
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8, rate: 40 });
+    const keys = scopeKeys('rw', 'host:lease-rise');
+    const entry = async () =>
+      String(
+        (await fleet.link.command(keys.shares, ['HGET', keys.shares, fleet.settings.workerId])) ??
+          '',
+      ).split(' ');
+    const redisMs = async () => {
+      const [seconds, micros] = (await fleet.link.command(undefined, ['TIME'])) as string[];
+      return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    };
+    const setRate = async (rate: number) => {
+      const { win } = await stateOf(fleet, keys.state);
+      await fleet.link.command(keys.state, ['HSET', keys.state, 'rate', String(rate)]);
+      await fleet.link.command(keys.channel, ['SPUBLISH', keys.channel, `s${win} ${rate}`]);
+      return redisMs();
+    };
+    // Another worker holds the learning lock: the fleet's rate moves only as the test moves it.
+    await fleet.link.command(keys.learner, ['SET', keys.learner, 'w-other', 'PX', '60000']);
+    // 8 callers on a worker: more than its share ever holds, so it asks for all there is.
+    const driving = drive(() => registry.admit('host:lease-rise'), 8, 7000, 5, { now: 0, most: 0 });
+    while ((await entry()).length < 5) await pause(20);
+    /** The share of the first renewal Redis runs after `at` (Redis ms), whichever renewal it is. */
+    const firstRenewalAfter = async (at: number) => {
+      let renewed = await entry();
+      while (Number(renewed[2]) - 6000 <= at) {
+        await pause(10);
+        renewed = await entry();
+      }
+      return Number(renewed[0]);
+    };
+    // A cut: renewed at once, to the new rate (before, on the period's partial count: ~1.5 req/s).
+    expect(await firstRenewalAfter(await setRate(10))).toBe(10);
+    await pause(2300); // a renewal period: the worker has seen the fleet at 10 req/s
+    expect(await firstRenewalAfter(await setRate(30))).toBe(30); // a probe
+    await driving;
   });
 
   it('a worker that dies holding a share gives its slots back when the share expires', async () => {
