@@ -76,12 +76,28 @@ describe('redirects', () => {
 
   it('fails with RedirectError after maxRedirects hops', async () => {
     const server = await serve((_req, res) => {
-      res.writeHead(301, { location: '/loop' });
+      res.writeHead(302, { location: '/loop' });
       res.end();
     });
     client = createClient({ maxRedirects: 3 });
     await expect(client.fetch(`${server.url}/loop`)).rejects.toThrow(RedirectError);
     expect(server.seen).toHaveLength(4);
+    expect(client.registry.get(`host:${new URL(server.url).host}`)?.inflight).toBe(0);
+  });
+
+  it('fails at once on a permanent redirect of a request to itself, an endless loop', async () => {
+    const server = await serve((req, res) => {
+      // `Location: ""` is the URL itself; /a moves to /b for good, and /b to itself.
+      res.writeHead(301, { location: req.url === '/a' ? '/b' : '' });
+      res.end('moved');
+    });
+    client = createClient();
+    await expect(client.fetch(`${server.url}/self`)).rejects.toThrow(
+      /permanent redirect \(301\) to itself/,
+    );
+    expect(server.seen).toHaveLength(1);
+    await expect(client.fetch(`${server.url}/a`)).rejects.toThrow(RedirectError);
+    expect(server.seen).toHaveLength(3); // /self, /a, /b — not 20 more hops of /b
     expect(client.registry.get(`host:${new URL(server.url).host}`)?.inflight).toBe(0);
   });
 
