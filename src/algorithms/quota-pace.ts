@@ -27,9 +27,9 @@ export type QuotaPaceState = {
  *
  * The time to the reset comes from the header (whole seconds, so up to one
  * late; counted from when the server wrote it, about halfway through the
- * round trip), or, once a reset was seen happen — `remaining` going up between two
- * responses — from that instant plus whole windows: exact to within a round
- * trip, so the last second of each window is not lost.
+ * round trip), or, once a reset was seen happen — `remaining` going up
+ * between two responses — from that instant plus whole windows: exact to
+ * within a round trip, so the last second of each window is not lost.
  */
 export class QuotaPace {
   #cap = Infinity;
