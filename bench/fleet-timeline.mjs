@@ -1,11 +1,12 @@
 // Where a fleet's goodput goes: n worker processes (bench/fleet-worker.mjs) against one serve-mock
 // server, sharing through a real redis-server (or alone), with a timeline every second: what the
 // server accepted and refused, and the fleet's numbers in Redis (rate, window, leases held,
-// epoch, pause, learned-state version). `npm run build` first.
+// epoch, pause, learned-state version), then each worker's own controller per second (rate, limit,
+// ms paused, where its lanes were: bench/fleet-worker.mjs's timeline). `npm run build` first.
 //   node bench/fleet-timeline.mjs [--workers 8] [--seconds 30] [--alone] [--lanes 8] [--lease-min n] [--horizon ms]
 //     [-- serve-mock args…]        (default: --model fixed-window --rate 30 --latency 100)
 import { parseArgs } from 'node:util';
-import { readFleetStatus, redisFleet, startRedisServer } from '../dist/redis/index.js';
+import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
 import { serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
 
 const { values, positionals } = parseArgs({
@@ -37,12 +38,23 @@ const workers = Array.from({ length: n }, () =>
     ...(redis ? { redis: redis.url } : {}),
     ...(values['lease-min'] ? { rateLeaseMinRequests: Number(values['lease-min']) } : {}),
     ...(values.horizon ? { horizonMs: Number(values.horizon) } : {}),
+    timeline: true,
   }),
 );
 const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
 console.log(
-  '  t | ok/s | refused/s | rate | window | leased | epoch | pause ms | version | Redis calls/s',
+  '  t | ok/s | refused/s | rate | window | leased | epoch | pause ms | version | Redis calls/s | ceiling | margin',
 );
+/** The learned ceiling and margin of the fleet's rate algorithm (its stored state). */
+const learned = async (scope) => {
+  const key = scopeKeys('rw', scope).state;
+  const alg = await watcher.link.command(key, ['HGET', key, 'alg']);
+  try {
+    return JSON.parse(String(alg)).rate ?? {};
+  } catch {
+    return {};
+  }
+};
 /** Scripts Redis ran so far (EVALSHA and EVAL), from its own command statistics. */
 const scriptCalls = async () => {
   if (!watcher) return 0;
@@ -66,8 +78,9 @@ for (let t = 1; t <= seconds; t++) {
   calls = callsNow;
   const [s] = watcher ? await readFleetStatus(watcher.link) : [];
   const leased = s ? Object.values(s.inflight).reduce((a, b) => a + b, 0) : undefined;
+  const alg = s ? await learned(s.scope) : {};
   console.log(
-    `${String(t).padStart(3)} | ${String(ok).padStart(4)} | ${String(refused).padStart(9)} | ${fmt(s?.rate)} | ${s?.window ?? '-'} | ${leased ?? '-'} | ${s?.epoch ?? '-'} | ${s?.pausedForMs ?? '-'} | ${s?.version ?? '-'} | ${watcher ? perSecond : '-'}`,
+    `${String(t).padStart(3)} | ${String(ok).padStart(4)} | ${String(refused).padStart(9)} | ${fmt(s?.rate)} | ${s?.window ?? '-'} | ${leased ?? '-'} | ${s?.epoch ?? '-'} | ${s?.pausedForMs ?? '-'} | ${s?.version ?? '-'} | ${watcher ? perSecond : '-'} | ${fmt(alg.ceiling, 2)} | ${fmt(alg.margin, 4)}`,
   );
 }
 const reports = await Promise.all(workers.map((w) => w.done));
@@ -85,6 +98,15 @@ const okAll = (last.byStatus['200'] ?? 0) - (first.byStatus['200'] ?? 0);
 console.log(
   `ok ${okAll} in ${seconds} s; requests ${sum(reports, 'requests')}; round trips/request ${fmt(sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')), 2)}; failed ${sum(reports, 'failed')}`,
 );
+for (const r of reports) {
+  console.log(
+    `worker ${r.pid} (seconds from its own start): t | ok | refused | rate min-max | ceiling | margin | limit | ms paused | in flight (most) | queued locally (most) | waiting on the fleet (mean)`,
+  );
+  for (const w of r.timeline ?? [])
+    console.log(
+      `${String(w.t).padStart(3)} | ${String(w.ok).padStart(3)} | ${w.refused} | ${fmt(w.rateMin)}-${fmt(w.rateMax)} | ${fmt(w.ceiling, 2)} | ${fmt(w.margin, 4)} | ${w.limit} | ${w.pausedMs} | ${w.inflight} | ${w.queued} | ${fmt(w.fleetWait)}`,
+    );
+}
 for (const r of reports)
   console.log(
     `worker ${r.pid}: ${r.requests} requests, ${r.roundTrips} round trips, call p50 ${fmt(r.callP50)} p99 ${fmt(r.callP99)} max ${fmt(r.callMax)} ms, ${r.modes?.length ?? 0} mode switches${r.modes?.length ? `: ${r.modes.map((m) => m.line).join(' | ')}` : ''}`,

@@ -2,9 +2,10 @@
 // origin for a while with createClient — sharing its scopes through Redis when given one —
 // and prints what it saw as one JSON line. Options come as one JSON argument:
 //   { origin, durationMs, lanes, maxConcurrency?, initialConcurrency?, redis?, cluster?,
-//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold? }
+//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline? }
 // scopes > 1 spreads the requests over that many scopes (for the cluster run); hold keeps the
-// process alive after the run (for the SIGKILL loop, which kills it mid-request).
+// process alive after the run (for the SIGKILL loop, which kills it mid-request); timeline adds
+// a per-second record of its own controller (bench/fleet-timeline.mjs prints it).
 
 import { createCluster, createClient as createRedis } from '@redis/client';
 import { createClient, systemClock } from '../dist/index.js';
@@ -107,23 +108,91 @@ const client = createClient({
 const tally = { ok: 0, refused: 0, other: 0, failed: 0, errors: [] };
 const end = Date.now() + options.durationMs;
 let n = 0;
+let busy = 0;
+const seconds = options.timeline ? watch() : undefined;
 async function lane() {
   while (Date.now() < end) {
     const i = n++;
     const path = scopes > 1 ? `/s${i % scopes}/${i}` : `/${process.pid}/${i}`;
+    busy++;
     try {
       const response = await client.fetch(`${options.origin}${path}`);
       await response.arrayBuffer();
       if (response.status === 200) tally.ok++;
       else if (response.status === 429 || response.status === 503) tally.refused++;
       else tally.other++;
+      seconds?.answered(response.status);
     } catch (error) {
       tally.failed++;
       if (tally.errors.length < 5) tally.errors.push(String(error?.message ?? error));
+    } finally {
+      busy--;
     }
   }
 }
+
+/**
+ * Every 10 ms, the (first) scope's local controller: per second since the start, answers by
+ * status, its rate (min-max; in shared mode the share or the fleet's), alone its ceiling and
+ * margin, limit, ms paused, and
+ * where the busy lanes were (in flight, queued locally, waiting on the fleet: the rest).
+ */
+function watch() {
+  const started = Date.now();
+  const rows = [];
+  let row;
+  const rowNow = () => {
+    const t = Math.floor((Date.now() - started) / 1000);
+    if (row?.t !== t) {
+      row = {
+        t,
+        ok: 0,
+        refused: 0,
+        rateMin: null,
+        rateMax: null,
+        limit: 0,
+        pausedMs: 0,
+        inflight: 0,
+        queued: 0,
+        fleetWait: 0,
+        looks: 0,
+      };
+      rows.push(row);
+    }
+    return row;
+  };
+  const timer = setInterval(() => {
+    const r = rowNow();
+    const [controller] = client.registry.controllers();
+    if (!controller) return;
+    const rate = controller.rate === Infinity ? null : controller.rate;
+    r.rateMin = r.rateMin === null ? rate : Math.min(r.rateMin, rate ?? Infinity);
+    r.rateMax = r.rateMax === null ? rate : Math.max(r.rateMax, rate ?? Infinity);
+    r.limit = controller.limit;
+    // Alone, the controller's own rate algorithm (with Redis, the fleet's is in Redis: fleet-timeline reads it).
+    const learned = fleet ? undefined : controller.snapshot().rate;
+    r.ceiling = learned?.ceiling;
+    r.margin = learned?.margin;
+    if (controller.pauseLeftMs > 0) r.pausedMs += 10;
+    r.inflight = Math.max(r.inflight, controller.inflight);
+    r.queued = Math.max(r.queued, controller.queued);
+    r.fleetWait += busy - controller.inflight - controller.queued;
+    r.looks++;
+  }, 10);
+  return {
+    answered: (status) => {
+      const r = rowNow();
+      if (status === 200) r.ok++;
+      else r.refused++;
+    },
+    stop: () => {
+      clearInterval(timer);
+      return rows.map((r) => ({ ...r, fleetWait: r.looks ? r.fleetWait / r.looks : 0 }));
+    },
+  };
+}
 await Promise.all(Array.from({ length: options.lanes }, lane));
+const timeline = seconds?.stop();
 if (options.hold) await new Promise(() => undefined);
 await client.close();
 calls.sort((a, b) => a - b);
@@ -142,6 +211,7 @@ process.stdout.write(
     callP99: at(0.99),
     callMax: calls.at(-1) ?? null,
     modes,
+    ...(timeline ? { timeline } : {}),
   })}\n`,
 );
 await fleet?.close();

@@ -160,12 +160,14 @@ export class FleetScope {
     }
     const congestion = claimsEpoch(sample.signal);
     const text = encodeOutcome(sample, grant.inflight, (local) => this.view.toRedis(local));
-    // What pauses or cuts goes at once; other outcomes with the share's renewal or the next call.
+    // What pauses or cuts goes at once, with the outcomes gathered before it (the learner
+    // measures what was granted before a refusal); others with the share's renewal or the next call.
     const urgent = retryAfterMs > 0 || congestion;
     if (urgent) {
       const { leaseId, epoch } = grant;
-      this.#end(leaseId, { retryAfterMs, receivedAt, congestion, epoch, outcome: text });
-    } else if (grant.share) this.#lease.gather(text);
+      const earlier = this.#lease.gathered.take();
+      this.#end(leaseId, { retryAfterMs, receivedAt, congestion, epoch, outcome: text, earlier });
+    } else if (grant.share) this.#lease.gathered.add(text);
     else this.#requests.end(grant.leaseId, text);
   }
 

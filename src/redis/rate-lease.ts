@@ -1,6 +1,7 @@
 import type { CancelTimer, Clock } from '../clock.js';
 import type { FleetGrant } from './fleet-grant.js';
 import { type FleetView, rateOf } from './fleet-view.js';
+import { Gathered } from './gathered.js';
 import type { RedisFleet } from './redis-fleet.js';
 import type { ScopeCalls } from './scope-calls.js';
 
@@ -64,8 +65,8 @@ export class RateLease {
   /** Grants under the share: waiting for local admission, and sent. */
   readonly #pending = new Set<FleetGrant>();
   readonly #running = new Set<FleetGrant>();
-  #gathered: string[] = [];
-  #flush: CancelTimer | undefined;
+  /** Outcomes under the share waiting for the learner (a renewal or an urgent report carries them). */
+  readonly gathered: Gathered;
   /** What the last renewal asked for: a flush asks the same (all there is now, if it asked all). */
   #wanted: Want = NOTHING;
 
@@ -81,6 +82,9 @@ export class RateLease {
     this.#view = view;
     this.#clock = clock;
     this.#hooks = hooks;
+    this.gathered = new Gathered(clock, fleet.settings.learnEveryMs, () => {
+      if (this.#fleet.shared && this.#share !== undefined) void this.#renew(this.#asked());
+    });
   }
 
   /** The share, while it can be spent. */
@@ -133,15 +137,6 @@ export class RateLease {
     this.#running.delete(grant);
   }
 
-  /** Keeps an outcome under the share for the next renewal. */
-  gather(outcome: string): void {
-    this.#gathered.push(outcome);
-    this.#flush ??= this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
-      this.#flush = undefined;
-      if (this.#fleet.shared && this.#share !== undefined) void this.#renew(this.#asked());
-    });
-  }
-
   /** The learner announced new numbers: a share above them is renewed at once, one that asked all when they grew. */
   heard(window: number, rate: number): void {
     if (this.#share === undefined) return;
@@ -156,11 +151,12 @@ export class RateLease {
     this.#stopped = true;
     this.#timer?.();
     this.#timer = undefined;
-    this.#flush?.();
-    this.#flush = undefined;
-    const [held, holding, gathered] = [this.#share !== undefined, this.#holding(), this.#gathered];
+    const [held, holding, gathered] = [
+      this.#share !== undefined,
+      this.#holding(),
+      this.gathered.take(),
+    ];
     this.#share = undefined;
-    this.#gathered = [];
     if ((!held && gathered.length === 0) || !this.#fleet.shared) return;
     const given = this.#calls.share(NOTHING, holding, -1, gathered);
     const reply = await given.catch(() => undefined);
@@ -178,7 +174,7 @@ export class RateLease {
     this.#queued = false;
     if (!this.#fleet.shared) this.#share = undefined;
     else if (this.#pays(demand) || busy) void this.#renew(want);
-    else if (this.#share !== undefined || this.#gathered.length > 0) void this.#renew(NOTHING);
+    else if (this.#share !== undefined || this.gathered.size > 0) void this.#renew(NOTHING);
     if (demand > 0 || busy || this.#share !== undefined)
       this.#timer = this.#clock.setTimer(this.#fleet.settings.renewMs, () => this.#tick());
   }
@@ -225,8 +221,7 @@ export class RateLease {
     if (this.#renewing) return;
     this.#renewing = true;
     if (want.slots > 0) this.#wanted = want;
-    const gathered = this.#gathered;
-    this.#gathered = [];
+    const gathered = this.gathered.take();
     const sentAt = this.#clock.now();
     const view = this.#view;
     try {

@@ -17,6 +17,8 @@ export interface EndReport {
   epoch: number;
   /** The outcome queued for learning (JSON). */
   outcome: string;
+  /** Outcomes answered before it and not sent yet (gathered under a rate lease): queued ahead of it. */
+  earlier?: readonly string[];
 }
 
 /** What one acquire call asks for (see {@link ScopeCalls.acquire}). */
@@ -91,7 +93,7 @@ export class ScopeCalls {
     );
   }
 
-  /** `releaseScript`: frees `leaseId` ('' for none) and applies `report` at once (a pause, a cut, an alarm). */
+  /** `releaseScript`: frees `leaseId` ('' for none) and applies `report` at once (a pause, a cut, an alarm), outcomes answered before it first. */
   end(leaseId: string, report: EndReport): Promise<unknown[]> {
     const { settings } = this.#fleet;
     const k = this.#keys;
@@ -107,6 +109,7 @@ export class ScopeCalls {
       String(LOCK_MS),
       String(settings.stateTtlMs),
       String(report.receivedAt),
+      ...(report.earlier ?? []),
     ]);
   }
 

@@ -14,13 +14,17 @@ import { PRELUDE } from './prelude.js';
  * counts — it bumps the epoch and has the scope learned at once (this worker
  * takes the learning lock if free, else its holder is told: `l<worker>`) —
  * and later ones admitted under an old epoch are dropped, so one congestion
- * event makes one cut fleet-wide.
+ * event makes one cut fleet-wide. Outcomes the worker answered before this
+ * one and had not sent yet (gathered under a rate lease) come with it and are
+ * queued ahead of it: the learner measures what the server granted before a
+ * refusal from all of them, not from what a renewal happened to bring.
  *
  * KEYS: state, leases, samples, learner lock, channel, workers, waiting workers.
  * ARGV: lease id ('' when none), worker id, Retry-After ms (0 for none),
  * congestion (1 or 0), admitted epoch, outcome ('' for none), most outcomes
  * kept, lock ms, state TTL ms, when the response arrived (Redis ms, as the
- * worker estimates it; 0: now — never later than now).
+ * worker estimates it; 0: now — never later than now), then the outcomes
+ * answered before it (JSON each).
  * Reply: now ms, learn (1: this worker now holds the learning lock), cut (1:
  * this outcome claimed the epoch), epoch after.
  */
@@ -42,6 +46,8 @@ if retryAfter > 0 and math.ceil(from + retryAfter) > pause then
   redis.call('HSET', st, 'pause', int(pause))
   redis.call('SPUBLISH', ch, 'p' .. int(pause) .. ' ' .. int(now))
 end
+local earlier = #ARGV - 10
+for i = 11, #ARGV do redis.call('RPUSH', smp, ARGV[i]) end
 local keep = outcome ~= ''
 local cut = 0
 if ARGV[4] == '1' then
@@ -54,8 +60,8 @@ if ARGV[4] == '1' then
   end
 end
 local learn = 0
-if keep then
-  redis.call('RPUSH', smp, outcome)
+if keep then redis.call('RPUSH', smp, outcome) end
+if keep or earlier > 0 then
   redis.call('LTRIM', smp, -num(ARGV[7]), -1)
   redis.call('PEXPIRE', smp, ARGV[9])
   if redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[8]) then

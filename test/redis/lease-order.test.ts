@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { scopeKeys } from '../../src/redis/keys.js';
+import { OK, pause, REFUSED, useRedis } from './fleet-helpers.js';
+
+const redis = useRedis();
+
+describe('outcomes under a rate lease reach the learner in the order they were answered', () => {
+  it('a refusal carries the successes gathered before it (the learner measures what was granted from them)', async () => {
+    // Renewals every second, no flush of gathered outcomes for 5 s: only the refusal can carry them.
+    const fleet = await redis.fleet({ leaseMs: 3000, learnEveryMs: 5000, rateLeaseMinRequests: 2 });
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+    const scope = 'host:lease-order';
+    const keys = scopeKeys('rw', scope);
+    // Another worker holds the learning lock: the queued outcomes stay where the test reads them.
+    await fleet.link.command(keys.learner, ['SET', keys.learner, 'w-other', 'PX', '60000']);
+    const share = async () =>
+      String((await fleet.link.command(keys.shares, ['HGET', keys.shares, 'w1'])) ?? '');
+    let ok = 0;
+    let running = true;
+    const lanes = Array.from({ length: 4 }, async () => {
+      while (running) {
+        const permit = await registry.admit(scope);
+        await pause(5);
+        permit.report(OK);
+        ok++;
+      }
+    });
+    const since = performance.now();
+    while ((await share()) === '' && performance.now() - since < 5000) await pause(20);
+    expect(await share()).not.toBe('');
+    // Requests admitted one by one before the share have ended; successes since are gathered.
+    await pause(200);
+    const refused = await registry.admit(scope);
+    const okBefore = ok;
+    refused.report(REFUSED);
+    /** The queued outcomes' kinds, once the refusal is among them. */
+    const queued = async () => {
+      const raw = (await fleet.link.command(keys.samples, [
+        'LRANGE',
+        keys.samples,
+        '0',
+        '-1',
+      ])) as string[];
+      return raw.map((text) => (JSON.parse(text) as { g: { kind: string } }).g.kind);
+    };
+    let kinds = await queued();
+    while (!kinds.includes('throttled') && performance.now() - since < 10_000) {
+      await pause(2);
+      kinds = await queued();
+    }
+    running = false;
+    await Promise.all(lanes);
+    expect(kinds).toContain('throttled');
+    // Before, the successes gathered since the last renewal came with the next one, after it.
+    const okQueued = kinds.slice(0, kinds.indexOf('throttled')).filter((k) => k === 'ok').length;
+    expect(okQueued).toBeGreaterThanOrEqual(okBefore);
+    expect(okBefore).toBeGreaterThan(0);
+  });
+});
