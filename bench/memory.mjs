@@ -2,6 +2,9 @@
 //  - hosts: 1,000,000 distinct hosts through createClient (an in-process dispatcher answers
 //    each at once, so the figures are ratewise's own, without sockets), with the default
 //    idleMs and with idleMs 10 s; heap and RSS after a GC every 100,000 hosts.
+//  - scopes: bytes of heap per live scope, idle (opened through the registry, default controller)
+//    and after serving one request (a createClient fetch to each of 50,000 hosts, the client's
+//    share included): `node bench/memory.mjs scopes` alone prints only these two.
 //  - bodies: `--save-bodies` crawls of 100 chunked bodies (16 KiB chunks) of 12.5, 25 and 50 MB
 //    from a hostile server in another process, each beside the same crawl reading the bodies
 //    without saving them: wall time, CPU time, peak RSS.
@@ -17,6 +20,8 @@ const dist = new URL('../dist/', import.meta.url);
 const MB = 1_048_576;
 
 if (part === 'hosts') await hosts(arg === 'default' ? undefined : Number(arg));
+else if (part === 'scopes') scopesAll();
+else if (part === 'scope') await scopeBytes(arg, Number(process.argv[4]));
 else if (part === 'bodies') await bodies(Number(arg), process.argv[4] === 'save');
 else if (part === undefined) runAll();
 else throw new Error(`unknown part ${part}`);
@@ -25,6 +30,7 @@ function runAll() {
   console.log(
     `# bench/memory.mjs — node ${process.version}, ${cpus()[0]?.model} × ${cpus().length}`,
   );
+  scopesAll();
   console.log('\n1,000,000 distinct hosts through createClient (in-process dispatcher)\n');
   console.log('| idleMs | hosts | live scopes | saved states | heap MB | RSS MB | s |');
   console.log('| -----: | ----: | ----------: | -----------: | ------: | -----: | -: |');
@@ -37,6 +43,35 @@ function runAll() {
   for (const mb of [12.5, 25, 50]) {
     for (const mode of ['read only', 'save']) child(['bodies', String(mb), mode]);
   }
+}
+
+function scopesAll() {
+  console.log('\nHeap per live scope, 50,000 scopes, after a GC\n');
+  console.log('| scope | bytes per scope |');
+  console.log('| ----- | --------------: |');
+  for (const kind of ['idle', 'served']) child(['--expose-gc', 'scope', kind, '50000']);
+}
+
+/** Heap per scope: `count` scopes opened idle, or each after serving one request. */
+async function scopeBytes(kind, count) {
+  const { controlSetup, createClient, ScopeRegistry } = await import(new URL('index.js', dist));
+  const gc = globalThis.gc;
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  let keep;
+  if (kind === 'idle') {
+    keep = new ScopeRegistry({ setup: controlSetup(), idleMs: Infinity });
+    for (let i = 0; i < count; i++) await keep.open(`host:site-${i}.example`);
+  } else {
+    keep = createClient({ dispatcher: instantDispatcher(), idleMs: Infinity });
+    for (let i = 0; i < count; i++) {
+      const response = await keep.fetch(`http://site-${i}.example/`);
+      await response.arrayBuffer();
+    }
+  }
+  gc();
+  const bytes = (process.memoryUsage().heapUsed - before) / count;
+  console.log(`| ${kind} (${keep.registry?.size ?? keep.size} live) | ${bytes.toFixed(0)} |`);
 }
 
 function child(args) {

@@ -67,6 +67,9 @@ export const breakerSettings = sharedSettings(
   (options: BreakerOptions): BreakerSettings => Object.freeze(readOptions(options)),
 );
 
+/** The default options: one object, so every default breaker shares one settings record. */
+const NO_OPTIONS: BreakerOptions = Object.freeze({});
+
 /** An outcome reported to the breaker. */
 export interface BreakerOutcome {
   /** When the request was sent (monotonic ms). */
@@ -94,7 +97,7 @@ export class BreakerPolicy {
   readonly #random: Random;
   #s: BreakerSnapshot;
 
-  constructor(random: Random, options: BreakerOptions = {}, initial?: BreakerSnapshot) {
+  constructor(random: Random, options: BreakerOptions = NO_OPTIONS, initial?: BreakerSnapshot) {
     this.#settings = breakerSettings(options);
     this.#random = random;
     this.#s =

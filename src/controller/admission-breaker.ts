@@ -16,8 +16,13 @@ export interface AdmissionBreakerSetup {
   random: Random;
   breaker: BreakerOptions | false | undefined;
   breakerState: BreakerSnapshot | undefined;
-  /** Told of every breaker transition. */
-  onBreaker: (state: BreakerState, reason: string) => void;
+  /** Told of every breaker transition, when given. */
+  log: BreakerLog | undefined;
+}
+
+/** What hears of a scope's breaker transitions (its `ScopeEvents`). */
+export interface BreakerLog {
+  breaker(state: BreakerState, reason: string): void;
 }
 
 /**
@@ -107,7 +112,10 @@ export class AdmissionBreaker {
   #created(): BreakerGate | undefined {
     if (this.#gate !== undefined || this.#s.breaker === false) return this.#gate;
     const policy = new BreakerPolicy(this.#s.random, this.#s.breaker, this.#s.breakerState);
-    this.#gate = new BreakerGate(policy, this.#s.clock, this.#s.onBreaker);
+    const log = this.#s.log;
+    // The listener is made here, with the gate: most scopes never need one.
+    const listener = log && ((state: BreakerState, reason: string) => log.breaker(state, reason));
+    this.#gate = new BreakerGate(policy, this.#s.clock, listener);
     return this.#gate;
   }
 }

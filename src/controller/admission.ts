@@ -18,6 +18,11 @@ export interface AdmissionSetup extends AdmissionBreakerSetup {
   maxPauseWaitMs: number;
 }
 
+/** What a request that passed every gate is handed to (the scope's outcomes). */
+export interface Grantee<T> {
+  grant(pass: Pass): T;
+}
+
 /**
  * The three gates of one scope a request passes before it is sent: the
  * breaker (created at the first failure), the concurrency limit (a
@@ -118,15 +123,15 @@ export class Admission {
   }
 
   /**
-   * Waits until every gate allows a request and hands the pass to `grant` at
+   * Waits until every gate allows a request and hands the pass to `grantee` at
    * that moment; fails at once if a known pause outlasts the deadline.
    */
-  async pass<T>(options: WaitOptions | undefined, grant: (pass: Pass) => T): Promise<T> {
+  async pass<T>(options: WaitOptions | undefined, grantee: Grantee<T>): Promise<T> {
     const deadline = deadlineOf(options, this.#s.clock.now());
     // A request that will not outlast the pause fails now, not after waiting in silence.
     const guarded = this.#pauseGuard().enter(options, deadline);
     try {
-      return await this.#waitForPass(guarded.options, deadline, grant);
+      return await this.#waitForPass(guarded.options, deadline, grantee);
     } finally {
       guarded.leave();
     }
@@ -159,7 +164,7 @@ export class Admission {
   async #waitForPass<T>(
     options: WaitOptions | undefined,
     deadline: number,
-    grant: (pass: Pass) => T,
+    grantee: Grantee<T>,
   ): Promise<T> {
     const stage = (): WaitOptions => untilDeadline(options, deadline, this.#s.clock.now());
     for (;;) {
@@ -167,7 +172,7 @@ export class Admission {
       const pass = typeof passing === 'string' ? passing : await passing;
       if (pass === 'probe') {
         await this.#breaker.waitOutPause(() => this.#serverPause(), stage());
-        return grant(this.#probe());
+        return grantee.grant(this.#probe());
       }
       try {
         await this.#semaphore.acquire(stage());
@@ -182,7 +187,7 @@ export class Admission {
         throw error;
       }
       // The breaker may have opened while we queued for a slot or a token: park again.
-      if (this.breaker === 'closed') return grant(pass);
+      if (this.breaker === 'closed') return grantee.grant(pass);
       this.giveBack(pass, true);
     }
   }

@@ -58,6 +58,8 @@ const FLOOR_QUANTILE = 0.1;
 const QUIET = { firstMs: 60_000, maxMs: 600_000 } as const;
 
 type GuardSettings = Readonly<Required<LatencyGuardOptions>>;
+/** The default options: one object, so every default guard shares one settings record. */
+const NO_OPTIONS: LatencyGuardOptions = Object.freeze({});
 
 /** Validates latency-guard options (once per options object), naming the option on error. */
 export const guardSettings = sharedSettings(
@@ -98,7 +100,7 @@ export class LatencyGuard {
   /** The next quiet spell after a futile alarm, ms. */
   #quietMs: number = QUIET.firstMs;
 
-  constructor(options: LatencyGuardOptions = {}) {
+  constructor(options: LatencyGuardOptions = NO_OPTIONS) {
     this.#settings = guardSettings(options);
     this.#window = new SortedWindow(this.#settings.windowSize);
   }

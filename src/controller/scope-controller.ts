@@ -2,7 +2,6 @@ export type { ScopeControllerOptions } from './scope-controller-options.js';
 
 import { breakerSettings } from '../algorithms/breaker-policy.js';
 import type { Clock } from '../clock.js';
-import type { Pass } from '../enforce/breaker-gate.js';
 import type { WaitOptions } from '../enforce/wait-queue.js';
 import type { BreakerState, ControlEvent, ControlEventType } from '../events/event.js';
 import type { ScopeState, StateStore } from '../store/store.js';
@@ -41,9 +40,7 @@ export class ScopeController {
     const settings = readScopeControllerOptions(options);
     this.scope = scope;
     this.#clock = settings.clock;
-    const log = options.events
-      ? new ScopeEvents(options.events, (type, reason) => this.describe(type, reason))
-      : undefined;
+    const log = options.events ? new ScopeEvents(options.events, this) : undefined;
     if (options.breaker !== false) breakerSettings(options.breaker ?? {}); // validate now
     this.#admission = new Admission({
       scope,
@@ -54,7 +51,7 @@ export class ScopeController {
       breaker: options.breaker,
       breakerState: options.breakerState,
       maxPauseWaitMs: settings.maxPauseWaitMs,
-      onBreaker: (state, reason) => log?.breaker(state, reason),
+      log,
     });
     if (options.latencyGuard) guardSettings(options.latencyGuard); // validate now
     this.#feedback = new ScopeFeedback(
@@ -161,7 +158,7 @@ export class ScopeController {
   /** Waits until breaker, limit and rate all allow a request, then admits it. */
   admit(options?: WaitOptions): Promise<Permit> {
     const permit = this.tryAdmit();
-    return permit ? Promise.resolve(permit) : this.#admission.pass(options, this.#granted);
+    return permit ? Promise.resolve(permit) : this.#admission.pass(options, this.#outcomes);
   }
 
   /** An event of `type` carrying this scope's current numbers. */
@@ -179,6 +176,4 @@ export class ScopeController {
       reason,
     };
   }
-
-  readonly #granted = (pass: Pass): Permit => this.#outcomes.grant(pass);
 }

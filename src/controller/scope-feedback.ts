@@ -45,10 +45,12 @@ export class ScopeFeedback {
   readonly #guardOptions: LatencyGuardOptions | false | undefined;
   /** Created with the first success: a scope with no traffic needs no latency window. */
   #guard: LatencyGuard | undefined;
-  readonly #overload = new OverloadFilter();
-  /** The in-flight counts recent successes were sent at. */
-  readonly #acceptedInflight = new RecentMax(RECENT_ACCEPTED);
-  readonly #capEvidence = new CapEvidence();
+  /** Created with the first outcome. */
+  #overload: OverloadFilter | undefined;
+  /** The in-flight counts recent successes were sent at; created with the first success. */
+  #acceptedInflight: RecentMax | undefined;
+  /** Created with the first success: refusals before any say nothing of a cap. */
+  #capEvidence: CapEvidence | undefined;
   /** Since when the rate has been paced (Infinity while unpaced). */
   #pacedSince = Infinity;
 
@@ -78,6 +80,7 @@ export class ScopeFeedback {
   judge(request: SentRequest, at: number, reported: Signal, outstanding: number): Judged {
     const capped = capPause(reported, this.#maxPauseMs);
     const heard = capped?.signal ?? reported;
+    this.#overload ??= new OverloadFilter();
     const signal = this.#overload.judge(heard, this.rate.probing === true);
     return {
       sample: this.#sampleOf(request, at, signal, outstanding),
@@ -105,14 +108,17 @@ export class ScopeFeedback {
     const inflight = request.inflightAtSend;
     const sample: Sample = { sentAt: request.sentAt, at, inflight, signal, outstanding };
     if (signal.kind === 'ok') {
+      this.#acceptedInflight ??= new RecentMax(RECENT_ACCEPTED);
+      this.#capEvidence ??= new CapEvidence();
       this.#acceptedInflight.add(inflight);
       this.#capEvidence.onAccepted(inflight, at);
     } else if (isRefusal(sample)) {
-      const accepted = this.#acceptedInflight.max;
-      if (accepted === undefined) return sample;
-      this.#capEvidence.onRefused(sample);
+      const accepted = this.#acceptedInflight?.max;
+      const evidence = this.#capEvidence;
+      if (accepted === undefined || evidence === undefined) return sample;
+      evidence.onRefused(sample);
       sample.overConcurrency =
-        this.#capEvidence.explains(inflight) ||
+        evidence.explains(inflight) ||
         (inflight > accepted &&
           signal.kind === 'throttled' &&
           request.sentAt >= this.#pacedSince &&
