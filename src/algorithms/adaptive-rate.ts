@@ -55,7 +55,8 @@ export class AdaptiveRate implements RatePolicy {
   readonly #d: RateDecisions;
   /** The parts cuts and snapshots read and move (the meter and prober among them). */
   readonly #parts: RateParts;
-  readonly #refusalPause = new RefusalPause();
+  /** Created with the first sample that is no success: most scopes are never refused. */
+  #refusalPause: RefusalPause | undefined;
   /** Time of the latest sample. */
   #now = -Infinity;
 
@@ -67,7 +68,7 @@ export class AdaptiveRate implements RatePolicy {
     const settings = adaptiveRateSettings(options);
     this.#s = settings;
     const meter = new RateMeter(settings.windowMs);
-    const prober = new Prober(settings.refusedShare, settings.pausedShare);
+    const prober = new Prober(settings);
     [this.#meter, this.#prober, this.#d] = [meter, prober, freshDecisions(settings.margin)];
     const [recounts, alarm] = [new CeilingRecounts(), new AlarmCuts()];
     this.#parts = { settings, meter, prober, recounts, alarm, quota: undefined };
@@ -128,6 +129,7 @@ export class AdaptiveRate implements RatePolicy {
       this.#applyRecount(at);
     }
     if (speed !== 'grow') {
+      this.#refusalPause ??= new RefusalPause();
       const pauseMs = this.#refusalPause.forSample(sample, closed, this.#meter, this.#s.minPauseMs);
       if (pauseMs > 0) this.#pause(at, pauseMs, !closed);
     }

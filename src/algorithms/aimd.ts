@@ -106,7 +106,8 @@ export class AimdLimit implements ConcurrencyLimit {
   #slowStartThreshold: number;
   #lastDecreaseAt = NEVER;
   #holdUntil = NEVER;
-  readonly #ceiling: ConcurrencyCeiling;
+  /** Created with the first refusal of a concurrency: most scopes are never refused. */
+  #ceiling: ConcurrencyCeiling | undefined;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
@@ -116,7 +117,6 @@ export class AimdLimit implements ConcurrencyLimit {
     this.#s = aimdSettings(options);
     this.#value = this.#s.initialLimit;
     this.#slowStartThreshold = this.#s.slowStartThreshold;
-    this.#ceiling = new ConcurrencyCeiling(this.#s.refusedShare, PAUSED_SHARE);
   }
 
   /** The current limit: `max(min, floor(value))`. */
@@ -128,7 +128,7 @@ export class AimdLimit implements ConcurrencyLimit {
   onSample(sample: Sample): number {
     const speed = speedOf(sample);
     if (speed === 'grow') {
-      this.#ceiling.onAccepted(sample);
+      this.#ceiling?.onAccepted(sample);
       this.#grow(sample);
     } else if (speed === 'cut') {
       if (sample.signal.kind === 'throttled') this.#refused(sample);
@@ -144,7 +144,7 @@ export class AimdLimit implements ConcurrencyLimit {
       slowStartThreshold: this.#slowStartThreshold,
       lastDecreaseAt: toWall(this.#lastDecreaseAt, clocks),
       holdUntil: toWall(this.#holdUntil, clocks),
-      ceiling: this.#ceiling.snapshot(clocks),
+      ceiling: this.#ceiling?.snapshot(clocks) ?? { ceiling: 0, probeStep: 0 },
     };
   }
 
@@ -152,7 +152,7 @@ export class AimdLimit implements ConcurrencyLimit {
     if (sample.at < this.#holdUntil) return;
     if (sample.inflight * 2 < this.#value) return; // app-limited: no evidence of headroom
     const step = this.#value < this.#slowStartThreshold ? 1 : 1 / this.#value;
-    const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling.cap));
+    const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling?.cap ?? Infinity));
     this.#value = Math.min(cap, this.#value + step);
   }
 
@@ -160,9 +160,15 @@ export class AimdLimit implements ConcurrencyLimit {
     if (sample.overConcurrency !== true) return; // refused for the rate: the pacer's concern
     if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
     this.#lastDecreaseAt = sample.at;
-    this.#ceiling.onRefused(sample, this.#s.min);
-    this.#value = Math.max(this.#s.min, Math.min(this.#value, this.#ceiling.cap));
+    const ceiling = this.#concurrencyCeiling();
+    ceiling.onRefused(sample, this.#s.min);
+    this.#value = Math.max(this.#s.min, Math.min(this.#value, ceiling.cap));
     this.#slowStartThreshold = this.#value;
+  }
+
+  #concurrencyCeiling(): ConcurrencyCeiling {
+    this.#ceiling ??= new ConcurrencyCeiling(this.#s.refusedShare, PAUSED_SHARE);
+    return this.#ceiling;
   }
 
   #overload(sample: Sample): void {
@@ -199,7 +205,7 @@ export class AimdLimit implements ConcurrencyLimit {
     this.#lastDecreaseAt = time('lastDecreaseAt');
     this.#holdUntil = time('holdUntil');
     const ceiling = readCeiling(state.ceiling, owner);
-    if (ceiling !== undefined) this.#ceiling.restore(ceiling, clocks);
+    if (ceiling !== undefined) this.#concurrencyCeiling().restore(ceiling, clocks);
   }
 }
 

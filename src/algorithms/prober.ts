@@ -31,6 +31,12 @@ interface CongestionEvent {
   heldBefore: number;
 }
 
+/** What a probe budget earns: `refusedShare` of a refusal per request, `pausedShare` of the time. */
+export interface ProbeShares {
+  readonly refusedShare: number;
+  readonly pausedShare: number;
+}
+
 /** What a cut tells the prober about the congestion event it starts or continues. */
 export interface CutReport {
   at: number;
@@ -64,20 +70,20 @@ export interface ProbeGate {
  * come back); after a timeout or a reset it starts for free.
  */
 export class Prober {
-  readonly #refusedShare: number;
-  readonly #pausedShare: number;
+  /** The adaptive rate's settings (shared by its scopes), read for the budget's shares. */
+  readonly #shares: ProbeShares;
   /** Created with the first ceiling: most scopes are never throttled. */
   #budget: ProbeBudget | undefined;
-  #event: CongestionEvent = freshEvent(NEVER);
-  /** The highest ceiling lately, and when it was seen. */
-  #peak = { value: 0, at: 0 };
+  /** Created with the first refusal, pause or cut; {@link NO_EVENT} reads as it until then. */
+  #event: CongestionEvent | undefined;
+  /** The highest ceiling lately, and when it was seen; created with the first ceiling. */
+  #peak: { value: number; at: number } | undefined;
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
 
-  /** @param refusedShare and `pausedShare`: what the budget earns, as in `AdaptiveRateOptions`. */
-  constructor(refusedShare: number, pausedShare: number) {
-    this.#refusedShare = refusedShare;
-    this.#pausedShare = pausedShare;
+  /** @param shares what the budget earns, as in `AdaptiveRateOptions`. */
+  constructor(shares: ProbeShares) {
+    this.#shares = shares;
   }
 
   /** Time into the current probe, ms; undefined while holding. */
@@ -107,7 +113,8 @@ export class Prober {
 
   /** Opens the budget at the first ceiling, with `probes` worth of credit. */
   openBudget(at: number, probes = 0): void {
-    this.#budget ??= new ProbeBudget(this.#refusedShare, this.#pausedShare, at, probes);
+    const { refusedShare, pausedShare } = this.#shares;
+    this.#budget ??= new ProbeBudget(refusedShare, pausedShare, at, probes);
   }
 
   /** Pays for a first ceiling counted in full, as good as a probe's reading. */
@@ -117,12 +124,12 @@ export class Prober {
 
   /** One more refusal in the current event. */
   onRefusal(): void {
-    this.#event.refusals++;
+    this.#current().refusals++;
   }
 
   /** Server-requested pause added by the current event, ms. */
   onPause(ms: number): void {
-    this.#event.pauseMs += ms;
+    this.#current().pauseMs += ms;
   }
 
   /**
@@ -132,9 +139,9 @@ export class Prober {
    */
   onCut(cut: CutReport, ceiling: number): void {
     const probing = this.#probeMs !== undefined;
-    if (this.#inAftermath(cut)) this.#event.confirmed = false;
+    if (this.#inAftermath(cut)) this.#current().confirmed = false;
     else {
-      if (this.#event.probe) this.#settle(this.#fallen(cut.at, ceiling));
+      if (this.#event?.probe) this.#settle(this.#fallen(cut.at, ceiling));
       this.#event = {
         ...freshEvent(cut.at),
         refusals: 1,
@@ -153,13 +160,14 @@ export class Prober {
     if (gate.ceiling === 0 || budget === undefined || gate.at < gate.holdUntil) return;
     const eager = this.#fallen(gate.at, gate.ceiling);
     if (gate.pausedUntil > gate.at) return;
-    if (!this.#event.refusal) {
+    const event = this.#event ?? NO_EVENT;
+    if (!event.refusal) {
       this.#probeMs = 0; // after a timeout or a reset: free to look
       return;
     }
     if (!budget.allows(eager)) return;
     if (gate.quotaBinds()) return; // the server says how much
-    if (this.#event.probe) {
+    if (event.probe) {
       this.#settle(eager);
       if (!budget.allows(eager)) return;
     }
@@ -173,21 +181,29 @@ export class Prober {
 
   /** Restores the budget from {@link Prober.budgetState}, already validated. */
   restoreBudget(state: ProbeBudgetState, clocks: ClockReading): void {
-    this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, 0);
+    this.#budget = new ProbeBudget(this.#shares.refusedShare, this.#shares.pausedShare, 0);
     this.#budget.restore(state, clocks);
   }
 
   #inAftermath(cut: CutReport): boolean {
-    if (this.#probeMs !== undefined || !this.#event.probe) return false;
-    if (cut.current <= this.#event.heldBefore) return false;
+    const event = this.#event;
+    if (this.#probeMs !== undefined || event === undefined || !event.probe) return false;
+    if (cut.current <= event.heldBefore) return false;
     const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * cut.windowMs);
-    return cut.at - this.#event.at <= spanMs;
+    return cut.at - event.at <= spanMs;
+  }
+
+  /** The current congestion event, created at the first need. */
+  #current(): CongestionEvent {
+    this.#event ??= freshEvent(NEVER);
+    return this.#event;
   }
 
   /** Pays for the last probe's event (`eager`: a capacity that fell, half price) and closes it. */
   #settle(eager: boolean): void {
-    this.#budget?.charge(this.#event, eager);
-    this.#event = freshEvent(this.#event.at);
+    const event = this.#current();
+    this.#budget?.charge(event, eager);
+    this.#event = freshEvent(event.at);
   }
 
   /**
@@ -196,11 +212,17 @@ export class Prober {
    * may come back, so it is probed eagerly.
    */
   #fallen(at: number, ceiling: number): boolean {
-    const peak = this.#peak.value * 2 ** (-Math.max(0, at - this.#peak.at) / PEAK_HALF_LIFE_MS);
+    const last = this.#peak ?? NO_PEAK;
+    const peak = last.value * 2 ** (-Math.max(0, at - last.at) / PEAK_HALF_LIFE_MS);
     if (ceiling >= peak) this.#peak = { value: ceiling, at };
     return ceiling < FALLEN * peak;
   }
 }
+
+/** What a scope's event reads as before its first: a refusal that cost nothing, no probe's. */
+const NO_EVENT: Readonly<CongestionEvent> = Object.freeze(freshEvent(NEVER));
+/** What the peak reads as before the first ceiling. */
+const NO_PEAK = Object.freeze({ value: 0, at: 0 });
 
 function freshEvent(at: number): CongestionEvent {
   return {

@@ -1,6 +1,6 @@
 /** The largest of the last `size` values added (a ring), for "the most in flight recently accepted". */
 export class RecentMax {
-  readonly #values: number[] = [];
+  #values: number[] = [];
   readonly #size: number;
   #next = 0;
 
@@ -10,7 +10,9 @@ export class RecentMax {
 
   /** Adds a value, dropping the oldest once `size` are held. */
   add(value: number): void {
-    if (this.#values.length < this.#size) this.#values.push(value);
+    // The first value gets an array of one: a push would reserve 17 slots, and most scopes serve few requests.
+    if (this.#values.length === 0) this.#values = [value];
+    else if (this.#values.length < this.#size) this.#values.push(value);
     else this.#values[this.#next] = value;
     this.#next = (this.#next + 1) % this.#size;
   }

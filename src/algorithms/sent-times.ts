@@ -8,13 +8,15 @@ const SENT_KEPT = 256;
  * that an average lags what the server accepted when it first refused).
  */
 export class SentTimes {
-  readonly #sent: number[] = [];
+  #sent: number[] = [];
   #next = 0;
 
   /** Keeps `sentAt`, dropping the oldest once the ring is full. */
   keep(sentAt: number): void {
     const sent = this.#sent;
-    if (sent.length < SENT_KEPT) sent.push(sentAt);
+    // The first send gets an array of one: a push would reserve 17 slots, and most scopes serve few requests.
+    if (sent.length === 0) this.#sent = [sentAt];
+    else if (sent.length < SENT_KEPT) sent.push(sentAt);
     else sent[this.#next] = sentAt;
     this.#next = (this.#next + 1) % SENT_KEPT;
   }

@@ -8,8 +8,8 @@ import { quantileSorted } from './percentiles.js';
  */
 export class SortedWindow {
   readonly #capacity: number;
-  readonly #ring: number[] = [];
-  readonly #sorted: number[] = [];
+  #ring: number[] = [];
+  #sorted: number[] = [];
   #next = 0;
 
   /** @param capacity Window length, an integer >= 1 (the caller validates it). */
@@ -29,6 +29,13 @@ export class SortedWindow {
 
   /** Adds `value`, evicting the oldest number when the window is full. */
   push(value: number): void {
+    if (this.#ring.length === 0) {
+      // Arrays of one for the first number: a push would reserve 17 slots, and most scopes serve few requests.
+      this.#ring = [value];
+      this.#sorted = [value];
+      this.#next = 1 % this.#capacity;
+      return;
+    }
     if (this.full) {
       const oldest = this.#ring[this.#next] as number;
       this.#sorted.splice(this.#indexOf(oldest), 1);

@@ -14,7 +14,7 @@ const cut = (at: number, current: number): CutReport => ({
 
 /** A prober whose probe above a 31/s ceiling was refused at 1 s (at 40/s). */
 function refusedProbe(): Prober {
-  const prober = new Prober(0.01, 0.05);
+  const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
   prober.openBudget(0, 1);
   prober.setProbe(0);
   prober.onCut(cut(1000, 40), 31);
@@ -43,7 +43,7 @@ describe('Prober', () => {
   });
 
   it('starts a probe only once the budget holds its cost, the hold is over and no pause is pending', () => {
-    const prober = new Prober(0.5, 1); // cheap: a probe's worth after two requests
+    const prober = new Prober({ refusedShare: 0.5, pausedShare: 1 }); // cheap: a probe's worth after two requests
     prober.openBudget(0);
     const gate = { at: 1000, ceiling: 30, holdUntil: 0, pausedUntil: 0, quotaBinds: () => false };
     prober.maybeStart(gate);
