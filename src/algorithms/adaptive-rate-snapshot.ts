@@ -4,19 +4,13 @@ import {
   readRateDecisions,
   readRateMeter,
 } from './adaptive-rate-state.js';
-import type { CutParts } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
 import { readProbeBudget } from './probe-budget-state.js';
 import { QuotaPace } from './quota-pace.js';
 import { decisionsFromState, decisionsToState, type RateDecisions } from './rate-decisions.js';
+import type { RateParts } from './rate-parts.js';
 
 const OWNER = 'AdaptiveRate state';
-
-/** The parts of an adaptive rate its plain state is taken from and restored to. */
-export interface RateParts extends CutParts {
-  /** Created with the first published quota. */
-  quota: QuotaPace | undefined;
-}
 
 /** The plain state of `decisions` and `parts`, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
 export function rateSnapshot(

@@ -4,11 +4,9 @@ import {
   type AdaptiveRateSettings,
   adaptiveRateSettings,
 } from './adaptive-rate-options.js';
-import { type RateParts, rateSnapshot, restoreRate } from './adaptive-rate-snapshot.js';
+import { rateSnapshot, restoreRate } from './adaptive-rate-snapshot.js';
 import type { AdaptiveRateState } from './adaptive-rate-state.js';
-import { AlarmCuts } from './alarm-cuts.js';
 import { cutOnRefusal } from './ceiling-cut.js';
-import { CeilingRecounts } from './ceiling-recounts.js';
 import type { ClockReading } from './clock-reading.js';
 import { speedOf } from './congestion.js';
 import { probingRate } from './probe-curve.js';
@@ -16,6 +14,7 @@ import { Prober } from './prober.js';
 import { QuotaPace } from './quota-pace.js';
 import { freshDecisions, type RateDecisions } from './rate-decisions.js';
 import { RateMeter } from './rate-meter.js';
+import { RateParts } from './rate-parts.js';
 import { RefusalPause } from './refusal-pause.js';
 import { type AlarmAction, isRefusal, type RatePolicy, type Sample } from './sample.js';
 
@@ -70,8 +69,7 @@ export class AdaptiveRate implements RatePolicy {
     const meter = new RateMeter(settings.windowMs);
     const prober = new Prober(settings);
     [this.#meter, this.#prober, this.#d] = [meter, prober, freshDecisions(settings.margin)];
-    const [recounts, alarm] = [new CeilingRecounts(), new AlarmCuts()];
-    this.#parts = { settings, meter, prober, recounts, alarm, quota: undefined };
+    this.#parts = new RateParts(settings, meter, prober);
     if (this.#s.startRate !== Infinity) {
       this.#d.ceiling = this.#s.startRate;
       this.#prober.setProbe(0);
@@ -201,11 +199,11 @@ export class AdaptiveRate implements RatePolicy {
 
   /** Replaces the ceiling by its recount, once the outcomes it needs are in. */
   #applyRecount(at: number): void {
-    const counted = this.#parts.recounts.due(at, this.#meter, this.#d.ceiling, (pauseMs) =>
+    const counted = this.#parts.recountsIfAny?.due(at, this.#meter, this.#d.ceiling, (pauseMs) =>
       this.#prober.chargeFirstCount(pauseMs),
     );
     if (counted === undefined) return;
-    this.#parts.alarm.forget();
+    this.#parts.alarmIfAny?.forget();
     this.#d.ceiling = counted;
   }
 

@@ -28,8 +28,8 @@ const WINDOW_REQUESTS = 20;
 export class RateMeter {
   readonly #baseWindowMs: number;
   #windowMs: number;
-  readonly #accepted: DecayingCount;
-  /** Allocated when pacing starts: most scopes are never throttled. */
+  /** Allocated at the first acceptance, and {@link RateMeter.#offered} when pacing starts. */
+  #accepted: DecayingCount | undefined;
   #offered: DecayingCount | undefined;
   #startedAt = NEVER;
   #lastAt = NEVER;
@@ -44,7 +44,6 @@ export class RateMeter {
   constructor(windowMs: number) {
     this.#baseWindowMs = windowMs;
     this.#windowMs = windowMs;
-    this.#accepted = new DecayingCount(windowMs / 2);
   }
 
   /** How far back rates are measured now, ms: the base window, longer at slow paces. */
@@ -105,12 +104,13 @@ export class RateMeter {
     const windowMs = Math.max(this.#baseWindowMs, (WINDOW_REQUESTS * 1000) / rate);
     if (windowMs === this.#windowMs) return;
     this.#windowMs = windowMs;
-    this.#accepted.tauMs = windowMs / 2;
+    if (this.#accepted !== undefined) this.#accepted.tauMs = windowMs / 2;
     if (this.#offered !== undefined) this.#offered.tauMs = windowMs / 2;
   }
 
   /** Records an outcome the server did not throttle. */
   accept(sample: Sample): void {
+    this.#accepted ??= new DecayingCount(this.#windowMs / 2);
     this.#accepted.add(sample.at);
     this.#sent ??= new SentTimes();
     this.#sent.keep(sample.sentAt);
@@ -146,7 +146,7 @@ export class RateMeter {
   accepted(at: number): number | undefined {
     const since = this.#startedAt + this.#rttMs;
     if (!(at - since >= MIN_HISTORY * this.#windowMs)) return undefined;
-    return this.#accepted.perSecond(at, since);
+    return this.#accepted?.perSecond(at, since) ?? 0; // none accepted yet: 0 per second
   }
 
   /**
@@ -221,8 +221,8 @@ export class RateMeter {
       pauseFrom: this.#pause === undefined ? NEVER : wall(this.#pause.from),
       pauseTo: this.#pause === undefined ? 0 : wall(this.#pause.to),
       offeredSincePause: this.#pause?.offered ?? 0,
-      acceptedSum: this.#accepted.sum,
-      acceptedAt: wall(this.#accepted.at),
+      acceptedSum: this.#accepted?.sum ?? 0,
+      acceptedAt: wall(this.#accepted?.at ?? NEVER),
       offeredSum: this.#offered?.sum ?? 0,
       offeredAt: this.#offered === undefined ? NEVER : wall(this.#offered.at),
     };
@@ -239,6 +239,7 @@ export class RateMeter {
       state.pauseTo === 0
         ? undefined
         : new ServerPause(local(state.pauseFrom), local(state.pauseTo), state.offeredSincePause);
+    this.#accepted ??= new DecayingCount(this.#windowMs / 2);
     this.#accepted.sum = state.acceptedSum;
     this.#accepted.at = local(state.acceptedAt);
     if (state.offeredAt === NEVER) return;

@@ -1,0 +1,51 @@
+import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
+import { AlarmCuts } from './alarm-cuts.js';
+import type { CutParts } from './ceiling-cut.js';
+import { CeilingRecounts } from './ceiling-recounts.js';
+import type { Prober } from './prober.js';
+import type { QuotaPace } from './quota-pace.js';
+import type { RateMeter } from './rate-meter.js';
+
+/**
+ * The parts of an adaptive rate that cuts and snapshots read and move. The
+ * recounts and the alarm cuts are created at their first use (a cut, an
+ * alarm, a restore): most scopes are never refused, and a hundred thousand
+ * of them should stay cheap.
+ */
+export class RateParts implements CutParts {
+  readonly settings: AdaptiveRateSettings;
+  readonly meter: RateMeter;
+  readonly prober: Prober;
+  /** Created with the first published quota. */
+  quota: QuotaPace | undefined;
+  #recounts: CeilingRecounts | undefined;
+  #alarm: AlarmCuts | undefined;
+
+  constructor(settings: AdaptiveRateSettings, meter: RateMeter, prober: Prober) {
+    this.settings = settings;
+    this.meter = meter;
+    this.prober = prober;
+  }
+
+  /** The recounts of cut ceilings, created at first use. */
+  get recounts(): CeilingRecounts {
+    this.#recounts ??= new CeilingRecounts();
+    return this.#recounts;
+  }
+
+  /** The recounts, if a cut or a restore created them (none can be pending otherwise). */
+  get recountsIfAny(): CeilingRecounts | undefined {
+    return this.#recounts;
+  }
+
+  /** The latency alarms' cuts, created at first use. */
+  get alarm(): AlarmCuts {
+    this.#alarm ??= new AlarmCuts();
+    return this.#alarm;
+  }
+
+  /** The alarm cuts, if an alarm or a cut created them. */
+  get alarmIfAny(): AlarmCuts | undefined {
+    return this.#alarm;
+  }
+}
