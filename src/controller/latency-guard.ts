@@ -67,6 +67,18 @@ export const guardSettings = sharedSettings(
 );
 
 /**
+ * A cut being judged: when it was made, the recent mean latency then, and the
+ * latencies of requests sent since (their sum and count). Created with each
+ * cut: a guard that never alarms needs none.
+ */
+interface JudgedCut {
+  readonly cutAt: number;
+  readonly meanAtCut: number;
+  afterSum: number;
+  afterCount: number;
+}
+
+/**
  * Soft-throttling detection for one scope: latency inflating against the
  * scope's own unloaded latency, with no error to say so. The unloaded latency
  * is a low percentile (p10) of the best window seen — like Vegas's base RTT,
@@ -86,15 +98,10 @@ export class LatencyGuard {
   #window: SortedWindow;
   #floor = Infinity;
   #alarmed = false;
-  #judging = false;
-  #cutAt = 0;
+  /** The cut being judged, from the cut until it is judged or the alarm clears. */
+  #judging: JudgedCut | undefined;
   /** Mean latency of the last few requests. */
   #recent = 0;
-  /** {@link LatencyGuard.#recent} when the last cut was made. */
-  #meanAtCut = 0;
-  /** Latencies of requests sent after the last cut: their sum and count. */
-  #afterSum = 0;
-  #afterCount = 0;
   /** No alarm before this. */
   #quietUntil = -Infinity;
   /** The next quiet spell after a futile alarm, ms. */
@@ -118,9 +125,10 @@ export class LatencyGuard {
   observe(sentAt: number, at: number): AlarmAction | undefined {
     const latencyMs = at - sentAt;
     if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) return undefined;
-    if (this.#judging && sentAt >= this.#cutAt) {
-      this.#afterSum += latencyMs;
-      this.#afterCount++;
+    const judging = this.#judging;
+    if (judging !== undefined && sentAt >= judging.cutAt) {
+      judging.afterSum += latencyMs;
+      judging.afterCount++;
     }
     this.#recent =
       this.#recent === 0 ? latencyMs : this.#recent + (latencyMs - this.#recent) * RECENT_WEIGHT;
@@ -144,7 +152,7 @@ export class LatencyGuard {
     }
     if (this.#alarmed && ratio < CLEAR * this.#settings.threshold) {
       this.#alarmed = false;
-      this.#judging = false;
+      this.#judging = undefined;
       return 'cleared';
     }
     return this.#alarmed ? this.#judge(at) : undefined;
@@ -157,18 +165,19 @@ export class LatencyGuard {
    * slowing down does not help: give up and take this latency as the new normal.
    */
   #judge(at: number): AlarmAction | undefined {
-    if (!this.#judging || at - this.#cutAt < this.#settings.judgeAfterMs) return undefined;
-    if (this.#afterCount < MIN_JUDGED) return undefined;
-    const after = this.#afterSum / this.#afterCount;
+    const judging = this.#judging;
+    if (judging === undefined || at - judging.cutAt < this.#settings.judgeAfterMs) return undefined;
+    if (judging.afterCount < MIN_JUDGED) return undefined;
+    const after = judging.afterSum / judging.afterCount;
     if (after < CLEAR * this.#settings.threshold * this.#floor) {
       this.#window = new SortedWindow(this.#settings.windowSize);
       this.#alarmed = false;
-      this.#judging = false;
+      this.#judging = undefined;
       this.#quietMs = QUIET.firstMs;
       return 'cleared';
     }
-    if (after < HELPED * this.#meanAtCut) return this.#cut(at);
-    this.#judging = false;
+    if (after < HELPED * judging.meanAtCut) return this.#cut(at);
+    this.#judging = undefined;
     this.#alarmed = false;
     this.#floor = this.#window.quantile(FLOOR_QUANTILE) ?? this.#floor; // the new normal
     this.#quietUntil = at + this.#quietMs;
@@ -177,11 +186,7 @@ export class LatencyGuard {
   }
 
   #cut(at: number): AlarmAction {
-    this.#judging = true;
-    this.#cutAt = at;
-    this.#meanAtCut = this.#recent;
-    this.#afterSum = 0;
-    this.#afterCount = 0;
+    this.#judging = { cutAt: at, meanAtCut: this.#recent, afterSum: 0, afterCount: 0 };
     return 'slow-down';
   }
 }

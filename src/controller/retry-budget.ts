@@ -1,4 +1,5 @@
 import { defineOptions, number } from '../option-spec.js';
+import { sharedSettings } from '../options.js';
 
 /** Options for {@link RetryBudget}. */
 export interface RetryBudgetOptions {
@@ -27,6 +28,13 @@ const readOptions = defineOptions<RetryBudgetOptions>()('RetryBudget', {
   max: number(100, (earlier) => ({ min: earlier.reserve as number })),
 });
 
+/** Validated once per options object: every scope's budget built from it shares one record. */
+const budgetSettings = sharedSettings((options: RetryBudgetOptions) =>
+  Object.freeze(readOptions(options)),
+);
+/** The default options: one object, so every default budget shares one settings record. */
+const NO_OPTIONS: RetryBudgetOptions = Object.freeze({});
+
 /**
  * A scope's allowance of retries. Every first attempt deposits `ratio` of a
  * retry, every retry withdraws one; when the allowance is spent, failures are
@@ -34,15 +42,12 @@ const readOptions = defineOptions<RetryBudgetOptions>()('RetryBudget', {
  * outage. Time-free: it counts requests, not seconds.
  */
 export class RetryBudget {
-  readonly #ratio: number;
-  readonly #max: number;
+  readonly #s: Readonly<Required<RetryBudgetOptions>>;
   #balance: number;
 
-  constructor(options: RetryBudgetOptions = {}) {
-    const { ratio, reserve, max } = readOptions(options);
-    this.#ratio = ratio;
-    this.#max = max;
-    this.#balance = reserve;
+  constructor(options: RetryBudgetOptions = NO_OPTIONS) {
+    this.#s = budgetSettings(options);
+    this.#balance = this.#s.reserve;
   }
 
   /** Retries that can be spent now. */
@@ -52,7 +57,7 @@ export class RetryBudget {
 
   /** Records a first attempt: earns `ratio` of a retry. */
   deposit(): void {
-    this.#balance = Math.min(this.#max, this.#balance + this.#ratio);
+    this.#balance = Math.min(this.#s.max, this.#balance + this.#s.ratio);
   }
 
   /** Spends one retry if the allowance has one. */
