@@ -3,8 +3,9 @@
 //    each at once, so the figures are ratewise's own, without sockets), with the default
 //    idleMs and with idleMs 10 s; heap and RSS after a GC every 100,000 hosts.
 //  - scopes: bytes of heap per live scope, idle (opened through the registry, default controller)
-//    and after serving one request (a createClient fetch to each of 50,000 hosts, the client's
-//    share included): `node bench/memory.mjs scopes` alone prints only these two.
+//    and after serving requests (createClient fetches: one to each of 50,000 hosts, then 5 and
+//    20 to each of 20,000, the client's share included): `node bench/memory.mjs scopes` alone
+//    prints only these.
 //  - bodies: `--save-bodies` crawls of 100 chunked bodies (16 KiB chunks) of 12.5, 25 and 50 MB
 //    from a hostile server in another process, each beside the same crawl reading the bodies
 //    without saving them: wall time, CPU time, peak RSS.
@@ -21,7 +22,7 @@ const MB = 1_048_576;
 
 if (part === 'hosts') await hosts(arg === 'default' ? undefined : Number(arg));
 else if (part === 'scopes') scopesAll();
-else if (part === 'scope') await scopeBytes(arg, Number(process.argv[4]));
+else if (part === 'scope') await scopeBytes(arg, Number(process.argv[4]), Number(process.argv[5]));
 else if (part === 'bodies') await bodies(Number(arg), process.argv[4] === 'save');
 else if (part === undefined) runAll();
 else throw new Error(`unknown part ${part}`);
@@ -46,14 +47,21 @@ function runAll() {
 }
 
 function scopesAll() {
-  console.log('\nHeap per live scope, 50,000 scopes, after a GC\n');
+  console.log('\nHeap per live scope, after a GC\n');
   console.log('| scope | bytes per scope |');
   console.log('| ----- | --------------: |');
-  for (const kind of ['idle', 'served']) child(['--expose-gc', 'scope', kind, '50000']);
+  child(['--expose-gc', 'scope', 'idle', '50000']);
+  for (const [count, requests] of [
+    [50_000, 1],
+    [20_000, 5],
+    [20_000, 20],
+  ]) {
+    child(['--expose-gc', 'scope', 'served', String(count), String(requests)]);
+  }
 }
 
-/** Heap per scope: `count` scopes opened idle, or each after serving one request. */
-async function scopeBytes(kind, count) {
+/** Heap per scope: `count` scopes opened idle, or each after serving `requests` requests. */
+async function scopeBytes(kind, count, requests) {
   const { controlSetup, createClient, ScopeRegistry } = await import(new URL('index.js', dist));
   const gc = globalThis.gc;
   gc();
@@ -65,13 +73,17 @@ async function scopeBytes(kind, count) {
   } else {
     keep = createClient({ dispatcher: instantDispatcher(), idleMs: Infinity });
     for (let i = 0; i < count; i++) {
-      const response = await keep.fetch(`http://site-${i}.example/`);
-      await response.arrayBuffer();
+      for (let n = 0; n < requests; n++) {
+        const response = await keep.fetch(`http://site-${i}.example/${n}`);
+        await response.arrayBuffer();
+      }
     }
   }
   gc();
   const bytes = (process.memoryUsage().heapUsed - before) / count;
-  console.log(`| ${kind} (${keep.registry?.size ?? keep.size} live) | ${bytes.toFixed(0)} |`);
+  const served = kind === 'idle' ? 'idle' : `served ${requests}`;
+  const live = keep.registry?.size ?? keep.size;
+  console.log(`| ${served} (${live.toLocaleString('en')} live) | ${bytes.toFixed(0)} |`);
 }
 
 function child(args) {
