@@ -35,7 +35,8 @@ export interface CutParts {
  * per congestion event: the ceiling becomes the rate the server granted before
  * refusing ({@link RateMeter.ceilingAt}, recounted by send time once the
  * outcomes are in), no lower than {@link lowestCeiling}; a probe that found
- * the ceiling where it was keeps it; the margin adapts ({@link adaptedMargin});
+ * the ceiling where it was keeps it, and one that did not holds a probe step
+ * below the rate refused until its recount is in; the margin adapts ({@link adaptedMargin});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill. `current` is the learned rate that was
  * refused; `probeStartedAt`, when the probe (if any) started.
@@ -69,7 +70,13 @@ export function cutOnRefusal(
     const since = sample.sentAt - probeStartedAt;
     const span = Math.min(meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
     const cut = { current, calm: measured.calm, floor, probeSpanMs: probing ? span : undefined };
-    recounts.plan(sample, cut, meter, settings.minPauseMs);
+    // Until its recount says what the server granted, a refused probe holds at
+    // least a probe step below the rate refused: resumed at a reading close to
+    // it (after a short pause, before the count is in), the next send may be
+    // refused again, and that refusal cuts by half.
+    if (recounts.plan(sample, cut, meter, settings.minPauseMs) && probing) {
+      ceiling = Math.max(floor, Math.min(ceiling, current / (1 + settings.probeStep)));
+    }
   }
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   prober.onCut(

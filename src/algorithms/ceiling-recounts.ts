@@ -40,15 +40,19 @@ export class CeilingRecounts {
     this.#firstCounted = counted;
   }
 
-  /** Plans the recount of the ceiling `cut` set on the refusal `sample` (`minPauseMs`: the shortest pause). */
-  plan(sample: Sample, cut: CutToRecount, meter: RateMeter, minPauseMs: number): void {
+  /**
+   * Plans the recount of the ceiling `cut` set on the refusal `sample`
+   * (`minPauseMs`: the shortest pause); whether one is pending.
+   */
+  plan(sample: Sample, cut: CutToRecount, meter: RateMeter, minPauseMs: number): boolean {
     const bounds = { min: cut.floor, max: cut.current };
     const recount =
       cut.probeSpanMs !== undefined && cut.calm
         ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs)
         : this.#afterCut(sample, cut, meter, minPauseMs);
-    if (recount !== undefined)
-      this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
+    if (recount === undefined) return false;
+    this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
+    return true;
   }
 
   /**

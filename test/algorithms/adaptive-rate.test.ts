@@ -139,6 +139,25 @@ describe('AdaptiveRate', () => {
     expect(rate.ceiling).toBeGreaterThan(75);
   });
 
+  it('holds a probe step below a refused probe until its recount is in, however short the pause', () => {
+    const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 }); // a cheap budget
+    stream(rate, 30, 0, 3000);
+    burst(rate, 3349, 3350);
+    stream(rate, 28, 4400, 5000);
+    expect(rate.probing).toBe(false);
+    const held = rate.rate;
+    stream(rate, 28, 5000, 8500);
+    stream(rate, rate.rate, 8500, 10_500);
+    const refused = rate.rate;
+    expect(refused).toBeGreaterThan(held * 1.3);
+    rate.onSample(sample({ sentAt: 10_499, at: 10_500, kind: 'throttled', retryAfterMs: 200 }));
+    const resumeAt = rate.pausedUntil;
+    expect(resumeAt - 10_500).toBeLessThan(1000); // sooner than a recount can count
+    expect(rate.rate).toBeLessThanOrEqual(refused / 1.05); // probeStep 5 %
+    stream(rate, held, resumeAt, 13_000); // the recount: what the probe's span really got
+    expect(rate.ceiling).toBeGreaterThan(held);
+  });
+
   it('spends about refusedShare of the requests on probes once settled', () => {
     const rate = learned30();
     serve(rate, 4400, 30_000, 30); // settle, no Retry-After: pauses of its own

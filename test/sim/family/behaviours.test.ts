@@ -52,6 +52,28 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     ).toBeLessThanOrEqual(30);
   });
 
+  it('keeps most of a slow token bucket of burst 1: a refused probe resumes below the rate refused', async () => {
+    // Target 95 %. Resumed at a reading just under the probe's refused rate before its recount was
+    // in, the next send was refused too and cut the rate by half: 55.2 % (8 req/s) and 52.4 %
+    // (3 req/s, no Retry-After) before; 82.1 % and 82.7 % holding a probe step below.
+    for (const [rate, retryAfter, latencyMs] of [
+      [8, 'wait', 100],
+      [3, 'none', 300],
+    ] as const) {
+      const bucket = server({
+        rate: [{ fromMs: 0, rate }],
+        burst: 1,
+        retryAfter,
+        latencyMs,
+        jitterMs: latencyMs / 2,
+        client: { maxConcurrency: 8, timeoutMs: 30_000 },
+      });
+      const { measures } = await runFamilyServer(bucket, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.75);
+      expect(measures.refused).toBeLessThanOrEqual(0.012);
+    }
+  });
+
   it('uses a published quota to the edge: epoch resets from a server clock 7 s ahead, no refusal', async () => {
     const quota = server({
       kind: 'quota',
