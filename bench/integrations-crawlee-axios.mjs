@@ -33,10 +33,12 @@ import { keepSessionsOn429, ratewiseCrawlee, retryHttp429 } from '../dist/integr
 import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
 import { startMockServer } from '../dist/testing/index.js';
+import { HIDDEN_SERVER, missedSplit, splitHeader, splitRow } from './integrations-split.mjs';
 import {
-  admittedAt,
   capacitySplit,
   decisionLog,
+  marking,
+  markingAdapter,
   percentile,
   sampleRegistry,
   timedModel,
@@ -52,8 +54,7 @@ const { values } = parseArgs({
 });
 const SECONDS = Number(values.seconds);
 const DEMAND = 40;
-const CAPACITY = 30;
-const LATENCY_MS = 350;
+const { rate: CAPACITY, latencyMs: LATENCY_MS } = HIDDEN_SERVER.params;
 /** 40 tasks from the start, whatever the machine's load (without ratewise: the 40-way demand). */
 const fixedPool = {
   minConcurrency: DEMAND,
@@ -82,13 +83,10 @@ console.log(
   '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
 );
 const timelines = [];
+const splits = [];
 for (const [name, control, run] of runs) {
   const timed = timedModel(
-    createModel(
-      'fixed-window',
-      { rate: CAPACITY, latencyMs: LATENCY_MS, jitterMs: 50, retryAfter: 'seconds' },
-      seededRandom('server:1'),
-    ),
+    createModel(HIDDEN_SERVER.model, HIDDEN_SERVER.params, seededRandom('server:1')),
   );
   const server = await startMockServer({ model: timed.model });
   const started = performance.now();
@@ -114,6 +112,10 @@ for (const [name, control, run] of runs) {
   await server.close();
   const samples = sampler?.samples;
   const split = capacitySplit(timed.seconds, CAPACITY, SECONDS, samples, LATENCY_MS);
+  if (samples) {
+    const missed = missedSplit(timed.seconds, CAPACITY, SECONDS, samples, LATENCY_MS);
+    splits.push(splitRow(`${name}, ${control}`, missed));
+  }
   timelines.push(
     timelineTable(
       `${name}, ${control}`,
@@ -132,6 +134,9 @@ for (const [name, control, run] of runs) {
     `| ${name} | ${control} | ${ok} | ${(ok / SECONDS).toFixed(1)} | ${((100 * ok) / (CAPACITY * SECONDS)).toFixed(1)} % | ${refused} | ${((100 * refused) / Math.max(1, ok + refused)).toFixed(1)} % | ${other} | ${window.maxInFlight} | ${wall.toFixed(1)} | ${split.warmSeconds} | ${split.coldMissed} | ${split.steadyMissed} | ${(100 * split.steadyShare).toFixed(1)} % | ${split.heldBack ?? '-'} | ${split.unsent ?? '-'} | ${sendDelay(timed.sendDelays)} | ${cpuPerRequest(cpu, window)} | ${ms(loopDelay.percentile(50))} / ${ms(loopDelay.percentile(99))} |`,
   );
 }
+console.log(
+  `\nWhere the missed capacity went (with ratewise)\n\n${splitHeader()}\n${splits.join('\n')}`,
+);
 if (values.timeline) console.log(timelines.join('\n'));
 
 /** Nanoseconds as whole milliseconds. */
@@ -221,7 +226,7 @@ function axiosRun(withRatewise) {
       ? ratewiseAdapter(axios, {
           events,
           maxConcurrency: DEMAND,
-          adapter: markingAdapter(axios.getAdapter(axios.defaults.adapter)),
+          adapter: markingAdapter(axios.getAdapter(axios.defaults.adapter), (c) => axios.getUri(c)),
         })
       : undefined;
     if (adapter) watch(adapter.registry);
@@ -239,18 +244,4 @@ function axiosRun(withRatewise) {
     await windowEnds();
     await adapter?.close();
   };
-}
-
-/** A Crawlee HTTP client that marks each URL with its admission time as it is sent. */
-function marking(inner) {
-  return {
-    sendRequest: (request) => inner.sendRequest({ ...request, url: admittedAt(request.url) }),
-    stream: (request, onRedirect) =>
-      inner.stream({ ...request, url: admittedAt(request.url) }, onRedirect),
-  };
-}
-
-/** An axios adapter that marks each URL with its admission time as it is sent. */
-function markingAdapter(inner) {
-  return (config) => inner({ ...config, url: admittedAt(axios.getUri(config)), params: undefined });
 }

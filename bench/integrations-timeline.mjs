@@ -151,14 +151,15 @@ export function percentile(values, p) {
 
 /**
  * Collects a run's pauses, pacing-rate changes and soft-throttling alarms (ratewise's `events`
- * sink), timed from `startedAt` (performance.now() ms), and renders them as one line each.
+ * sink), timed by the events' own clock from `startedAt` (performance.now() ms on the real
+ * clock, 0 in virtual time), and renders them as one line each.
  */
 export function decisionLog(startedAt) {
   const decisions = [];
   return {
     sink(event) {
       if (event.type !== 'rate' && event.type !== 'pause' && event.type !== 'alarm') return;
-      const at = (performance.now() - startedAt) / 1000;
+      const at = (event.t - startedAt) / 1000;
       decisions.push({ at, line: `${event.type}: ${event.reason}` });
     },
     render(seconds) {
@@ -195,4 +196,18 @@ export function timelineTable(label, timeline, samples, capacity, latencyMs) {
     );
   });
   return rows.join('\n');
+}
+
+/** A Crawlee HTTP client that marks each URL with its admission time as it is sent. */
+export function marking(inner) {
+  return {
+    sendRequest: (request) => inner.sendRequest({ ...request, url: admittedAt(request.url) }),
+    stream: (request, onRedirect) =>
+      inner.stream({ ...request, url: admittedAt(request.url) }, onRedirect),
+  };
+}
+
+/** An axios adapter that marks each URL with its admission time as it is sent. */
+export function markingAdapter(inner, getUri) {
+  return (config) => inner({ ...config, url: admittedAt(getUri(config)), params: undefined });
 }
