@@ -8,19 +8,16 @@
 // session pool retiring a session on 429 and retrying at once, 3 retries; a pool of 40 tasks),
 // axios with axios-retry's defaults (3 retries, no delay). With ratewise: Crawlee on ratewise's
 // httpClient with poolOptions, keepSessionsOn429 and retryHttp429 (and once more with Crawlee's
-// own autoscaled pool instead of poolOptions); axios on ratewise's adapter with axios-retry's
-// retryDelay set to the adapter's. Figures are counted by the server over the run window:
-// ok (200), refused (429), their rates, ok as a share of capacity (30/s × window) and the
-// refused share of all requests; then where the missed capacity went, from the server's
-// per-second counts: the cold start (the seconds before the first that served ≥ 90 % of
-// capacity) and the steady state after it; and, from the controller sampled every 100 ms, what
-// it held back (paced, limited or paused below capacity) and what it allowed that the client
-// did not send (its own overhead, or a CPU-starved process); the CPU time the process spent
-// per request (client and the in-process server) and its event loop's delay. --timeline prints each run's seconds, with
-// the controller's concurrency limit, pacing rate, paused share and what it allowed, then its
-// decisions (pauses, pacing-rate changes, soft-throttling alarms) with their reasons. A last
-// row runs ratewise's own client.fetch the same way, to tell what the controller does from
-// what an integration adds.
+// own autoscaled pool); axios on ratewise's adapter with axios-retry's retryDelay set to the
+// adapter's; last, ratewise's own client.fetch, to tell what the controller does from what an
+// integration adds. Counted by the server over the run window: ok (200), refused (429), ok as a
+// share of capacity; the cold start (the seconds before the first that served ≥ 90 % of
+// capacity) and the steady state after it; from the controller sampled every 100 ms, what it
+// held back (paced, limited or paused below capacity) and what it allowed that the client did
+// not send; the process's CPU per request (client and in-process server), its event-loop delay;
+// then where each run with ratewise missed capacity (bench/integrations-split.mjs). --timeline
+// prints each run's seconds (the controller's limit, pacing rate, paused share, what it allowed)
+// and its decisions (pauses, pacing-rate changes, soft-throttling alarms) with their reasons.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Configuration, GotScrapingHttpClient, log } from '@crawlee/core';
@@ -155,7 +152,10 @@ function sendDelay(delays) {
   return `${percentile(delays, 50)} / ${percentile(delays, 99)}`;
 }
 
-/** Crawlee's HttpCrawler over enough URLs for the run, stopped when the window ends. */
+/**
+ * Crawlee's HttpCrawler, stopped when the window ends; its queue starts at 200 URLs and gets 100
+ * more whenever fewer are left, so a run enqueues what it uses (18,000 up front cost 1.4 s of CPU).
+ */
 function crawleeRun(withRatewise, pool = true) {
   return async (base, { events, watch, windowEnds }) => {
     const ratewise = withRatewise
@@ -173,13 +173,16 @@ function crawleeRun(withRatewise, pool = true) {
           : {}),
         ...(ratewise ? (pool ? ratewise.poolOptions : {}) : fixedPool),
         additionalMimeTypes: ['text/plain'],
-        requestHandler: async () => {},
-        failedRequestHandler: async () => {},
+        requestHandler: () => topUp(),
+        failedRequestHandler: () => topUp(),
       },
       new Configuration({ persistStorage: false, purgeOnStart: true }),
     );
-    // Enough URLs that the crawl cannot run out (without ratewise most fail after their retries).
-    const urls = Array.from({ length: CAPACITY * SECONDS * 10 }, (_, i) => `${base}/item/${i}`);
+    let [enqueued, finished] = [0, 0];
+    const more = (n) => Array.from({ length: n }, () => `${base}/item/${enqueued++}`);
+    const topUp = async () => {
+      if (enqueued - ++finished < 100) await crawler.addRequests(more(100));
+    };
     let ended = false;
     const end = async () => {
       if (ended) return;
@@ -190,7 +193,7 @@ function crawleeRun(withRatewise, pool = true) {
       await end();
       crawler.stop();
     }, SECONDS * 1000);
-    await crawler.run(urls);
+    await crawler.run(more(200));
     clearTimeout(timer);
     await end(); // ran out early after all: the window is what it took (see wall s)
     await ratewise?.close();

@@ -4,12 +4,12 @@
 // maxConcurrency 40), for --seconds per seed. No client CPU, no event loop, no network: what is
 // missed here is the controller's alone. --arrival-jitter delays each request's arrival at the
 // server by 0..N ms (seeded), as a loaded process and loopback do (bench/integrations-crawlee-
-// axios.mjs measures admitted → arrival p50 1 ms, p99 6–170 ms), to see what the held pace's
-// margin buys. Prints, per seed, the server's figures and the same split as the loopback bench
+// axios.mjs measures admitted → arrival p50 1 ms, p99 6–170 ms); --report-jitter delays each
+// response's report by 0..N ms after it completed (a library reading the body, a busy loop). Prints, per seed, the server's figures and the same split as the loopback bench
 // (cold start, refusal seconds, paced below capacity, allowed but not served, held pace);
 // --timeline adds each run's seconds and decisions.
 //
-//   npm run build && node bench/integrations-sim.mjs [--seconds 60] [--seeds 1-10] [--arrival-jitter 0] [--timeline]
+//   npm run build && node bench/integrations-sim.mjs [--seconds 60] [--seeds 1-10] [--arrival-jitter 0] [--report-jitter 0] [--timeline]
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
@@ -23,17 +23,21 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     seeds: { type: 'string', default: '1-10' },
     'arrival-jitter': { type: 'string', default: '0' },
+    'report-jitter': { type: 'string', default: '0' },
     timeline: { type: 'boolean', default: false },
   },
 });
 const SECONDS = Number(values.seconds);
-const JITTER_MS = Number(values['arrival-jitter']);
+const JITTER_MS = {
+  arrival: Number(values['arrival-jitter']),
+  report: Number(values['report-jitter']),
+};
 const [first, last = first] = values.seeds.split('-').map(Number);
 const DEMAND = 40;
 const { rate: CAPACITY, latencyMs: LATENCY_MS } = HIDDEN_SERVER.params;
 
 console.log(
-  `virtual time; ${HIDDEN_SERVER.model} ${JSON.stringify(HIDDEN_SERVER.params)}; ratewise defaults, ${DEMAND} workers, maxConcurrency ${DEMAND}; ${SECONDS} s per seed; arrival jitter 0–${JITTER_MS} ms\n`,
+  `virtual time; ${HIDDEN_SERVER.model} ${JSON.stringify(HIDDEN_SERVER.params)}; ratewise defaults, ${DEMAND} workers, maxConcurrency ${DEMAND}; ${SECONDS} s per seed; arrival jitter 0–${JITTER_MS.arrival} ms, report jitter 0–${JITTER_MS.report} ms\n`,
 );
 const rows = [];
 const splits = [];
@@ -51,7 +55,7 @@ for (let seed = first; seed <= last; seed++) {
       maxConcurrency: DEMAND,
       timeoutMs: 30_000,
     },
-    delayedArrivals(ratewiseStrategy(), JITTER_MS, seed),
+    jittered(ratewiseStrategy(), JITTER_MS, seed),
     {
       seed,
       events: (event) => {
@@ -87,19 +91,23 @@ function sum(list, key) {
 }
 
 /**
- * `strategy` with each request held back 0..`jitterMs` ms (seeded) before it reaches the
- * server; arrivals stay in time order, as the virtual clock fires them.
+ * `strategy` with each request held back 0..`arrival` ms (seeded) before it reaches the server,
+ * and its response handed back 0..`report` ms after it completed (arrivals stay in time order,
+ * as the virtual clock fires them): what a busy event loop, loopback and a library's own
+ * response handling add between the controller and the server.
  */
-function delayedArrivals(strategy, jitterMs, seed) {
-  if (jitterMs === 0) return strategy;
-  const random = seededRandom(`arrival:${seed}`);
+function jittered(strategy, { arrival, report }, seed) {
+  if (arrival === 0 && report === 0) return strategy;
+  const random = seededRandom(`jitter:${seed}`);
   return {
     ...strategy,
     run(context) {
       const { clock, transport } = context;
       const send = async (request) => {
-        await clock.sleep(random.next() * jitterMs);
-        return transport.send(request);
+        if (arrival > 0) await clock.sleep(random.next() * arrival);
+        const exchange = await transport.send(request);
+        if (report > 0) await clock.sleep(random.next() * report);
+        return exchange;
       };
       return strategy.run({ ...context, transport: { send } });
     },
