@@ -86,6 +86,7 @@ export class FleetScope {
       waiting: () => this.#requests.waiting,
       changed,
       learn: () => this.#learner.learn(),
+      queued: () => this.#learner.queued(),
     });
     this.#channel = new ScopeChannel(fleet, this.keys.channel, {
       view: this.view,

@@ -85,6 +85,15 @@ export class Learner {
   }
 
   /**
+   * This worker just queued outcomes (a share's renewal brought them): if it
+   * holds the lock, they are learned now, not at its next look — the fleet's
+   * numbers then follow the outcomes by one renewal, not by a renewal and a look.
+   */
+  queued(): void {
+    if (this.#holds && !this.#stopped) this.learn();
+  }
+
+  /**
    * Stops looking again (the scope is closing) — after one last step if this
    * worker holds the lock: outcomes its last requests queued are learned, not
    * left for whoever takes the lock once it expires (a short run would

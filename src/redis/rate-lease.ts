@@ -18,7 +18,7 @@ export interface Share {
 /** What a renewal asks for; `all`: all there is (callers queued). */
 type Want = { readonly slots: number; readonly rate: number; readonly all: boolean };
 
-/** What a rate lease asks of its scope (`changed`: the share changed; `learn`: this worker got the learning lock). */
+/** What a rate lease asks of its scope (`changed`: the share changed; `learn`: this worker got the learning lock; `queued`: a renewal queued outcomes). */
 interface LeaseHooks {
   readonly minRequests: number;
   /** This worker's requests on the scope leased one by one, and its callers waiting for such a lease. */
@@ -26,6 +26,7 @@ interface LeaseHooks {
   waiting(): number;
   changed(): void;
   learn(): void;
+  queued(): void;
 }
 
 /** Asked for to give a share back. */
@@ -233,6 +234,7 @@ export class RateLease {
       this.#share =
         slots > 0 && !this.#stopped ? { slots, rate: rateOf(reply[12]), until } : undefined;
       if (Number(reply[13]) === 1) this.#hooks.learn();
+      else if (gathered.length > 0) this.#hooks.queued();
     } catch {
       // Redis out of reach: the share runs out by itself; two failures switch the fleet to local.
     } finally {

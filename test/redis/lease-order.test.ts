@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeKeys } from '../../src/redis/keys.js';
+import { learnReadScript } from '../../src/redis/lua/learn.js';
+import { shareScript } from '../../src/redis/lua/share.js';
 import { OK, pause, REFUSED, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
@@ -55,5 +57,37 @@ describe('outcomes under a rate lease reach the learner in the order they were a
     const okQueued = kinds.slice(0, kinds.indexOf('throttled')).filter((k) => k === 'ok').length;
     expect(okQueued).toBeGreaterThanOrEqual(okBefore);
     expect(okBefore).toBeGreaterThan(0);
+  });
+
+  it('outcomes a renewal brings are learned at once by the worker holding the lock, not at its next look', async () => {
+    // Renewals every second; the learner looks every 3 s by itself.
+    const fleet = await redis.fleet({ leaseMs: 3000, learnEveryMs: 3000, rateLeaseMinRequests: 2 });
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+    /** This worker's shares bringing outcomes ('s') and learner reads ('l'), in the order sent. */
+    const calls: string[] = [];
+    const command = fleet.link.command.bind(fleet.link);
+    fleet.link.command = (key, args) => {
+      if (args[1] === shareScript.sha && args.length > 3 + 8 + 12) calls.push('s');
+      if (args[1] === learnReadScript.sha) calls.push('l');
+      return command(key, args);
+    };
+    let running = true;
+    const lanes = Array.from({ length: 4 }, async () => {
+      while (running) {
+        const permit = await registry.admit('host:lease-learns');
+        await pause(5);
+        permit.report(OK);
+      }
+    });
+    await pause(7000);
+    running = false;
+    await Promise.all(lanes);
+    // From the learner's first read on (it holds the lock), each renewal bringing outcomes is
+    // followed by a read before the next one; before, by one every third renewal or so.
+    const since = calls.slice(calls.indexOf('l'));
+    const shares = since.filter((call) => call === 's').length;
+    const learnedAtOnce = since.filter((call, i) => call === 's' && since[i + 1] === 'l').length;
+    expect(shares).toBeGreaterThanOrEqual(3);
+    expect(learnedAtOnce).toBeGreaterThanOrEqual(0.8 * shares);
   });
 });

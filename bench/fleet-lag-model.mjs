@@ -1,0 +1,91 @@
+// What the fleet's delays cost one rate algorithm, in virtual time (no Redis, no sockets): one
+// AdaptiveRate (dist/) paces a model fixed window of 30 req/s (1 s windows, 200 after 100 ms,
+// 429 at once with Retry-After to the window's end, in whole seconds). `--order local`: each
+// outcome is learned as it comes (one process); `gathered`: successes are learned in batches
+// every 250 ms and a refusal at once, ahead of the successes answered before it (a rate lease
+// before this session's fix); `ordered`: the refusal brings them. `--lag ms`: the pacer runs at
+// the rate learned that long ago (a share's renewal, the learner's look, a reserved schedule).
+//   node bench/fleet-lag-model.mjs [--order ordered] [--lag 0] [--seconds 300]
+import { parseArgs } from 'node:util';
+import { AdaptiveRate } from '../dist/algorithms/adaptive-rate.js';
+
+const { values } = parseArgs({
+  options: {
+    order: { type: 'string', default: 'ordered' },
+    lag: { type: 'string', default: '0' },
+    seconds: { type: 'string', default: '300' },
+  },
+});
+const [order, lagMs, seconds] = [values.order, Number(values.lag), Number(values.seconds)];
+const rate = new AdaptiveRate();
+/** Rates learned, as [since, rate]: the pacer reads the one in force `lagMs` ago. */
+const learnedRates = [[-Infinity, Infinity]];
+const pacedRate = (at) => learnedRates.findLast(([since]) => since <= at - lagMs)[1];
+const events = [];
+const at = (time, run) => {
+  events.push({ time, run });
+  events.sort((a, b) => a.time - b.time);
+};
+const learn = (sample) => {
+  rate.onSample(sample);
+  if (rate.rate !== learnedRates.at(-1)[1]) learnedRates.push([sample.at, rate.rate]);
+};
+const gathered = [];
+let flushing = false;
+const flush = () => {
+  for (const sample of gathered.splice(0).sort((a, b) => a.at - b.at)) learn(sample);
+};
+const deliver = (sample) => {
+  if (order === 'local') return learn(sample);
+  if (sample.signal.kind !== 'ok') {
+    if (order === 'ordered') flush();
+    return learn(sample);
+  }
+  gathered.push(sample);
+  if (flushing) return;
+  flushing = true;
+  at(sample.at + 250, () => {
+    flushing = false;
+    flush();
+  });
+};
+const okBySecond = new Array(seconds + 1).fill(0);
+let [now, lastSend, windowStart, admitted, refusals, inflight] = [0, -Infinity, -Infinity, 0, 0, 0];
+while (now < seconds * 1000) {
+  const paced = pacedRate(now);
+  let sendAt = Math.max(now, rate.pausedUntil);
+  if (paced !== Infinity) sendAt = Math.max(sendAt, lastSend + 1000 / paced);
+  if (inflight >= 8) sendAt = Infinity;
+  if (events.length > 0 && events[0].time <= sendAt) {
+    const event = events.shift();
+    now = event.time;
+    event.run();
+    continue;
+  }
+  [now, lastSend] = [sendAt, sendAt];
+  if (now - windowStart >= 1000) [windowStart, admitted] = [now, 0];
+  const sample = { sentAt: now, inflight: ++inflight, outstanding: 0 };
+  if (admitted >= 30) {
+    refusals++;
+    const retryAfterMs = Math.ceil((windowStart + 1000 - now) / 1000) * 1000;
+    const signal = { kind: 'throttled', reason: '429', status: 429, retryAfterMs };
+    const refusedAt = now + 1;
+    at(refusedAt, () => {
+      inflight--;
+      deliver({ ...sample, at: refusedAt, signal });
+    });
+  } else {
+    admitted++;
+    const answeredAt = now + 100;
+    at(answeredAt, () => {
+      inflight--;
+      okBySecond[Math.floor(answeredAt / 1000)]++;
+      deliver({ ...sample, at: answeredAt, signal: { kind: 'ok', reason: '200', status: 200 } });
+    });
+  }
+}
+const steady = okBySecond.slice(10, seconds).reduce((a, b) => a + b, 0) / (seconds - 10);
+const state = rate.snapshot({ monotonic: now, wall: now });
+console.log(
+  `order ${order}, lag ${lagMs} ms: ${steady.toFixed(2)} ok/s over 10-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
+);
