@@ -7,6 +7,7 @@
 // process alive after the run (for the SIGKILL loop, which kills it mid-request); timeline adds
 // a per-second record of its own controller (bench/fleet-timeline.mjs prints it).
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createCluster, createClient as createRedis } from '@redis/client';
 import { createClient, systemClock } from '../dist/index.js';
 import { nodeRedisLink, redisFleet } from '../dist/redis/index.js';
@@ -105,6 +106,9 @@ const client = createClient({
   retry: { maxAttempts: 1 },
 });
 
+/** How late this process's event loop ran its callbacks (ms): the floor under every call's time. */
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
 const tally = { ok: 0, refused: 0, other: 0, failed: 0, errors: [] };
 const end = Date.now() + options.durationMs;
 let n = 0;
@@ -210,6 +214,9 @@ process.stdout.write(
     callP50: at(0.5),
     callP99: at(0.99),
     callMax: calls.at(-1) ?? null,
+    loopP50: loopDelay.percentile(50) / 1e6,
+    loopP99: loopDelay.percentile(99) / 1e6,
+    loopMax: loopDelay.max / 1e6,
     modes,
     ...(timeline ? { timeline } : {}),
   })}\n`,

@@ -3,20 +3,12 @@
 // a scenario needs exact timing), sharing their scopes through a real redis-server — or not,
 // for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
 //   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
-import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import { promisify } from 'node:util';
 import { createClient as createRedis } from '@redis/client';
-import {
-  readFleetStatus,
-  redisFleet,
-  scopeKeys,
-  startRedisCluster,
-  startRedisServer,
-} from '../dist/redis/index.js';
+import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
+import { cluster } from './fleet-cluster.mjs';
 import { runWorkers, scriptedServer, serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
 
-const run = promisify(execFile);
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const flag = (name, fallback) =>
@@ -291,40 +283,6 @@ async function outage(redis) {
   };
 }
 
-/** A 3-master cluster, 8 workers (`--cluster-lanes` callers each) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
-async function cluster() {
-  const nodes = await startRedisCluster();
-  const server = await serveMock(['--model', 'healthy', '--latency', '20']);
-  const url = `redis://127.0.0.1:${nodes.nodes[0].port}`;
-  const workers = Array.from({ length: 8 }, () =>
-    startWorker({
-      origin: server.url,
-      durationMs: 30_000,
-      lanes: clusterLanes,
-      redis: url,
-      cluster: true,
-      scopes: 1000,
-    }),
-  );
-  await sleep(15_000);
-  await Promise.all(
-    nodes.nodes.map((n) => run('redis-cli', ['-p', String(n.port), 'SCRIPT', 'FLUSH'])),
-  );
-  const reports = await Promise.all(workers.map((w) => w.done));
-  await server.stop();
-  await nodes.close();
-  const errors = reports.flatMap((r) => r.errors ?? []);
-  return {
-    requests: sum(reports, 'requests'),
-    failed: sum(reports, 'failed'),
-    crossslot: errors.filter((e) => /CROSSSLOT/.test(e)).length,
-    leftShared: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
-    callP50: Math.max(...reports.map((r) => r.callP50)),
-    callP99: Math.max(...reports.map((r) => r.callP99)),
-    roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
-  };
-}
-
 const redis = await startRedisServer();
 const fresh = async () => {
   await redis.stop();
@@ -380,9 +338,12 @@ try {
     );
   }
   if (wants('cluster')) {
-    const r = await cluster();
+    const r = await cluster(clusterLanes);
     console.log(
       `cluster (${clusterLanes} lanes per worker): ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms (worst worker); ${fixed(r.roundTrips)} round trips / request`,
+    );
+    console.log(
+      `  where the tail is: worker event-loop delay p99 ${fixed(r.loopP99)} ms, max ${fixed(r.loopMax)} ms (worst worker); per worker call p50/p99/loop p99 ms: ${r.perWorker.join(', ')}; PING from an idle process p50 ${fixed(r.ping.p50)} ms, p99 ${fixed(r.ping.p99)} ms, max ${fixed(r.ping.max)} ms; scripts inside Redis ${fixed(r.inside, 0)} µs per call`,
     );
   }
 } finally {

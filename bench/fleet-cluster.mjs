@@ -1,0 +1,96 @@
+// The cluster scenario of the fleet benchmark (bench/fleet.mjs): 8 worker processes over 1,000
+// scopes on a 3-master Redis Cluster, SCRIPT FLUSH mid-run, and where a slow admission's time
+// goes — the workers' own event loops, an idle process's PING, the scripts inside Redis.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { createClient as createRedis } from '@redis/client';
+import { startRedisCluster } from '../dist/redis/index.js';
+import { serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
+
+const run = promisify(execFile);
+const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
+
+/** A 3-master cluster, 8 workers (`clusterLanes` callers each) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
+export async function cluster(clusterLanes) {
+  const nodes = await startRedisCluster();
+  const server = await serveMock(['--model', 'healthy', '--latency', '20']);
+  const url = `redis://127.0.0.1:${nodes.nodes[0].port}`;
+  const workers = Array.from({ length: 8 }, () =>
+    startWorker({
+      origin: server.url,
+      durationMs: 30_000,
+      lanes: clusterLanes,
+      redis: url,
+      cluster: true,
+      scopes: 1000,
+    }),
+  );
+  const pings = pingEvery(nodes.nodes, 5);
+  await sleep(15_000);
+  await Promise.all(
+    nodes.nodes.map((n) => run('redis-cli', ['-p', String(n.port), 'SCRIPT', 'FLUSH'])),
+  );
+  const reports = await Promise.all(workers.map((w) => w.done));
+  const ping = await pings.stop();
+  const inside = await scriptCostUs(nodes.nodes);
+  await server.stop();
+  await nodes.close();
+  const errors = reports.flatMap((r) => r.errors ?? []);
+  return {
+    requests: sum(reports, 'requests'),
+    failed: sum(reports, 'failed'),
+    crossslot: errors.filter((e) => /CROSSSLOT/.test(e)).length,
+    leftShared: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
+    callP50: Math.max(...reports.map((r) => r.callP50)),
+    callP99: Math.max(...reports.map((r) => r.callP99)),
+    roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
+    // Where the tail comes from: each worker's event loop, an idle process's PING, Redis itself.
+    loopP99: Math.max(...reports.map((r) => r.loopP99 ?? 0)),
+    loopMax: Math.max(...reports.map((r) => r.loopMax ?? 0)),
+    perWorker: reports.map(
+      (r) => `${fixed(r.callP50, 1)}/${fixed(r.callP99, 0)}/${fixed(r.loopP99, 0)}`,
+    ),
+    ping,
+    inside,
+  };
+}
+
+/** PINGs every master every `ms` from this (otherwise idle) process: the machine's floor under a round trip. */
+function pingEvery(nodes, ms) {
+  const times = [];
+  let running = true;
+  const loops = nodes.map(async (node) => {
+    const client = createRedis({ url: `redis://127.0.0.1:${node.port}` });
+    await client.connect();
+    while (running) {
+      const started = performance.now();
+      await client.ping();
+      times.push(performance.now() - started);
+      await sleep(ms);
+    }
+    await client.destroy();
+  });
+  return {
+    stop: async () => {
+      running = false;
+      await Promise.all(loops);
+      times.sort((a, b) => a - b);
+      const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+      return { p50: at(0.5), p99: at(0.99), max: times.at(-1) };
+    },
+  };
+}
+
+/** The scripts' mean cost inside Redis, µs per call (INFO commandstats, all masters). */
+async function scriptCostUs(nodes) {
+  let calls = 0;
+  let usec = 0;
+  for (const node of nodes) {
+    const { stdout } = await run('redis-cli', ['-p', String(node.port), 'INFO', 'commandstats']);
+    for (const m of stdout.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+),usec=(\d+)/g)) {
+      calls += Number(m[1]);
+      usec += Number(m[2]);
+    }
+  }
+  return calls ? usec / calls : null;
+}
