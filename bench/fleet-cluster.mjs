@@ -44,6 +44,7 @@ export async function cluster(clusterLanes) {
     callP50: Math.max(...reports.map((r) => r.callP50)),
     callP99: Math.max(...reports.map((r) => r.callP99)),
     roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
+    byScript: perRequest(reports),
     // Where the tail comes from: each worker's event loop, an idle process's PING, Redis itself.
     loopP99: Math.max(...reports.map((r) => r.loopP99 ?? 0)),
     loopMax: Math.max(...reports.map((r) => r.loopMax ?? 0)),
@@ -93,4 +94,15 @@ async function scriptCostUs(nodes) {
     }
   }
   return calls ? usec / calls : null;
+}
+
+/** Calls per request by script (or command), over every worker. */
+function perRequest(reports) {
+  const calls = {};
+  for (const r of reports)
+    for (const [name, n] of Object.entries(r.byScript ?? {})) calls[name] = (calls[name] ?? 0) + n;
+  const requests = Math.max(1, sum(reports, 'requests'));
+  return Object.entries(calls)
+    .map(([name, n]) => `${name} ${fixed(n / requests)}`)
+    .join(', ');
 }
