@@ -201,9 +201,13 @@ export class RequestQueue {
       const waitMs = Number(wait) / 1000;
       this.#handOut({ leaseId, epoch: view.epoch, inflight: before + i + 1, waitMs });
     });
-    // The window is full now and this worker queued for the next slot: wait to be woken.
+    // The window is full now and this worker queued for the next slot: wait to be woken, or
+    // for the first lease to expire (a dead worker's slots come back so, waking nobody).
     if (this.#waiting.size > 0 && view.inflight >= view.window && this.#ended.length === 0)
-      await this.#sleep(this.#fleet.settings.leaseMs, true);
+      await this.#sleep(
+        Math.max(1, Number(reply[13]) / 1000 || this.#fleet.settings.leaseMs),
+        true,
+      );
   }
 
   /** Leases granted after their call timed out: nobody will use them. */

@@ -121,4 +121,24 @@ describe('fleet admission on a real Redis', () => {
     expect(waited).toBeGreaterThan(150);
     expect(waited).toBeLessThan(300 + 1000);
   });
+
+  it('a worker granted part of what its callers need gets the rest as a dead worker’s leases expire, not a lease time later', async () => {
+    const dying = await redis.fleet({ leaseMs: 300 });
+    const held = redis.registry(dying, { maxConcurrency: 4, initialConcurrency: 4 });
+    await held.admit('host:partly');
+    await held.admit('host:partly');
+    await held.close(); // 2 of the window's 4 stay leased in Redis until they expire
+    // Its own leases last 5 s: a freed slot would wake it, an expired one does not.
+    const survivor = redis.registry(await redis.fleet({ leaseMs: 5000 }), {
+      maxConcurrency: 4,
+      initialConcurrency: 4,
+    });
+    const started = performance.now();
+    const permits = await Promise.all(
+      Array.from({ length: 4 }, () => survivor.admit('host:partly')),
+    );
+    const waited = performance.now() - started;
+    for (const permit of permits) permit.report(OK);
+    expect(waited).toBeLessThan(300 + 1500); // before: 5 s, asleep until a wake-up or its lease time
+  });
 });

@@ -41,7 +41,8 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * ms, version, epoch, live workers, in flight (with the new leases), window,
  * rate, pause-until ms, learned state (only when the version differs from the
  * known one, else ''), the wait µs of each lease granted, learn (1: this
- * worker now holds the learning lock).
+ * worker now holds the learning lock), µs until the first lease expires (a
+ * slot freed by expiry wakes nobody: a worker of a full window asks again then).
  */
 export const acquireScript = new LuaScript(`${PRELUDE}${SHARES}
 local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -78,8 +79,9 @@ local waits = {}
 local passed = false
 local function reply(code, waitUs)
   if freed > 0 or passed then wakeNext(st, ls, wk, wq, KEYS[8]) end
+  local expiry = num(redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')[2])
   return {code, waitUs, now, tonumber(ver), num(s[5]), live, inflight, win, s[2] or '0', pause,
-    alg, waits, learn}
+    alg, waits, learn, math.max(0, expiry - now) * 1000}
 end
 if count == 0 then return reply(${ACQUIRE.granted}, 0) end
 -- Woken workers that never asked (1 s on) are dropped; this one, woken, is asking now.
