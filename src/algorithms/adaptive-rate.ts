@@ -10,10 +10,7 @@ import { cutOnRefusal } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
 import { speedOf } from './congestion.js';
 import { probingRate } from './probe-curve.js';
-import { Prober } from './prober.js';
 import { QuotaPace } from './quota-pace.js';
-import { freshDecisions, type RateDecisions } from './rate-decisions.js';
-import { RateMeter } from './rate-meter.js';
 import { RateParts } from './rate-parts.js';
 import { RefusalPause } from './refusal-pause.js';
 import { type AlarmAction, isRefusal, type RatePolicy, type Sample } from './sample.js';
@@ -49,31 +46,24 @@ const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
  */
 export class AdaptiveRate implements RatePolicy {
   readonly #s: AdaptiveRateSettings;
-  readonly #meter: RateMeter;
-  readonly #prober: Prober;
-  readonly #d: RateDecisions;
-  /** The parts cuts and snapshots read and move (the meter and prober among them). */
-  readonly #parts: RateParts;
+  /**
+   * The decisions, meter and prober, created with the first sample (or alarm,
+   * snapshot, restore): until then the rate is unpaced, as fresh ones say.
+   */
+  #parts: RateParts | undefined;
   /** Created with the first sample that is no success: most scopes are never refused. */
   #refusalPause: RefusalPause | undefined;
-  /** Time of the latest sample. */
-  #now = -Infinity;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
    *   object: reuse one object for many scopes; it is not read again.
    */
   constructor(options: AdaptiveRateOptions = NO_OPTIONS) {
-    const settings = adaptiveRateSettings(options);
-    this.#s = settings;
-    const meter = new RateMeter(settings.windowMs);
-    const prober = new Prober(settings);
-    [this.#meter, this.#prober, this.#d] = [meter, prober, freshDecisions(settings.margin)];
-    this.#parts = new RateParts(settings, meter, prober);
-    if (this.#s.startRate !== Infinity) {
-      this.#d.ceiling = this.#s.startRate;
-      this.#prober.setProbe(0);
-    }
+    this.#s = adaptiveRateSettings(options);
+    if (this.#s.startRate === Infinity) return;
+    const parts = this.#used();
+    parts.decisions.ceiling = this.#s.startRate;
+    parts.prober.setProbe(0);
   }
 
   /** Current rate in requests/s; `Infinity` means unpaced. Never NaN, never above `documentedRate`. */
@@ -83,39 +73,40 @@ export class AdaptiveRate implements RatePolicy {
 
   /** Monotonic ms before which nothing may be sent (a server-requested pause); 0 when none. */
   get pausedUntil(): number {
-    return this.#meter.pausedUntil;
+    return this.#parts?.meter.pausedUntil ?? 0;
   }
 
   /** The learned ceiling in requests/s (the server's capacity as last measured), if any. */
   get ceiling(): number | undefined {
-    return this.#d.ceiling > 0 ? this.#d.ceiling : undefined;
+    const ceiling = this.#parts?.decisions.ceiling ?? 0;
+    return ceiling > 0 ? ceiling : undefined;
   }
 
   /** Whether the rate is probing above the ceiling right now. */
   get probing(): boolean {
-    return this.#prober.probeMs !== undefined;
+    return this.#parts?.prober.probeMs !== undefined;
   }
 
   /** Updates the rate and pause from one sample, its Retry-After and its quota. */
   onSample(sample: Sample): void {
     const { at, signal } = sample;
     if (!Number.isFinite(at) || !Number.isFinite(sample.sentAt)) return;
-    const activeMs = this.#meter.advance(sample, this.rate);
-    if (this.#prober.probeMs !== undefined && !this.#idle(at)) {
+    const parts = this.#used();
+    const { meter, prober } = parts;
+    const activeMs = meter.advance(sample, this.rate);
+    if (prober.probeMs !== undefined && !this.#idle(at)) {
       // One sample moves the probe at most one window: after a silence it resumes, not leaps.
-      this.#prober.advance(Math.min(activeMs, this.#meter.windowMs));
+      prober.advance(Math.min(activeMs, meter.windowMs));
     }
-    this.#now = Math.max(this.#now, at);
+    parts.now = Math.max(parts.now, at);
     const speed = speedOf(sample);
-    this.#prober.onRequest();
+    prober.onRequest();
     const closed =
-      isRefusal(sample) &&
-      !sample.overConcurrency &&
-      this.#meter.refusedOnResume(sample, this.rate);
+      isRefusal(sample) && !sample.overConcurrency && meter.refusedOnResume(sample, this.rate);
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
     // the reset); one as sending resumed after a pause, the pause's (it was too short).
-    if (closed) this.#prober.onRefusal();
+    if (closed) prober.onRefusal();
     else if (
       (speed === 'cut' || speed === 'cut-hard') &&
       !sample.overConcurrency &&
@@ -123,17 +114,17 @@ export class AdaptiveRate implements RatePolicy {
     )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
-      this.#meter.accept(sample);
+      meter.accept(sample);
       this.#applyRecount(at);
     }
     if (speed !== 'grow') {
       this.#refusalPause ??= new RefusalPause();
-      const pauseMs = this.#refusalPause.forSample(sample, closed, this.#meter, this.#s.minPauseMs);
+      const pauseMs = this.#refusalPause.forSample(sample, closed, meter, this.#s.minPauseMs);
       if (pauseMs > 0) this.#pause(at, pauseMs, !closed);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
-    this.#prober.onTime(at);
-    if (this.#prober.probeMs === undefined) this.#maybeProbe(at);
+    prober.onTime(at);
+    if (prober.probeMs === undefined) this.#maybeProbe(at);
   }
 
   /**
@@ -144,15 +135,17 @@ export class AdaptiveRate implements RatePolicy {
    * the ceiling to probe up from.
    */
   onAlarm(at: number, action: AlarmAction): void {
-    const served = Math.min(this.#learnedRate(), this.#meter.accepted(at) ?? Infinity);
-    if (!this.#parts.alarm.apply(action, at, this.#d, served, this.#s.minRate)) return;
-    this.#prober.setProbe(undefined);
-    this.#prober.openBudget(at);
+    const { meter, prober, alarm, decisions } = this.#used();
+    const served = Math.min(this.#learnedRate(), meter.accepted(at) ?? Infinity);
+    if (!alarm.apply(action, at, decisions, served, this.#s.minRate)) return;
+    prober.setProbe(undefined);
+    prober.openBudget(at);
   }
 
   /** Plain state for a store, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
   snapshot(clocks: ClockReading): AdaptiveRateState {
-    return rateSnapshot(this.#d, this.#parts, clocks);
+    const parts = this.#used();
+    return rateSnapshot(parts.decisions, parts, clocks);
   }
 
   /**
@@ -162,74 +155,91 @@ export class AdaptiveRate implements RatePolicy {
    * keep their fresh value.
    */
   restore(saved: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
-    restoreRate(saved, this.#d, this.#parts, clocks);
+    const parts = this.#used();
+    restoreRate(saved, parts.decisions, parts, clocks);
+  }
+
+  /** The decisions and parts, created at the first need. */
+  #used(): RateParts {
+    this.#parts ??= new RateParts(this.#s);
+    return this.#parts;
   }
 
   /** Whether the server accepts clearly less than the rate (so a probe tests nothing: the demand or the concurrency limit binds). */
   #idle(at: number): boolean {
+    const { meter } = this.#used();
     const rate = this.#learnedRate();
-    if ((rate * this.#meter.windowMs) / 1000 < MIN_JUDGED) return false;
-    const accepted = this.#meter.accepted(at);
+    if ((rate * meter.windowMs) / 1000 < MIN_JUDGED) return false;
+    const accepted = meter.accepted(at);
     return accepted !== undefined && accepted < IN_USE * rate;
   }
 
   /** Starts a probe once the hold is over, no pause is pending and the budget can pay for it. */
   #maybeProbe(at: number): void {
-    this.#prober.maybeStart({
+    const { prober, decisions, meter } = this.#used();
+    prober.maybeStart({
       at,
-      ceiling: this.#d.ceiling,
-      holdUntil: this.#d.holdUntil,
-      pausedUntil: this.#meter.pausedUntil,
+      ceiling: decisions.ceiling,
+      holdUntil: decisions.holdUntil,
+      pausedUntil: meter.pausedUntil,
       quotaBinds: () => this.#quotaBinds(),
     });
   }
 
   /** Pauses `ms` from `at`; `billed`: the pause is part of the current congestion event's cost (not a server still closed after it). */
   #pause(at: number, ms: number, billed: boolean): void {
-    const before = Math.max(at, this.#meter.pausedUntil);
-    this.#meter.pause(at, ms);
-    if (billed) this.#prober.onPause(Math.max(0, this.#meter.pausedUntil - before));
-    this.#d.holdUntil = Math.max(this.#d.holdUntil, this.#meter.pausedUntil);
+    const { meter, prober, decisions } = this.#used();
+    const before = Math.max(at, meter.pausedUntil);
+    meter.pause(at, ms);
+    if (billed) prober.onPause(Math.max(0, meter.pausedUntil - before));
+    decisions.holdUntil = Math.max(decisions.holdUntil, meter.pausedUntil);
   }
 
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
-    const probeStartedAt = this.#now - (this.#prober.probeMs ?? 0);
-    cutOnRefusal(this.#d, sample, speed, this.#learnedRate(), probeStartedAt, this.#parts);
+    const parts = this.#used();
+    const probeStartedAt = parts.now - (parts.prober.probeMs ?? 0);
+    cutOnRefusal(parts.decisions, sample, speed, this.#learnedRate(), probeStartedAt, parts);
   }
 
   /** Replaces the ceiling by its recount, once the outcomes it needs are in. */
   #applyRecount(at: number): void {
-    const counted = this.#parts.recountsIfAny?.due(at, this.#meter, this.#d.ceiling, (pauseMs) =>
-      this.#prober.chargeFirstCount(pauseMs),
+    const parts = this.#used();
+    const { meter, prober, decisions } = parts;
+    const counted = parts.recountsIfAny?.due(at, meter, decisions.ceiling, (pauseMs) =>
+      prober.chargeFirstCount(pauseMs),
     );
     if (counted === undefined) return;
-    this.#parts.alarmIfAny?.forget();
-    this.#d.ceiling = counted;
+    parts.alarmIfAny?.forget();
+    decisions.ceiling = counted;
   }
 
   #applyQuota(quota: RateLimitQuota, sample: Sample): void {
-    this.#parts.quota ??= new QuotaPace();
-    const pauseUntil = this.#parts.quota.onQuota(quota, sample);
-    if (pauseUntil > sample.at) this.#meter.pause(sample.at, pauseUntil - sample.at);
+    const parts = this.#used();
+    parts.quota ??= new QuotaPace();
+    const pauseUntil = parts.quota.onQuota(quota, sample);
+    if (pauseUntil > sample.at) parts.meter.pause(sample.at, pauseUntil - sample.at);
   }
 
   /** Whether a published quota, not the learned ceiling, sets the pace now. */
   #quotaBinds(): boolean {
-    return this.#parts.quota !== undefined && this.#quotaCap() <= this.#learnedRate();
+    return this.#parts?.quota !== undefined && this.#quotaCap() <= this.#learnedRate();
   }
 
   #quotaCap(): number {
-    return this.#parts.quota?.cap(this.#now) ?? Infinity;
+    const parts = this.#parts;
+    return parts?.quota?.cap(parts.now) ?? Infinity;
   }
 
   /** The learned rate (before caps); `Infinity` while unpaced. */
   #learnedRate(): number {
-    const { ceiling, margin } = this.#d;
-    if (ceiling === 0) return Infinity;
-    const probeMs = this.#prober.probeMs;
+    const parts = this.#parts;
+    if (parts === undefined || parts.decisions.ceiling === 0) return Infinity;
+    const { ceiling, margin } = parts.decisions;
+    const { prober, meter } = parts;
+    const probeMs = prober.probeMs;
     const { minRate, probeStep: firstStep, probeDoublingMs: doublingMs } = this.#s;
     if (probeMs === undefined) return Math.max(minRate, ceiling * (1 - margin));
-    const accepted = this.#meter.accepted(this.#now) ?? 0;
+    const accepted = meter.accepted(parts.now) ?? 0;
     return probingRate({ ceiling, firstStep, doublingMs }, probeMs, accepted, minRate);
   }
 }

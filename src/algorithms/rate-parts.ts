@@ -2,29 +2,37 @@ import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
 import { AlarmCuts } from './alarm-cuts.js';
 import type { CutParts } from './ceiling-cut.js';
 import { CeilingRecounts } from './ceiling-recounts.js';
-import type { Prober } from './prober.js';
+import { Prober } from './prober.js';
 import type { QuotaPace } from './quota-pace.js';
-import type { RateMeter } from './rate-meter.js';
+import { freshDecisions, type RateDecisions } from './rate-decisions.js';
+import { RateMeter } from './rate-meter.js';
 
 /**
- * The parts of an adaptive rate that cuts and snapshots read and move. The
- * recounts and the alarm cuts are created at their first use (a cut, an
- * alarm, a restore): most scopes are never refused, and a hundred thousand
- * of them should stay cheap.
+ * What an adaptive rate learns from traffic: its decisions and the parts that
+ * cuts and snapshots read and move. An adaptive rate creates them with its
+ * first sample (or alarm, snapshot, restore), and the recounts and the alarm
+ * cuts are created at their first use (a cut, an alarm, a restore): most
+ * scopes are never refused, many never send, and a hundred thousand of them
+ * should stay cheap.
  */
 export class RateParts implements CutParts {
   readonly settings: AdaptiveRateSettings;
   readonly meter: RateMeter;
   readonly prober: Prober;
+  /** Nothing decided yet: unpaced. */
+  readonly decisions: RateDecisions;
+  /** Time of the latest sample. */
+  now = -Infinity;
   /** Created with the first published quota. */
   quota: QuotaPace | undefined;
   #recounts: CeilingRecounts | undefined;
   #alarm: AlarmCuts | undefined;
 
-  constructor(settings: AdaptiveRateSettings, meter: RateMeter, prober: Prober) {
+  constructor(settings: AdaptiveRateSettings) {
     this.settings = settings;
-    this.meter = meter;
-    this.prober = prober;
+    this.meter = new RateMeter(settings.windowMs);
+    this.prober = new Prober(settings);
+    this.decisions = freshDecisions(settings.margin);
   }
 
   /** The recounts of cut ceilings, created at first use. */
