@@ -104,8 +104,10 @@ export class AimdLimit implements ConcurrencyLimit {
   readonly #s: AimdSettings;
   #value: number;
   #slowStartThreshold: number;
-  #lastDecreaseAt = NEVER;
-  #holdUntil = NEVER;
+  /** `at` of the last decrease; undefined before the first (no boxed `NEVER` per scope). */
+  #lastDecreaseAt: number | undefined;
+  /** No increase before this time; undefined before the first overload. */
+  #holdUntil: number | undefined;
   /** Created with the first refusal of a concurrency: most scopes are never refused. */
   #ceiling: ConcurrencyCeiling | undefined;
 
@@ -142,14 +144,14 @@ export class AimdLimit implements ConcurrencyLimit {
     return {
       value: this.#value,
       slowStartThreshold: this.#slowStartThreshold,
-      lastDecreaseAt: toWall(this.#lastDecreaseAt, clocks),
-      holdUntil: toWall(this.#holdUntil, clocks),
+      lastDecreaseAt: toWall(this.#lastDecreaseAt ?? NEVER, clocks),
+      holdUntil: toWall(this.#holdUntil ?? NEVER, clocks),
       ceiling: this.#ceiling?.snapshot(clocks) ?? { ceiling: 0, probeStep: 0 },
     };
   }
 
   #grow(sample: Sample): void {
-    if (sample.at < this.#holdUntil) return;
+    if (sample.at < (this.#holdUntil ?? NEVER)) return;
     if (sample.inflight * 2 < this.#value) return; // app-limited: no evidence of headroom
     const step = this.#value < this.#slowStartThreshold ? 1 : 1 / this.#value;
     const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling?.cap ?? Infinity));
@@ -158,7 +160,7 @@ export class AimdLimit implements ConcurrencyLimit {
 
   #refused(sample: Sample): void {
     if (sample.overConcurrency !== true) return; // refused for the rate: the pacer's concern
-    if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
+    if (!startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER)) return;
     this.#lastDecreaseAt = sample.at;
     const ceiling = this.#concurrencyCeiling();
     ceiling.onRefused(sample, this.#s.min);
@@ -172,12 +174,12 @@ export class AimdLimit implements ConcurrencyLimit {
   }
 
   #overload(sample: Sample): void {
-    this.#holdUntil = Math.max(this.#holdUntil, sample.at + this.#s.overloadHoldMs);
+    this.#holdUntil = Math.max(this.#holdUntil ?? NEVER, sample.at + this.#s.overloadHoldMs);
     this.#decrease(sample, this.#s.overloadRatio);
   }
 
   #decrease(sample: Sample, ratio: number): void {
-    if (!startsNewEvent(sample, this.#lastDecreaseAt)) return;
+    if (!startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER)) return;
     this.#lastDecreaseAt = sample.at;
     this.#value = Math.max(this.#s.min, this.#value * ratio);
     this.#slowStartThreshold = this.#value;

@@ -51,8 +51,8 @@ export class ScopeFeedback {
   #acceptedInflight: RecentMax | undefined;
   /** Created with the first success: refusals before any say nothing of a cap. */
   #capEvidence: CapEvidence | undefined;
-  /** Since when the rate has been paced (Infinity while unpaced). */
-  #pacedSince = Infinity;
+  /** Since when the rate has been paced; undefined while unpaced (no boxed Infinity per scope). */
+  #pacedSince: number | undefined;
 
   constructor(
     limit: ConcurrencyLimit,
@@ -73,7 +73,8 @@ export class ScopeFeedback {
 
   /** Notes the rate now in force (pacing since `now`, or unpaced). */
   notePaced(now: number): void {
-    this.#pacedSince = this.rate.rate === Infinity ? Infinity : Math.min(this.#pacedSince, now);
+    if (this.rate.rate === Infinity) this.#pacedSince = undefined;
+    else if (this.#pacedSince === undefined || now < this.#pacedSince) this.#pacedSince = now;
   }
 
   /** Judges an outcome reported at `at` for `request`, with `outstanding` others in flight. */
@@ -121,7 +122,7 @@ export class ScopeFeedback {
         evidence.explains(inflight) ||
         (inflight > accepted &&
           signal.kind === 'throttled' &&
-          request.sentAt >= this.#pacedSince &&
+          request.sentAt >= (this.#pacedSince ?? Infinity) &&
           this.rate.probing !== true);
     }
     return sample;
