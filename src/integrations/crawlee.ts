@@ -52,9 +52,10 @@ export interface RatewiseCrawlee {
    * tasks as ratewise lets one scope have in flight (`maxConcurrency`), kept
    * whatever the machine's load. Crawlee's autoscaled pool (10 tasks to start
    * with in an HTTP crawler) grows by 5 % per 10 s while the machine is idle
-   * and shrinks towards one task while its CPU or event loop is busy, so on
-   * its own it starves the controller (measured: 7–48 % of a server's capacity
-   * on a busy machine, see BENCHMARKS.md); a task waiting for admission
+   * and shrinks towards one task while the machine's CPU (other processes
+   * count) or its event loop is busy, so on its own it starves the controller
+   * (measured: 7–48 % of a server's capacity on a busy machine, 85 % on a
+   * less busy one, see BENCHMARKS.md); a task waiting for admission
    * costs neither CPU nor a socket. Crawling many hosts at once, set larger
    * `minConcurrency`, `maxConcurrency` and `desiredConcurrency` after the
    * spread.
