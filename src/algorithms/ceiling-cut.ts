@@ -35,8 +35,9 @@ export interface CutParts {
  * per congestion event: the ceiling becomes the rate the server granted before
  * refusing ({@link RateMeter.ceilingAt}, recounted by send time once the
  * outcomes are in), no lower than {@link lowestCeiling}; a probe that found
- * the ceiling where it was keeps it, and one that did not holds a probe step
- * below the rate refused until its recount is in; the margin adapts ({@link adaptedMargin});
+ * the ceiling where it was keeps it, and one that did not holds at least a
+ * probe step below the rate refused until its recount is in; the margin adapts
+ * ({@link adaptedMargin});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill. `current` is the learned rate that was
  * refused; `probeStartedAt`, when the probe (if any) started.
