@@ -54,11 +54,11 @@ describe('ratewise on targeted family servers (virtual time)', () => {
 
   it('keeps most of a slow token bucket of burst 1: a refused probe resumes below the rate refused', async () => {
     // Target 95 %. Resumed at a reading just under the probe's refused rate before its recount was
-    // in, the next send was refused too and cut the rate by half: 55.2 % (8 req/s) and 52.4 %
-    // (3 req/s, no Retry-After) before; 82.1 % and 82.7 % holding a probe step below.
-    for (const [rate, retryAfter, latencyMs] of [
-      [8, 'wait', 100],
-      [3, 'none', 300],
+    // in, the next send was refused too and cut the rate by half: 55.2 % (8 req/s, 8 slots) and
+    // 52.4 % (3 req/s, 4 slots, no Retry-After) before; 82.1 % and 82.7 % holding a probe step below.
+    for (const [rate, retryAfter, latencyMs, maxConcurrency] of [
+      [8, 'wait', 100, 8],
+      [3, 'none', 300, 4],
     ] as const) {
       const bucket = server({
         rate: [{ fromMs: 0, rate }],
@@ -66,7 +66,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
         retryAfter,
         latencyMs,
         jitterMs: latencyMs / 2,
-        client: { maxConcurrency: 8, timeoutMs: 30_000 },
+        client: { maxConcurrency, timeoutMs: 30_000 },
       });
       const { measures } = await runFamilyServer(bucket, ratewise);
       expect(measures.goodput).toBeGreaterThanOrEqual(0.75);
