@@ -5,7 +5,8 @@
 // every 250 ms and a refusal at once, ahead of the successes answered before it (a rate lease
 // before this session's fix); `ordered`: the refusal brings them. `--lag ms`: the pacer runs at
 // the rate learned that long ago (a share's renewal, the learner's look, a reserved schedule).
-//   node bench/fleet-lag-model.mjs [--order ordered] [--lag 0] [--seconds 300]
+// `--batch ms`: how long successes are gathered before they are learned (250).
+//   node bench/fleet-lag-model.mjs [--order ordered] [--lag 0] [--batch 250] [--seconds 300]
 import { parseArgs } from 'node:util';
 import { AdaptiveRate } from '../dist/algorithms/adaptive-rate.js';
 
@@ -13,10 +14,12 @@ const { values } = parseArgs({
   options: {
     order: { type: 'string', default: 'ordered' },
     lag: { type: 'string', default: '0' },
+    batch: { type: 'string', default: '250' },
     seconds: { type: 'string', default: '300' },
   },
 });
 const [order, lagMs, seconds] = [values.order, Number(values.lag), Number(values.seconds)];
+const batchMs = Number(values.batch);
 const rate = new AdaptiveRate();
 /** Rates learned, as [since, rate]: the pacer reads the one in force `lagMs` ago. */
 const learnedRates = [[-Infinity, Infinity]];
@@ -44,7 +47,7 @@ const deliver = (sample) => {
   gathered.push(sample);
   if (flushing) return;
   flushing = true;
-  at(sample.at + 250, () => {
+  at(sample.at + batchMs, () => {
     flushing = false;
     flush();
   });
@@ -87,5 +90,5 @@ while (now < seconds * 1000) {
 const steady = okBySecond.slice(10, seconds).reduce((a, b) => a + b, 0) / (seconds - 10);
 const state = rate.snapshot({ monotonic: now, wall: now });
 console.log(
-  `order ${order}, lag ${lagMs} ms: ${steady.toFixed(2)} ok/s over 10-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
+  `order ${order}, lag ${lagMs} ms, batches ${batchMs} ms: ${steady.toFixed(2)} ok/s over 10-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
 );

@@ -1,5 +1,6 @@
 import type { CancelTimer, Clock } from '../clock.js';
 import { type WaitOptions, WaitQueue } from '../enforce/wait-queue.js';
+import { BookedSends } from './booked-sends.js';
 import type { FleetGrant } from './fleet-grant.js';
 import { LeaseBook } from './lease-book.js';
 import { ACQUIRE } from './lua/acquire.js';
@@ -27,6 +28,7 @@ export class RequestQueue {
   readonly #parts: QueueParts;
   readonly #waiting = new WaitQueue();
   readonly #granted: FleetGrant[] = [];
+  readonly #booked: BookedSends;
   #pumping = false;
   #leaseCount = 0;
   /** Requests ended, to tell Redis with the next call: lease id, outcome ('' for none). */
@@ -47,6 +49,7 @@ export class RequestQueue {
     this.#fleet = fleet;
     this.#clock = clock;
     this.#parts = parts;
+    this.#booked = new BookedSends(clock);
     this.leases = new LeaseBook(clock, fleet.settings.renewMs, (ids) =>
       fleet.shared ? parts.calls.renew(ids) : Promise.resolve(),
     );
@@ -74,7 +77,7 @@ export class RequestQueue {
     if (grant.waitMs <= 0) return grant;
     const scheduledAfter = this.#parts.view.pauseUntil; // a pause its send time already follows
     try {
-      await this.#clock.sleep(grant.waitMs, stage.signal);
+      await this.#booked.until(this.#clock.now() + grant.waitMs, stage.signal);
     } catch (error) {
       this.#parts.release(grant);
       throw error;
@@ -97,6 +100,14 @@ export class RequestQueue {
       return;
     }
     this.#flushing ??= this.#clock.setTimer(0, () => void this.#flush());
+  }
+
+  /**
+   * The fleet's rate changed: send times booked past `anchor` (local ms) are
+   * moved by `factor` (see {@link BookedSends.retime}), as Redis moved its schedule.
+   */
+  retime(anchor: number, factor: number): void {
+    this.#booked.retime(anchor, factor);
   }
 
   /** A new lease id of this worker. */

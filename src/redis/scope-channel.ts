@@ -13,6 +13,8 @@ export interface ChannelParts {
   readonly changed: () => void;
   /** Learns the scope now (this worker holds the learning lock and a cut is waiting). */
   readonly learn: () => void;
+  /** Moves this worker's booked send times past `anchor` (Redis ms) by `factor` (see `BookedSends.retime`). */
+  readonly retime: (anchor: number, factor: number) => void;
 }
 
 /**
@@ -20,7 +22,9 @@ export interface ChannelParts {
  * `p<until> <now>` a pause until then (Redis ms; `now` when announced, for a
  * worker that has no estimate of Redis's clock yet); `r<worker>` a slot freed for that
  * worker (passed on when this one no longer waits); `s<window> <rate>` new
- * numbers; `l<worker>` a cut for that worker, the learner, to learn at once.
+ * numbers, with `<anchor> <factor>` when the rate's change moved the
+ * schedule's tail (bookings past the anchor, Redis ms, stretch by the
+ * factor); `l<worker>` a cut for that worker, the learner, to learn at once.
  * A pause, a slot freed for this worker and a wider window wake
  * the scope's sleeping admission.
  */
@@ -52,7 +56,7 @@ export class ScopeChannel {
   }
 
   #hear(message: string): void {
-    const { view, lease, calls, wakeUp, changed, learn } = this.#parts;
+    const { view, lease, calls, wakeUp, changed, learn, retime } = this.#parts;
     const me = this.#fleet.settings.workerId;
     if (message.startsWith('p')) {
       const [until, announcedAt] = message.slice(1).split(' ').map(Number);
@@ -60,10 +64,17 @@ export class ScopeChannel {
       else view.pauseLocally(this.#fleet.settings.clock.now() + Number(until) - announcedAt);
       changed();
     } else if (message.startsWith('s')) {
-      const [window, rate] = message.slice(1).split(' ');
+      const [window, rate, anchor, factor] = message.slice(1).split(' ');
+      const wider = Number(window) > view.window;
       lease.heard(Number(window), rateOf(rate));
+      if (anchor !== undefined) {
+        // The bookings moved: the local controller paces at the new rate too.
+        retime(Number(anchor), Number(factor));
+        view.rate = rateOf(rate);
+        changed();
+      }
       // Only a wider window is worth an admission call (a paced sleeper wakes by itself).
-      if (Number(window) <= view.window) return;
+      if (!wider) return;
     } else if (message.startsWith('l')) {
       if (message.slice(1) === me) learn();
       return;

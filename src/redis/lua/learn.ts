@@ -44,6 +44,12 @@ return {1, now, num(s[1]), s[2] or '', samples}
  * at once when they fell), and a pause it sets as `p<until> <now>`, as a
  * `Retry-After` is: a worker holding a grant timed inside it holds it back.
  *
+ * A new rate moves the send times already booked on the shared schedule:
+ * past the anchor (now, or the end of a pause), they stretch by old rate ÷
+ * new (0 when unpaced now), the schedule's tail here and each worker's
+ * bookings when it hears `s<window> <rate> <anchor ms> <factor>` — booked a
+ * second ahead, sends still follow a cut or a probe at once.
+ *
  * KEYS: state, samples, learner lock, channel.
  * ARGV: worker id, version read, outcomes used, learned state, window, rate,
  * pause-until ms (0 for none), hold ms, state TTL ms.
@@ -52,7 +58,7 @@ return {1, now, num(s[1]), s[2] or '', samples}
 export const learnApplyScript = new LuaScript(`${PRELUDE}
 local st, smp, ln, ch = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if redis.call('GET', ln) ~= ARGV[1] then return {0} end
-local s = redis.call('HMGET', st, 'ver', 'pause', 'win', 'rate')
+local s = redis.call('HMGET', st, 'ver', 'pause', 'win', 'rate', 'tat')
 if num(s[1]) ~= num(ARGV[2]) then return {-1} end
 local ver = num(s[1]) + 1
 redis.call('HSET', st, 'alg', ARGV[4], 'win', ARGV[5], 'rate', ARGV[6], 'ver', int(ver))
@@ -63,8 +69,16 @@ end
 redis.call('PEXPIRE', st, ARGV[9])
 redis.call('LTRIM', smp, num(ARGV[3]), -1)
 redis.call('PEXPIRE', ln, ARGV[8])
+local moved = ''
+local anchorUs = math.max(nowUs, num(s[2]) * 1000, num(ARGV[7]) * 1000)
+if num(s[4]) > 0 and num(s[4]) ~= num(ARGV[6]) and num(s[5]) > anchorUs then
+  local factor = 0
+  if num(ARGV[6]) > 0 then factor = num(s[4]) / num(ARGV[6]) end
+  redis.call('HSET', st, 'tat', int(anchorUs + (num(s[5]) - anchorUs) * factor))
+  moved = string.format(' %.3f %.17g', anchorUs / 1000, factor)
+end
 if num(s[3]) ~= num(ARGV[5]) or num(s[4]) ~= num(ARGV[6]) then
-  redis.call('SPUBLISH', ch, 's' .. ARGV[5] .. ' ' .. ARGV[6])
+  redis.call('SPUBLISH', ch, 's' .. ARGV[5] .. ' ' .. ARGV[6] .. moved)
 end
 return {1, ver, redis.call('LLEN', smp)}
 `);
