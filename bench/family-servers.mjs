@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Per-server figures of ratewise on the randomized family (the runs `ratewise bench --family`
+// makes), to find where a controller change gains or loses: one JSON row per server (its drawn
+// parameters and its measures) and a one-line summary. `--dist` runs another build of the
+// package (e.g. one built from main with `npx tsc -p tsconfig.build.json --outDir
+// node_modules/.dists/main`: inside node_modules so its packages resolve) for a side-by-side
+// comparison with bench/family-compare.mjs.
+//
+//   npm run build && node bench/family-servers.mjs [--seed 1] [--count 200] [--dist DIR] [--out FILE.json]
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '1' },
+    count: { type: 'string', default: '200' },
+    dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
+    out: { type: 'string' },
+  },
+});
+const dist = resolve(values.dist);
+const { runFamilyBench } = await import(`${dist}/sim/family/bench.js`);
+const { ratewise } = await import(`${dist}/sim/strategies/index.js`);
+const seed = Number(values.seed);
+
+const result = await runFamilyBench({ count: Number(values.count), seed, strategies: [ratewise] });
+const runs = result.runs.get(ratewise.name);
+const rows = result.servers.map((server) => {
+  const { measures, batchS } = runs.get(server.index);
+  return {
+    index: server.index,
+    kind: server.kind,
+    retryAfter: server.retryAfter === 'fixed' ? `fixed ${server.retryAfterS} s` : server.retryAfter,
+    rates: server.rate.map((step) => Math.round(step.rate * 10) / 10),
+    windowMs: server.windowMs,
+    burst: server.burst,
+    latencyMs: server.latencyMs,
+    slots: server.client.maxConcurrency,
+    background: server.background?.share ?? 0,
+    goodput: measures.goodput,
+    refused: measures.refused,
+    coldStart: measures.coldStart,
+    stepUps: measures.stepUps.map((step) => (step.seconds === Infinity ? null : step.seconds)),
+    batchS,
+  };
+});
+if (values.out) await writeFile(values.out, JSON.stringify(rows));
+
+const known = (values) => values.filter((v) => v !== null).sort((a, b) => a - b);
+const at = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const mean = (sorted) => sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
+const pct = (v) => `${(100 * v).toFixed(1)} %`;
+const goodput = known(rows.map((row) => row.goodput));
+const refused = known(rows.map((row) => row.refused));
+const cold = known(rows.map((row) => row.coldStart));
+console.log(
+  `seed ${seed}: steady goodput p10 ${pct(at(goodput, 0.1))}, p50 ${pct(at(goodput, 0.5))}, mean ${pct(mean(goodput))}; ` +
+    `refused p90 ${pct(at(refused, 0.9))}, mean ${pct(mean(refused))}; ` +
+    `cold start p10 ${pct(at(cold, 0.1))}, p50 ${pct(at(cold, 0.5))}`,
+);
