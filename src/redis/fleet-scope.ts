@@ -95,6 +95,7 @@ export class FleetScope {
       wakeUp: this.#wakeUp,
       changed,
       learn: () => this.#learner.learn(),
+      nudge: () => this.#learner.nudged(),
       retime: (anchor, factor) => this.#requests.retime(this.view.toLocal(anchor), factor),
     });
   }

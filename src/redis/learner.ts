@@ -10,8 +10,6 @@ import { LOCK_MS } from './scope-calls.js';
 
 /** Outcomes learned from in one step at most. */
 const MAX_BATCH = 1000;
-/** Looks that found nothing queued before the learner lets the lock go. */
-const IDLE_LOOKS = 8;
 /**
  * Outcomes worth a learning step: while fewer arrive per `learnEveryMs`, the
  * learner looks less often, up to every `MAX_LOOK_MS` (a slow scope is
@@ -26,10 +24,12 @@ const MAX_LOOK_MS = Math.floor(LOCK_MS / 2);
  * lock: read the queued outcomes with the state they apply to, compute the
  * new state with the scope's algorithms ({@link learnFrom}), write it back
  * if nobody changed it meanwhile, then look again after `learnEveryMs` (or
- * later on a slow scope, see `BATCH`). The
- * lock stays with this worker while it keeps looking (outcomes are learned in
- * batches, and by algorithms that carry on between steps); after
- * `IDLE_LOOKS` looks at an empty queue it lets the lock go.
+ * later on a slow scope, see `BATCH`) if outcomes came meanwhile. The lock
+ * stays with this worker while outcomes keep coming (they are learned in
+ * batches, by algorithms that carry on between steps). With nothing queued
+ * it does not look — a quiet scope costs no calls — until the worker queuing
+ * the next outcomes tells it ({@link Learner.nudged}); the lock lapses after
+ * `LOCK_MS` without a look.
  */
 export class Learner {
   readonly #fleet: RedisFleet;
@@ -45,10 +45,11 @@ export class Learner {
   #again = false;
   #next: CancelTimer | undefined;
   #stopped = false;
-  #idleLooks = 0;
+  /** Told of new outcomes while a step ran (it may have read before they came). */
+  #nudged = false;
   /** Local ms of the last look, and how long until the next. */
   #lookedAt: number | undefined;
-  #lookInMs = 0;
+  #lookInMs: number;
   /** The algorithms (judging as a local controller would) of this worker's last write, and the version it wrote. */
   #kept: { version: number; feedback: ScopeFeedback } | undefined;
 
@@ -64,6 +65,7 @@ export class Learner {
     this.#scope = scope;
     this.#setup = setup;
     this.#clock = clock;
+    this.#lookInMs = fleet.settings.learnEveryMs;
   }
 
   /** Learns now (this worker was just handed the lock), or right after the step under way. */
@@ -82,6 +84,18 @@ export class Learner {
       .finally(() => {
         this.#running = false;
       });
+  }
+
+  /**
+   * Outcomes were queued for this worker, holding the lock, after it stopped
+   * looking: it looks again after its batch time (`learnEveryMs` at least).
+   */
+  nudged(): void {
+    if (!this.#holds || this.#stopped) return;
+    this.#nudged = true;
+    if (this.#running || this.#next !== undefined) return;
+    this.#lookedAt = this.#clock.now(); // the outcomes it will find came from now on
+    this.#lookAgain();
   }
 
   /**
@@ -110,32 +124,27 @@ export class Learner {
   async #steps(): Promise<void> {
     do {
       this.#again = false;
-      this.#holds = await this.#step();
-      if (this.#holds) this.#lookAgain();
+      const step = await this.#step();
+      this.#holds = step !== 'lost';
+      if (step === 'more' || (step === 'idle' && this.#nudged)) this.#lookAgain();
     } while (this.#again && !this.#stopped);
   }
 
-  /** One read-compute-write; true while this worker holds the lock (look again). */
-  async #step(): Promise<boolean> {
+  /**
+   * One read-compute-write: 'more' (outcomes came meanwhile: look again),
+   * 'idle' (nothing queued, the lock kept: look when told), 'lost' (another
+   * worker holds the lock).
+   */
+  async #step(): Promise<'more' | 'idle' | 'lost'> {
     const { settings } = this.#fleet;
     const k = this.#keys;
     const read = await this.#fleet.run(
       learnReadScript,
       [k.state, k.samples, k.learner],
-      [
-        settings.workerId,
-        String(LOCK_MS),
-        String(MAX_BATCH),
-        this.#idleLooks >= IDLE_LOOKS ? '1' : '0',
-      ],
+      [settings.workerId, String(LOCK_MS), String(MAX_BATCH)],
     );
     this.#pace(Number(read[0]) === 1 ? (read[4] as unknown[]).length : 0);
-    if (Number(read[0]) === 2) this.#idleLooks++;
-    if (Number(read[0]) !== 1) {
-      if (Number(read[0]) === 0) this.#idleLooks = 0;
-      return Number(read[0]) === 2;
-    }
-    this.#idleLooks = 0;
+    if (Number(read[0]) !== 1) return Number(read[0]) === 2 ? 'idle' : 'lost';
     const raw = read[4] as unknown[];
     const version = Number(read[2]);
     // Our own algorithms when the state is still the one we wrote; else resumed from Redis.
@@ -162,22 +171,28 @@ export class Learner {
       ],
     );
     if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
-    if (Number(applied[0]) !== 1) return false;
+    if (Number(applied[0]) !== 1) return 'lost';
     this.#kept = { version: Number(applied[1]), feedback };
-    return true;
+    return Number(applied[2]) > 0 ? 'more' : 'idle';
   }
 
-  /** Sets when to look again: after the time `BATCH` outcomes take at the pace `found` came in. */
+  /**
+   * Sets when to look again: after the time `BATCH` outcomes take at the pace
+   * `found` came in since the last look (an empty look leaves it: the next
+   * outcomes are looked at as the last ones were).
+   */
   #pace(found: number): void {
     const now = this.#clock.now();
     const everyMs = this.#fleet.settings.learnEveryMs;
     const sinceMs = now - (this.#lookedAt ?? now - everyMs);
     this.#lookedAt = now;
-    const batchMs = (sinceMs * BATCH) / Math.max(1, found);
+    if (found === 0) return;
+    const batchMs = (sinceMs * BATCH) / found;
     this.#lookInMs = Math.min(Math.max(everyMs, batchMs), Math.max(everyMs, MAX_LOOK_MS));
   }
 
   #lookAgain(): void {
+    this.#nudged = false; // the look covers what it was told of
     if (this.#stopped) return;
     this.#next?.();
     this.#next = this.#clock.setTimer(this.#lookInMs, () => {

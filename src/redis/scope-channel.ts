@@ -13,6 +13,8 @@ export interface ChannelParts {
   readonly changed: () => void;
   /** Learns the scope now (this worker holds the learning lock and a cut is waiting). */
   readonly learn: () => void;
+  /** Outcomes were queued while this worker holds the learning lock and stopped looking: look again. */
+  readonly nudge: () => void;
   /** Moves this worker's booked send times past `anchor` (Redis ms) by `factor` (see `BookedSends.retime`). */
   readonly retime: (anchor: number, factor: number) => void;
 }
@@ -24,7 +26,8 @@ export interface ChannelParts {
  * worker (passed on when this one no longer waits); `s<window> <rate>` new
  * numbers, with `<anchor> <factor>` when the rate's change moved the
  * schedule's tail (bookings past the anchor, Redis ms, stretch by the
- * factor); `l<worker>` a cut for that worker, the learner, to learn at once.
+ * factor); `l<worker>` a cut for that worker, the learner, to learn at once;
+ * `n<worker>` outcomes for that worker, the learner, which stopped looking.
  * A pause, a slot freed for this worker and a wider window wake
  * the scope's sleeping admission.
  */
@@ -56,7 +59,7 @@ export class ScopeChannel {
   }
 
   #hear(message: string): void {
-    const { view, lease, calls, wakeUp, changed, learn, retime } = this.#parts;
+    const { view, lease, calls, wakeUp, changed, learn, nudge, retime } = this.#parts;
     const me = this.#fleet.settings.workerId;
     if (message.startsWith('p')) {
       const [until, announcedAt] = message.slice(1).split(' ').map(Number);
@@ -77,6 +80,9 @@ export class ScopeChannel {
       if (!wider) return;
     } else if (message.startsWith('l')) {
       if (message.slice(1) === me) learn();
+      return;
+    } else if (message.startsWith('n')) {
+      if (message.slice(1) === me) nudge();
       return;
     } else if (message.startsWith('r')) {
       if (message.slice(1) !== me) return;

@@ -9,7 +9,8 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * Admission of a worker's waiting requests across the fleet, in one round
  * trip. First it ends this worker's requests that finished without news for
  * the whole fleet (their leases freed, their outcomes queued for the learner,
- * the learning lock taken if free), so a worker that keeps sending pays one
+ * the learning lock taken if free, else its holder told when it stopped
+ * looking), so a worker that keeps sending pays one
  * round trip per request, not two. Then it drops expired leases, marks the
  * worker live, and — unless the scope is paused or its window is full —
  * takes up to `count` leases (each expiring `leaseMs` after its send time),
@@ -49,16 +50,19 @@ local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local smp, ln = KEYS[6], KEYS[7]
 local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
 local count, first, ended = num(ARGV[13]), num(ARGV[14]), num(ARGV[15])
-local freed, learn = 0, 0
+local freed, learn, pushed = 0, 0, 0
 for i = 1, ended do
   freed = freed + redis.call('ZREM', ls, ARGV[18 + i])
   local outcome = ARGV[18 + ended + i]
   if outcome ~= '' then
     redis.call('RPUSH', smp, outcome)
-    redis.call('LTRIM', smp, -num(ARGV[16]), -1)
-    redis.call('PEXPIRE', smp, ARGV[8])
-    if learn == 0 and redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[17]) then learn = 1 end
+    pushed = pushed + 1
   end
+end
+if pushed > 0 then
+  redis.call('LTRIM', smp, -num(ARGV[16]), -1)
+  redis.call('PEXPIRE', smp, ARGV[8])
+  learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, false)
 end
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])

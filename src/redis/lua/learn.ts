@@ -4,14 +4,15 @@ import { PRELUDE } from './prelude.js';
 /**
  * The learner's read: checks (or takes, when free and outcomes wait) the
  * learning lock and returns the queued outcomes with the learned state they
- * apply to. The holder keeps the lock while nothing is queued (one worker
- * learns a scope for as long as it is alive and looking, so its algorithms
- * carry on between steps), and lets it go when asked to (`drop`).
+ * apply to. The holder keeps the lock while nothing is queued, for the lock
+ * time (one worker learns a scope while it is alive and outcomes keep coming,
+ * so its algorithms carry on between steps; it stops looking meanwhile and is
+ * told when outcomes come: `n<worker>`, see `tellLearner`).
  *
  * KEYS: state, samples, learner lock.
- * ARGV: worker id, lock ms, most outcomes, drop ('1': give the lock up if nothing is queued).
+ * ARGV: worker id, lock ms, most outcomes.
  * Reply: {0} when another worker holds the lock, or nothing is queued and
- * this worker did not hold it or dropped it; {2} nothing queued, lock kept;
+ * this worker did not hold it; {2} nothing queued, lock kept;
  * else {1, now ms, version, learned state or '', outcomes}.
  */
 export const learnReadScript = new LuaScript(`${PRELUDE}
@@ -21,10 +22,6 @@ if holder and holder ~= ARGV[1] then return {0} end
 local samples = redis.call('LRANGE', smp, 0, num(ARGV[3]) - 1)
 if #samples == 0 then
   if not holder then return {0} end
-  if ARGV[4] == '1' then
-    redis.call('DEL', ln)
-    return {0}
-  end
   redis.call('PEXPIRE', ln, ARGV[2])
   return {2}
 end

@@ -41,4 +41,17 @@ local function wakeNext(st, ls, wk, wq, ch)
     redis.call('ZREM', wq, next)
   end
 end
+-- Outcomes were just queued (pushed of them): this worker takes the learning lock if it is free
+-- (returns 1); else its holder is told: at once for a cut ('l' .. holder), or, when these are
+-- the first outcomes since its last look (it looks only while outcomes come), to look again
+-- ('n' .. holder).
+local function tellLearner(smp, ln, ch, me, lockMs, pushed, urgent)
+  if redis.call('SET', ln, me, 'NX', 'PX', lockMs) then return 1 end
+  if urgent then
+    redis.call('SPUBLISH', ch, 'l' .. redis.call('GET', ln))
+  elseif redis.call('LLEN', smp) <= pushed then
+    redis.call('SPUBLISH', ch, 'n' .. redis.call('GET', ln))
+  end
+  return 0
+end
 `;

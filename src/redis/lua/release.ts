@@ -64,11 +64,9 @@ if keep then redis.call('RPUSH', smp, outcome) end
 if keep or earlier > 0 then
   redis.call('LTRIM', smp, -num(ARGV[7]), -1)
   redis.call('PEXPIRE', smp, ARGV[9])
-  if redis.call('SET', ln, ARGV[2], 'NX', 'PX', ARGV[8]) then
-    learn = 1
-  elseif cut == 1 then
-    redis.call('SPUBLISH', ch, 'l' .. redis.call('GET', ln))
-  end
+  local pushed = earlier
+  if keep then pushed = pushed + 1 end
+  learn = tellLearner(smp, ln, ch, ARGV[2], ARGV[8], pushed, cut == 1)
 end
 if removed == 1 then wakeNext(st, ls, wk, wq, ch) end
 return {now, learn, cut, ep}

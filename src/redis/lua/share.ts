@@ -86,7 +86,7 @@ if #ARGV > 12 then
   for i = 13, #ARGV do redis.call('RPUSH', smp, ARGV[i]) end
   redis.call('LTRIM', smp, -num(ARGV[8]), -1)
   redis.call('PEXPIRE', smp, ARGV[7])
-  if redis.call('SET', ln, me, 'NX', 'PX', ARGV[9]) then learn = 1 end
+  learn = tellLearner(smp, ln, KEYS[8], me, ARGV[9], #ARGV - 12, false)
 end
 local s = redis.call('HMGET', st, 'win', 'rate', 'pause', 'ep', 'ver', 'alg')
 local win, rate = num(s[1]), num(s[2])
