@@ -61,7 +61,11 @@ function pingEvery(nodes, ms) {
   const times = [];
   let running = true;
   const loops = nodes.map(async (node) => {
-    const client = createRedis({ url: `redis://127.0.0.1:${node.port}` });
+    // A loaded machine can take seconds to accept: the default 5 s timeout crashed the bench.
+    const client = createRedis({
+      url: `redis://127.0.0.1:${node.port}`,
+      socket: { connectTimeout: 30_000 },
+    });
     await client.connect();
     while (running) {
       const started = performance.now();
