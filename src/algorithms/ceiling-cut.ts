@@ -2,7 +2,7 @@ import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
 import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import type { CeilingRecounts } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
-import type { Prober } from './prober.js';
+import type { CutReport, Prober } from './prober.js';
 import type { RateDecisions } from './rate-decisions.js';
 import type { RateMeter } from './rate-meter.js';
 import { isRefusal, type Sample } from './sample.js';
@@ -36,7 +36,10 @@ export interface CutParts {
  * refusing ({@link RateMeter.ceilingAt}, recounted by send time once the
  * outcomes are in), no lower than {@link lowestCeiling}; a probe that found
  * the ceiling where it was keeps it, and one that did not holds at least a
- * probe step below the rate refused until its recount is in; the margin adapts
+ * probe step below the rate refused until its recount is in; a refusal in a
+ * refused probe's aftermath that asks for the same long pause again halves
+ * the gap between the rate refused and the rate held before the probe (see
+ * {@link Prober.heldBeforeRefusedProbe}); the margin adapts
  * ({@link adaptedMargin});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill. `current` is the learned rate that was
@@ -63,10 +66,25 @@ export function cutOnRefusal(
   const floor = Math.max(settings.minRate, lowest);
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   decisions.margin = margin;
+  const report: CutReport = {
+    at,
+    current,
+    heldBeforeProbe: decisions.ceiling * (1 - decisions.margin),
+    confirmed,
+    refusal: isRefusal(sample),
+    windowMs: meter.windowMs,
+    retryAfterMs: sample.signal.retryAfterMs,
+  };
+  const heldBefore = probing ? undefined : prober.heldBeforeRefusedProbe(report);
   // A probe that found the ceiling where it was keeps it (the reading is no
   // better than the one it confirms, and the held rate was refusal-free).
   let ceiling = confirmed && probing ? decisions.ceiling : Math.max(floor, measured?.ceiling ?? 0);
-  if (measured !== undefined && !(confirmed && probing)) {
+  if (heldBefore !== undefined) {
+    // The refused probe's reading was too high and the pause since says too
+    // little: the capacity lies between the rate held before the probe (not
+    // refused) and this one. Halve the gap.
+    ceiling = Math.max(floor, (heldBefore + current) / 2);
+  } else if (measured !== undefined && !(confirmed && probing)) {
     // A refused probe is judged by the sends since it started (before, the rate was lower).
     const since = sample.sentAt - probeStartedAt;
     const span = Math.min(meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
@@ -80,17 +98,7 @@ export function cutOnRefusal(
     }
   }
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
-  prober.onCut(
-    {
-      at,
-      current,
-      heldBeforeProbe: decisions.ceiling * (1 - decisions.margin),
-      confirmed,
-      refusal: isRefusal(sample),
-      windowMs: meter.windowMs,
-    },
-    decisions.ceiling,
-  );
+  prober.onCut(report, decisions.ceiling);
   decisions.ceiling = ceiling;
   const holdMs = speed === 'cut-hard' ? settings.overloadHoldMs : settings.minHoldMs;
   const rttMs = at - sample.sentAt;

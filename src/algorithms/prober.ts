@@ -31,6 +31,9 @@ interface CongestionEvent {
   heldBefore: number;
 }
 
+/** A pause asked again the same, at least this long, ms, is taken for a constant one. */
+const CONSTANT_PAUSE_MS = 2000;
+
 /** What a probe budget earns: `refusedShare` of a refusal per request, `pausedShare` of the time. */
 export interface ProbeShares {
   readonly refusedShare: number;
@@ -50,6 +53,8 @@ export interface CutReport {
   refusal: boolean;
   /** The rate meter's window, ms. */
   windowMs: number;
+  /** The pause the refusal asked for (its Retry-After), ms, if it named one. */
+  retryAfterMs?: number | undefined;
 }
 
 /** When a probe may start: the learned ceiling, the hold and any pause, and whether a quota sets the pace. */
@@ -80,6 +85,11 @@ export class Prober {
   #peak: { value: number; at: number } | undefined;
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
+  /**
+   * The last refused probe: when, the rate held before it, and the pause its
+   * refusal asked for (not saved: it matters for seconds).
+   */
+  #lastProbe: { at: number; heldBefore: number; retryAfterMs: number | undefined } | undefined;
 
   /** @param shares what the budget earns, as in `AdaptiveRateOptions`. */
   constructor(shares: ProbeShares) {
@@ -139,6 +149,13 @@ export class Prober {
    */
   onCut(cut: CutReport, ceiling: number): void {
     const probing = this.#probeMs !== undefined;
+    if (probing) {
+      this.#lastProbe = {
+        at: cut.at,
+        heldBefore: cut.heldBeforeProbe,
+        retryAfterMs: cut.retryAfterMs,
+      };
+    }
     if (this.#inAftermath(cut)) this.#current().confirmed = false;
     else {
       if (this.#event?.probe) this.#settle(this.#fallen(cut.at, ceiling));
@@ -183,6 +200,27 @@ export class Prober {
   restoreBudget(state: ProbeBudgetState, clocks: ClockReading): void {
     this.#budget = new ProbeBudget(this.#shares.refusedShare, this.#shares.pausedShare, 0);
     this.#budget.restore(state, clocks);
+  }
+
+  /**
+   * The rate held before the last refused probe, when the refusal `cut` (at a
+   * held rate) is that probe's aftermath (see {@link AFTERMATH}) and asks for
+   * the same pause of {@link CONSTANT_PAUSE_MS} or more as the probe's refusal
+   * did: the server's pause is then a constant, not the time until it grants
+   * again, so what was granted since the pause, counted per the pause, says
+   * too little. Undefined otherwise.
+   */
+  heldBeforeRefusedProbe(cut: CutReport): number | undefined {
+    const last = this.#lastProbe;
+    if (this.#probeMs !== undefined || last === undefined || cut.current <= last.heldBefore) {
+      return undefined;
+    }
+    const pauseMs = cut.retryAfterMs;
+    if (pauseMs === undefined || pauseMs < CONSTANT_PAUSE_MS || pauseMs !== last.retryAfterMs) {
+      return undefined;
+    }
+    const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * cut.windowMs);
+    return cut.at - last.at <= spanMs ? last.heldBefore : undefined;
   }
 
   #inAftermath(cut: CutReport): boolean {

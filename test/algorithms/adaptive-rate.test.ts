@@ -158,6 +158,25 @@ describe('AdaptiveRate', () => {
     expect(rate.ceiling).toBeGreaterThan(held);
   });
 
+  it("a refusal in a refused probe's aftermath asking for the same 2 s pause halves the gap to the rate held before", () => {
+    const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 }); // a cheap budget
+    stream(rate, 30, 0, 3000);
+    burst(rate, 3349, 3350);
+    stream(rate, 28, 4400, 5000);
+    const held = rate.rate;
+    stream(rate, 28, 5000, 8500);
+    stream(rate, rate.rate, 8500, 10_500); // the probe, every send accepted
+    const refusal = { kind: 'throttled', retryAfterMs: 2000 } as const;
+    rate.onSample(sample({ sentAt: 10_499, at: 10_500, ...refusal }));
+    const resumeAt = rate.pausedUntil;
+    stream(rate, rate.rate, resumeAt, resumeAt + 500);
+    const current = rate.rate;
+    expect(current).toBeGreaterThan(held * 1.1); // the probe's reading was above the rate held before
+    // Refused half a second after a 2 s pause: what was granted since, per the pause, is a quarter of the rate.
+    rate.onSample(sample({ sentAt: resumeAt + 500, at: resumeAt + 501, ...refusal }));
+    expect(rate.ceiling).toBeCloseTo((held + current) / 2, 6);
+  });
+
   it('spends about refusedShare of the requests on probes once settled', () => {
     const rate = learned30();
     serve(rate, 4400, 30_000, 30); // settle, no Retry-After: pauses of its own
