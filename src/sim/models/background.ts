@@ -1,4 +1,5 @@
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
+import { WrappingModel } from './wrapping-model.js';
 
 /** A span of model time, ms: [fromMs, toMs). */
 export interface Span {
@@ -21,32 +22,25 @@ export interface BackgroundOptions {
  * in just before each of ours, at the times they would have arrived, and its
  * replies go nowhere. What is left for us is `(1 − share) × capacity`.
  */
-export class BackgroundModel implements ServerModel {
-  readonly name: string;
-  readonly #inner: ServerModel;
+export class BackgroundModel extends WrappingModel {
   readonly #share: number;
   readonly #active: readonly Span[];
   #nextAt = 0;
   #ids = 0;
 
   constructor(inner: ServerModel, options: BackgroundOptions) {
-    this.#inner = inner;
+    super(inner, `${inner.name}+background`);
     this.#share = options.share;
     this.#active = options.active;
-    this.name = `${inner.name}+background`;
   }
 
   arrive(request: ModelRequest): ModelReply {
     this.#catchUp(request);
-    return this.#inner.arrive(request);
+    return this.inner.arrive(request);
   }
 
-  finish(request: ModelRequest, at: number): void {
-    this.#inner.finish?.(request, at);
-  }
-
-  capacity(at: number): number | undefined {
-    const capacity = this.#inner.capacity(at);
+  override capacity(at: number): number | undefined {
+    const capacity = this.inner.capacity(at);
     if (capacity === undefined || this.#spanAt(at) === undefined) return capacity;
     return capacity * (1 - this.#share);
   }
@@ -72,9 +66,9 @@ export class BackgroundModel implements ServerModel {
         client: 'background',
         path: '/background',
       };
-      this.#inner.arrive(mine);
-      this.#inner.finish?.(mine, at);
-      const rate = this.#share * (this.#inner.capacity(at) ?? 0);
+      this.inner.arrive(mine);
+      this.inner.finish?.(mine, at);
+      const rate = this.#share * (this.inner.capacity(at) ?? 0);
       this.#nextAt = rate > 0 ? at + 1000 / rate : span.toMs;
     }
   }

@@ -1,8 +1,9 @@
 import { defineOptions, number } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
 import { textReply } from './reply.js';
+import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
 /** Options of {@link BlockModel}. Latency defaults to 200 ms. */
@@ -37,30 +38,23 @@ const readOptions = defineOptions<BlockOptions>()(OWNER, {
  * are served; from the next one on it gets a 403 HTML block page with a captcha
  * marker — slowing down does not help, only a new session does.
  */
-export class BlockModel implements ServerModel {
+export class BlockModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'block';
-  readonly #threshold: number;
-  readonly #blockMs: number;
-  readonly #counts: ClientWindow;
+  readonly #counts = new ClientWindow(this.settings.windowMs);
   readonly #blocks = new BlockList();
-  readonly #latency: Latency;
 
   constructor(options: BlockOptions = {}) {
-    const settings = readOptions(options);
-    this.#threshold = settings.threshold;
-    this.#blockMs = settings.blockMs;
-    this.#counts = new ClientWindow(settings.windowMs);
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
     const { client, at } = request;
-    const ttfbMs = this.#latency.sample();
+    const ttfbMs = this.latency.sample();
     if (this.#blocks.blocked(client, at, () => this.#counts.forget(client))) {
       return blockPageReply(ttfbMs);
     }
-    if (this.#counts.record(client, at) > this.#threshold) {
-      this.#blocks.block(client, at, this.#blockMs);
+    if (this.#counts.record(client, at) > this.settings.threshold) {
+      this.#blocks.block(client, at, this.settings.blockMs);
       return blockPageReply(ttfbMs);
     }
     return textReply(200, { ttfbMs });

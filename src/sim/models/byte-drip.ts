@@ -1,8 +1,9 @@
 import { defineOptions, number } from '../../option-spec.js';
 import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
 import { sizedReply } from './reply.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link ByteDripModel}. Latency defaults to 150 ms. */
 export interface ByteDripOptions extends ClientRateOptions, LatencyOptions {
@@ -31,29 +32,22 @@ const readOptions = defineOptions<ByteDripOptions>()(OWNER, {
  * request above its client's free rate gets its body at `bytesPerSecond` — the download phase
  * dominates, and large pages suffer most. Requests within the rate get the body at once.
  */
-export class ByteDripModel implements ServerModel {
+export class ByteDripModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'drip';
-  readonly #bodyBytes: number;
-  readonly #bytesPerSecond: number;
-  readonly #trigger: ClientRateTrigger;
-  readonly #latency: Latency;
+  readonly #trigger = new ClientRateTrigger(this.settings);
 
   constructor(options: ByteDripOptions = {}) {
-    const settings = readOptions(options);
-    this.#bodyBytes = settings.bodyBytes;
-    this.#bytesPerSecond = settings.bytesPerSecond;
-    this.#trigger = new ClientRateTrigger(settings);
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
-    const dripped = this.#trigger.over(request);
-    const bodyMs = dripped ? (this.#bodyBytes * 1000) / this.#bytesPerSecond : 0;
-    return sizedReply(200, this.#bodyBytes, { ttfbMs: this.#latency.sample(), bodyMs });
+    const { bodyBytes, bytesPerSecond } = this.settings;
+    const bodyMs = this.#trigger.over(request) ? (bodyBytes * 1000) / bytesPerSecond : 0;
+    return sizedReply(200, bodyBytes, { ttfbMs: this.latency.sample(), bodyMs });
   }
 
-  /** The free rate per client, requests/s (`undefined` when 0: everything drips). */
+  /** The free rate per client (`undefined` when 0: everything drips). */
   capacity(): number | undefined {
-    return this.#trigger.rate > 0 ? this.#trigger.rate : undefined;
+    return this.#trigger.capacity();
   }
 }

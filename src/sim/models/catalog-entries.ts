@@ -66,6 +66,7 @@ const CLIENT_RATE = [
   num('windowMs', 'span over which the client rate is measured, ms'),
 ];
 const STEADY_RATE = 'capacity in req/s, or steps like 30,10@10000,40@20000 (rate@fromMs)';
+const WINDOW = [rate(STEADY_RATE), num('windowMs', 'window length, ms'), ...LIMIT, ...LATENCY];
 
 /** Every model `createModel` knows, by name. */
 export const MODEL_CATALOG: readonly ModelEntry[] = [
@@ -78,13 +79,13 @@ export const MODEL_CATALOG: readonly ModelEntry[] = [
   {
     name: 'fixed-window',
     description: 'N per window, 429 + Retry-After at once when over',
-    params: [rate(STEADY_RATE), num('windowMs', 'window length, ms'), ...LIMIT, ...LATENCY],
+    params: WINDOW,
     create: (o) => new FixedWindowModel(o),
   },
   {
     name: 'sliding-log',
     description: 'at most N in any sliding window, 429 when over',
-    params: [rate(STEADY_RATE), num('windowMs', 'window length, ms'), ...LIMIT, ...LATENCY],
+    params: WINDOW,
     create: (o) => new SlidingLogModel(o),
   },
   {

@@ -43,6 +43,11 @@ export class ClientRateTrigger {
     this.#window = new ClientWindow(this.windowMs);
   }
 
+  /** The free rate per client as a model's capacity, requests/s (`undefined` when 0). */
+  capacity(): number | undefined {
+    return this.rate > 0 ? this.rate : undefined;
+  }
+
   /** Records the request; true when it is over its client's free rate. */
   over(request: ModelRequest): boolean {
     return this.#window.record(request.client, request.at) > this.#allowed;

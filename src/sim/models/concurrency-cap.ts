@@ -1,8 +1,8 @@
 import { choice, defineOptions, number } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { textReply } from './reply.js';
-import { RETRY_AFTER_FORMS, type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import { RETRY_AFTER_FORMS, type RetryAfterForm } from './retry-after.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link ConcurrencyCapModel}. Latency defaults to 350 ms. */
 export interface ConcurrencyCapOptions extends LatencyOptions {
@@ -36,20 +36,12 @@ const readOptions = defineOptions<ConcurrencyCapOptions>()(OWNER, {
  * and not yet finished), the next one is rejected at once with 503. Needs
  * `finish` for every arrival.
  */
-export class ConcurrencyCapModel implements ServerModel {
+export class ConcurrencyCapModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'concurrency-cap';
-  readonly #limit: number;
-  readonly #status: number;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #latency: Latency;
   readonly #serving = new Set<number>();
 
   constructor(options: ConcurrencyCapOptions = {}) {
-    const settings = readOptions(options);
-    this.#limit = settings.limit;
-    this.#status = settings.status;
-    this.#retryAfter = settings.retryAfter;
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   /** Requests currently being served. */
@@ -58,13 +50,11 @@ export class ConcurrencyCapModel implements ServerModel {
   }
 
   arrive(request: ModelRequest): ModelReply {
-    if (this.#serving.size >= this.#limit) {
-      return textReply(this.#status, {
-        headers: retryAfterHeaders(this.#retryAfter, this.#latency.baseMs, request.wallAt),
-      });
+    if (this.#serving.size >= this.settings.limit) {
+      return this.refused(request, this.latency.baseMs, this.settings.status);
     }
     this.#serving.add(request.id);
-    return textReply(200, { ttfbMs: this.#latency.sample() });
+    return this.served();
   }
 
   finish(request: ModelRequest): void {
@@ -73,6 +63,7 @@ export class ConcurrencyCapModel implements ServerModel {
 
   /** `limit / latency` (Little's law), or `undefined` with zero latency. */
   capacity(): number | undefined {
-    return this.#latency.baseMs > 0 ? (this.#limit * 1000) / this.#latency.baseMs : undefined;
+    const { baseMs } = this.latency;
+    return baseMs > 0 ? (this.settings.limit * 1000) / baseMs : undefined;
   }
 }

@@ -1,10 +1,10 @@
 import { choice, defineOptions, number } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
 import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { textReply } from './reply.js';
-import { RETRY_AFTER_FORMS, type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import { RETRY_AFTER_FORMS, type RetryAfterForm } from './retry-after.js';
+import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
 /** Options of {@link EscalationModel}. Latency defaults to 200 ms. */
@@ -60,50 +60,32 @@ const readOptions = defineOptions<EscalationOptions>()(OWNER, {
  * ones up to `blockStrikes` get 429 (hard), and the strike after that blocks the client with a 403
  * captcha page. Requests within the rate are served normally until the block.
  */
-export class EscalationModel implements ServerModel {
+export class EscalationModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'escalation';
-  readonly #delayMs: number;
-  readonly #softStrikes: number;
-  readonly #blockStrikes: number;
-  readonly #blockMs: number;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #trigger: ClientRateTrigger;
-  readonly #strikes: ClientWindow;
+  readonly #trigger = new ClientRateTrigger(this.settings);
+  readonly #strikes = new ClientWindow(this.settings.memoryMs);
   readonly #blocks = new BlockList();
-  readonly #latency: Latency;
 
   constructor(options: EscalationOptions = {}) {
-    const settings = readOptions(options);
-    this.#delayMs = settings.delayMs;
-    this.#softStrikes = settings.softStrikes;
-    this.#blockStrikes = settings.blockStrikes;
-    this.#blockMs = settings.blockMs;
-    this.#retryAfter = settings.retryAfter;
-    this.#trigger = new ClientRateTrigger(settings);
-    this.#strikes = new ClientWindow(settings.memoryMs);
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
     const { client, at } = request;
+    const { delayMs, softStrikes, blockStrikes, blockMs, windowMs } = this.settings;
     if (this.#blocks.blocked(client, at, () => this.#strikes.forget(client))) {
-      return blockPageReply(this.#latency.sample());
+      return blockPageReply(this.latency.sample());
     }
-    if (!this.#trigger.over(request)) return textReply(200, { ttfbMs: this.#latency.sample() });
+    if (!this.#trigger.over(request)) return this.served();
     const strikes = this.#strikes.record(client, at);
-    if (strikes <= this.#softStrikes) {
-      return textReply(200, { ttfbMs: this.#latency.sample() + this.#delayMs });
-    }
-    if (strikes <= this.#blockStrikes) {
-      const headers = retryAfterHeaders(this.#retryAfter, this.#trigger.windowMs, request.wallAt);
-      return textReply(429, { headers });
-    }
-    this.#blocks.block(client, at, this.#blockMs);
-    return blockPageReply(this.#latency.sample());
+    if (strikes <= softStrikes) return this.served(delayMs);
+    if (strikes <= blockStrikes) return this.refused(request, windowMs);
+    this.#blocks.block(client, at, blockMs);
+    return blockPageReply(this.latency.sample());
   }
 
-  /** The free rate per client, requests/s (`undefined` when 0). */
+  /** The free rate per client (`undefined` when 0). */
   capacity(): number | undefined {
-    return this.#trigger.rate > 0 ? this.#trigger.rate : undefined;
+    return this.#trigger.capacity();
   }
 }

@@ -1,10 +1,8 @@
 import { defineOptions, flag } from '../../option-spec.js';
-import type { Latency } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import type { RateSchedule } from './rate-schedule.js';
-import { textReply } from './reply.js';
-import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import type { Scheduled } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
+import { ServingModel } from './serving-model.js';
 import { WINDOW_SPEC, type WindowOptions, windowSettings } from './window-options.js';
 
 /** Options of {@link FixedWindowModel}. Latency defaults to 350 ms, the demo server's. */
@@ -23,6 +21,7 @@ const readOptions = defineOptions<FixedWindowOptions>()(OWNER, {
   aligned: flag(false),
   ...WINDOW_SPEC,
 });
+type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 interface Window {
   start: number | undefined;
@@ -36,46 +35,32 @@ interface Window {
  * rest get 429 at once with a Retry-After (the time left in the window).
  * Rejections do not use up the window.
  */
-export class FixedWindowModel implements ServerModel {
+export class FixedWindowModel extends ServingModel<Settings> {
   readonly name = 'fixed-window';
-  readonly #rate: RateSchedule;
-  readonly #windowMs: number;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #windows: ScopedState<Window>;
-  readonly #latency: Latency;
-  readonly #aligned: boolean;
+  readonly #windows = new ScopedState<Window>(this.settings.scope, () => ({
+    start: undefined,
+    admitted: 0,
+  }));
 
   constructor(options: FixedWindowOptions = {}) {
-    const { aligned, ...rest } = readOptions(options);
-    this.#aligned = aligned;
-    const settings = windowSettings(OWNER, rest);
-    this.#rate = settings.rate;
-    this.#windowMs = settings.windowMs;
-    this.#retryAfter = settings.retryAfter;
-    this.#windows = new ScopedState(settings.scope, () => ({ start: undefined, admitted: 0 }));
-    this.#latency = settings.latency;
+    super(windowSettings(OWNER, readOptions(options)));
   }
 
   arrive(request: ModelRequest): ModelReply {
+    const { rate, windowMs, aligned } = this.settings;
     const window = this.#windows.of(request);
-    if (window.start === undefined || request.at - window.start >= this.#windowMs) {
-      window.start = this.#aligned
-        ? Math.floor(request.at / this.#windowMs) * this.#windowMs
-        : request.at;
+    if (window.start === undefined || request.at - window.start >= windowMs) {
+      window.start = aligned ? Math.floor(request.at / windowMs) * windowMs : request.at;
       window.admitted = 0;
     }
-    const limit = Math.floor((this.#rate.at(window.start) * this.#windowMs) / 1000);
-    if (window.admitted >= limit) {
-      const waitMs = window.start + this.#windowMs - request.at;
-      return textReply(429, {
-        headers: retryAfterHeaders(this.#retryAfter, waitMs, request.wallAt),
-      });
-    }
+    const limit = Math.floor((rate.at(window.start) * windowMs) / 1000);
+    if (window.admitted >= limit)
+      return this.refused(request, window.start + windowMs - request.at);
     window.admitted++;
-    return textReply(200, { ttfbMs: this.#latency.sample() });
+    return this.served();
   }
 
   capacity(at: number): number {
-    return this.#rate.at(at);
+    return this.settings.rate.at(at);
   }
 }

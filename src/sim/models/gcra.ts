@@ -1,11 +1,10 @@
 import { defineOptions, given, number } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
 import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { type RateInput, RateSchedule } from './rate-schedule.js';
-import { textReply } from './reply.js';
-import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link GcraModel}. Latency defaults to 350 ms. */
 export interface GcraOptions extends LimitOptions, LatencyOptions {
@@ -29,6 +28,7 @@ const readOptions = defineOptions<GcraOptions>()(OWNER, {
   ...LIMIT_SPEC,
   ...latencySpec(350),
 });
+type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 /**
  * The generic cell rate algorithm (redis-cell, Stripe, many API gateways):
@@ -37,37 +37,24 @@ const readOptions = defineOptions<GcraOptions>()(OWNER, {
  * `max(TAT, t) + T`. A non-conforming request is refused at once with the
  * time until it would conform; refusals do not move the TAT.
  */
-export class GcraModel implements ServerModel {
+export class GcraModel extends ServingModel<Settings> {
   readonly name = 'gcra';
-  readonly #rate: RateSchedule;
-  readonly #burst: number;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #tat: ScopedState<{ at: number }>;
-  readonly #latency: Latency;
+  readonly #tat = new ScopedState(this.settings.scope, () => ({ at: -Infinity }));
 
   constructor(options: GcraOptions = {}) {
-    const settings = readOptions(options);
-    this.#rate = RateSchedule.from(OWNER, 'rate', settings.rate, 30);
-    this.#burst = settings.burst;
-    this.#retryAfter = settings.retryAfter;
-    this.#tat = new ScopedState(settings.scope, () => ({ at: -Infinity }));
-    this.#latency = latencyOf(settings);
+    super(withRateSchedule(OWNER, readOptions(options)));
   }
 
   arrive(request: ModelRequest): ModelReply {
     const tat = this.#tat.of(request);
-    const intervalMs = 1000 / this.#rate.at(request.at);
-    const conformsAt = tat.at - this.#burst * intervalMs;
-    if (request.at < conformsAt) {
-      return textReply(429, {
-        headers: retryAfterHeaders(this.#retryAfter, conformsAt - request.at, request.wallAt),
-      });
-    }
+    const intervalMs = 1000 / this.settings.rate.at(request.at);
+    const conformsAt = tat.at - this.settings.burst * intervalMs;
+    if (request.at < conformsAt) return this.refused(request, conformsAt - request.at);
     tat.at = Math.max(tat.at, request.at) + intervalMs;
-    return textReply(200, { ttfbMs: this.#latency.sample() });
+    return this.served();
   }
 
   capacity(at: number): number {
-    return this.#rate.at(at);
+    return this.settings.rate.at(at);
   }
 }

@@ -1,7 +1,7 @@
 import { defineOptions } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ServerModel } from './model.js';
-import { textReply } from './reply.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply } from './model.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link HealthyModel}. Latency defaults to 200 ms. */
 export type HealthyOptions = LatencyOptions;
@@ -16,16 +16,15 @@ const readOptions = defineOptions<HealthyOptions>()(OWNER, {
  * seeded jitter, if asked). The control case — a controller should ramp up to
  * its ceiling against it and never slow down.
  */
-export class HealthyModel implements ServerModel {
+export class HealthyModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'healthy';
-  readonly #latency: Latency;
 
   constructor(options: HealthyOptions = {}) {
-    this.#latency = latencyOf(readOptions(options));
+    super(readOptions(options));
   }
 
   arrive(): ModelReply {
-    return textReply(200, { ttfbMs: this.#latency.sample() });
+    return this.served();
   }
 
   /** Unbounded. */

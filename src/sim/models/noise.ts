@@ -1,6 +1,7 @@
 import type { Random } from '../../random.js';
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
+import { WrappingModel } from './wrapping-model.js';
 
 /** Statuses an origin fails with for reasons that have nothing to do with load. */
 const NOISE_STATUSES = [500, 502, 503, 504] as const;
@@ -21,33 +22,22 @@ export interface NoiseOptions {
  * so it neither uses nor reflects the limit. {@link NoiseModel.isNoise} tells a
  * reply of its own from the wrapped model's.
  */
-export class NoiseModel implements ServerModel {
-  readonly name: string;
-  readonly #inner: ServerModel;
+export class NoiseModel extends WrappingModel {
   readonly #options: NoiseOptions;
   readonly #noisy = new WeakSet<ModelReply>();
 
   constructor(inner: ServerModel, options: NoiseOptions) {
-    this.#inner = inner;
+    super(inner, `${inner.name}+noise`);
     this.#options = options;
-    this.name = `${inner.name}+noise`;
   }
 
   arrive(request: ModelRequest): ModelReply {
     const { random, probability, latencyMs } = this.#options;
-    if (random.next() >= probability) return this.#inner.arrive(request);
+    if (random.next() >= probability) return this.inner.arrive(request);
     const status = NOISE_STATUSES[Math.floor(random.next() * NOISE_STATUSES.length)] ?? 500;
     const reply = textReply(status, { ttfbMs: latencyMs });
     this.#noisy.add(reply);
     return reply;
-  }
-
-  finish(request: ModelRequest, at: number): void {
-    this.#inner.finish?.(request, at);
-  }
-
-  capacity(at: number): number | undefined {
-    return this.#inner.capacity(at);
   }
 
   /** Whether `reply` is one of this layer's errors rather than the wrapped model's answer. */

@@ -1,7 +1,7 @@
 import { defineOptions, number } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { textReply } from './reply.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
 /** Options of {@link PacingRampModel}. Latency defaults to 200 ms. */
@@ -45,29 +45,18 @@ const readOptions = defineOptions<PacingRampOptions>()(OWNER, {
  * one included), capped at `maxDelayMs`. The n-th request gets `latency + min(maxDelayMs, floor(n /
  * stepRequests) × stepMs)`.
  */
-export class PacingRampModel implements ServerModel {
-  readonly name: string;
-  readonly #stepMs: number;
-  readonly #stepRequests: number;
-  readonly #maxDelayMs: number;
-  readonly #counts: ClientWindow;
-  readonly #latency: Latency;
+export class PacingRampModel extends ServingModel<ReturnType<typeof readOptions>> {
+  readonly name = this.settings.windowMs === Infinity ? 'ramp' : 'decaying-ramp';
+  readonly #counts = new ClientWindow(this.settings.windowMs);
 
   constructor(options: PacingRampOptions = {}) {
-    const settings = readOptions(options);
-    this.#stepMs = settings.stepMs;
-    this.#stepRequests = settings.stepRequests;
-    this.#maxDelayMs = settings.maxDelayMs;
-    this.name = settings.windowMs === Infinity ? 'ramp' : 'decaying-ramp';
-    this.#counts = new ClientWindow(settings.windowMs);
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
+    const { stepMs, stepRequests, maxDelayMs } = this.settings;
     const count = this.#counts.record(request.client, request.at);
-    const steps = Math.floor(count / this.#stepRequests);
-    const delayMs = Math.min(this.#maxDelayMs, steps * this.#stepMs);
-    return textReply(200, { ttfbMs: this.#latency.sample() + delayMs });
+    return this.served(Math.min(maxDelayMs, Math.floor(count / stepRequests) * stepMs));
   }
 
   /** No hard capacity: the ramp slows clients down instead of rejecting them. */

@@ -1,7 +1,8 @@
 import { defineOptions, number } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
 import { textReply } from './reply.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link QueueTimeoutModel}. `latencyMs` is the service time, default 250 ms. */
 export interface QueueTimeoutOptions extends LatencyOptions {
@@ -39,32 +40,25 @@ const readOptions = defineOptions<QueueTimeoutOptions>()(OWNER, {
  * slow for the rest. A worker is busy for the service time of its request, decided at arrival (no
  * `finish` needed); held requests occupy no worker.
  */
-export class QueueTimeoutModel implements ServerModel {
+export class QueueTimeoutModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'queue-timeout';
-  readonly #holdMs: number;
-  readonly #heldStatus: number;
-  readonly #busyUntil: number[];
-  readonly #latency: Latency;
+  readonly #busyUntil = new Array<number>(this.settings.workers).fill(-Infinity);
 
   constructor(options: QueueTimeoutOptions = {}) {
-    const settings = readOptions(options);
-    this.#holdMs = settings.holdMs;
-    this.#heldStatus = settings.heldStatus;
-    this.#busyUntil = new Array<number>(settings.workers).fill(-Infinity);
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
     const idle = this.#busyUntil.findIndex((until) => until <= request.at);
-    if (idle === -1) return textReply(this.#heldStatus, { ttfbMs: this.#holdMs });
-    const serviceMs = this.#latency.sample();
+    if (idle === -1) return textReply(this.settings.heldStatus, { ttfbMs: this.settings.holdMs });
+    const serviceMs = this.latency.sample();
     this.#busyUntil[idle] = request.at + serviceMs;
     return textReply(200, { ttfbMs: serviceMs });
   }
 
   /** `workers / service time`, or `undefined` with zero service time. */
   capacity(): number | undefined {
-    const { baseMs } = this.#latency;
-    return baseMs > 0 ? (this.#busyUntil.length * 1000) / baseMs : undefined;
+    const { baseMs } = this.latency;
+    return baseMs > 0 ? (this.settings.workers * 1000) / baseMs : undefined;
   }
 }

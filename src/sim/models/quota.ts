@@ -1,10 +1,9 @@
 import { choice, defineOptions, number } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
 import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { textReply } from './reply.js';
-import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import type { ModelReply, ModelRequest } from './model.js';
 import { ScopedState } from './scoped-state.js';
+import { ServingModel } from './serving-model.js';
 
 /** Which rate-limit header families a {@link QuotaModel} publishes. */
 export type QuotaHeaderFamily = 'both' | 'x-ratelimit' | 'ietf';
@@ -58,64 +57,48 @@ interface Usage {
  * response (limit, remaining after this request, seconds to reset); 429 with a
  * Retry-After to the reset only once the quota is spent.
  */
-export class QuotaModel implements ServerModel {
+export class QuotaModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'quota';
-  readonly #limit: number;
-  readonly #windowMs: number;
-  readonly #family: QuotaHeaderFamily;
-  readonly #resetForm: ResetForm;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #usage: ScopedState<Usage>;
-  readonly #latency: Latency;
+  readonly #usage = new ScopedState<Usage>(this.settings.scope, () => ({ window: -1, used: 0 }));
 
   constructor(options: QuotaOptions = {}) {
-    const settings = readOptions(options);
-    this.#limit = settings.limit;
-    this.#windowMs = settings.windowMs;
-    this.#family = settings.headers;
-    this.#resetForm = settings.resetForm;
-    this.#retryAfter = settings.retryAfter;
-    this.#usage = new ScopedState(settings.scope, () => ({ window: -1, used: 0 }));
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
+    const { limit, windowMs } = this.settings;
     const usage = this.#usage.of(request);
-    const window = Math.floor(request.at / this.#windowMs);
+    const window = Math.floor(request.at / windowMs);
     if (usage.window !== window) {
       usage.window = window;
       usage.used = 0;
     }
-    const resetMs = (window + 1) * this.#windowMs - request.at;
-    if (usage.used >= this.#limit) {
-      const headers = {
-        ...this.#quotaHeaders(0, resetMs, request.wallAt),
-        ...retryAfterHeaders(this.#retryAfter, resetMs, request.wallAt),
-      };
-      return textReply(429, { headers });
+    const resetMs = (window + 1) * windowMs - request.at;
+    if (usage.used >= limit) {
+      return this.refused(request, resetMs, 429, this.#quotaHeaders(0, resetMs, request.wallAt));
     }
     usage.used++;
-    const headers = this.#quotaHeaders(this.#limit - usage.used, resetMs, request.wallAt);
-    return textReply(200, { headers, ttfbMs: this.#latency.sample() });
+    return this.served(0, this.#quotaHeaders(limit - usage.used, resetMs, request.wallAt));
   }
 
   capacity(): number {
-    return (this.#limit * 1000) / this.#windowMs;
+    return (this.settings.limit * 1000) / this.settings.windowMs;
   }
 
   #quotaHeaders(remaining: number, resetMs: number, wallAt: number): Record<string, string> {
+    const { limit, windowMs, headers: family, resetForm } = this.settings;
     const resetSeconds = Math.ceil(resetMs / 1000);
     const headers: Record<string, string> = {};
-    if (this.#family !== 'ietf') {
-      headers['x-ratelimit-limit'] = String(this.#limit);
+    if (family !== 'ietf') {
+      headers['x-ratelimit-limit'] = String(limit);
       headers['x-ratelimit-remaining'] = String(remaining);
       headers['x-ratelimit-reset'] = String(
-        this.#resetForm === 'epoch' ? Math.ceil((wallAt + resetMs) / 1000) : resetSeconds,
+        resetForm === 'epoch' ? Math.ceil((wallAt + resetMs) / 1000) : resetSeconds,
       );
     }
-    if (this.#family !== 'x-ratelimit') {
-      const windowSeconds = Math.ceil(this.#windowMs / 1000);
-      headers['ratelimit-policy'] = `${POLICY};q=${this.#limit};w=${windowSeconds}`;
+    if (family !== 'x-ratelimit') {
+      const windowSeconds = Math.ceil(windowMs / 1000);
+      headers['ratelimit-policy'] = `${POLICY};q=${limit};w=${windowSeconds}`;
       headers.ratelimit = `${POLICY};r=${remaining};t=${resetSeconds}`;
     }
     return headers;

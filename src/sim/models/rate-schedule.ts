@@ -32,7 +32,6 @@ export class RateSchedule {
     throw InvalidOptionError.invalid(owner, option, value, EXPECTED);
   }
 
-  /** The rate in force at model time `at` (the first step's rate before 0). */
   /** The lowest rate on the schedule, requests/s. */
   get lowest(): number {
     return Math.min(...this.#steps.map((step) => step.rate));
@@ -52,6 +51,7 @@ export class RateSchedule {
     );
   }
 
+  /** The rate in force at model time `at` (the first step's rate before 0). */
   at(at: number): number {
     let rate = (this.#steps[0] as RateStep).rate;
     for (const step of this.#steps) {
@@ -74,6 +74,21 @@ export class RateSchedule {
     }
     return total;
   }
+}
+
+/** Checked settings `S` with the `rate` a {@link RateSchedule}. */
+export type Scheduled<S> = Omit<S, 'rate'> & { rate: RateSchedule };
+
+/**
+ * Checked settings with their `rate` option read as a {@link RateSchedule}
+ * (`fallback` requests/s when unset); a bad rate's error names `owner`.
+ */
+export function withRateSchedule<S extends { rate: unknown }>(
+  owner: string,
+  settings: S,
+  fallback = 30,
+): Scheduled<S> {
+  return { ...settings, rate: RateSchedule.from(owner, 'rate', settings.rate, fallback) };
 }
 
 /**

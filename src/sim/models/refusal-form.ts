@@ -1,5 +1,6 @@
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { textReply } from './reply.js';
+import { WrappingModel } from './wrapping-model.js';
 
 /** How a server words its refusals. */
 export interface RefusalForm {
@@ -13,31 +14,20 @@ export interface RefusalForm {
 }
 
 /** Rewrites the wrapped model's 429s in another {@link RefusalForm}; other replies pass. */
-export class RefusalFormModel implements ServerModel {
-  readonly name: string;
-  readonly #inner: ServerModel;
+export class RefusalFormModel extends WrappingModel {
   readonly #form: RefusalForm;
 
   constructor(inner: ServerModel, form: RefusalForm) {
-    this.#inner = inner;
+    super(inner);
     this.#form = form;
-    this.name = inner.name;
   }
 
   arrive(request: ModelRequest): ModelReply {
-    const reply = this.#inner.arrive(request);
+    const reply = this.inner.arrive(request);
     if (reply.status !== 429) return reply;
     const { status, retryAfterS } = this.#form;
     const headers = { ...reply.headers };
     if (retryAfterS !== undefined) headers['retry-after'] = String(retryAfterS);
     return textReply(status, { headers, ttfbMs: reply.ttfbMs });
-  }
-
-  finish(request: ModelRequest, at: number): void {
-    this.#inner.finish?.(request, at);
-  }
-
-  capacity(at: number): number | undefined {
-    return this.#inner.capacity(at);
   }
 }

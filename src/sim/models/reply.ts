@@ -30,17 +30,10 @@ export interface ReplyParts {
 /** A reply with a text body; `bodyBytes` is the body's UTF-8 length. */
 export function textReply(status: number, parts: ReplyParts = {}): ModelReply {
   const body = parts.body ?? REASONS[status] ?? `HTTP ${status}`;
-  return {
-    status,
-    headers: {
-      'content-type': parts.contentType ?? 'text/plain; charset=utf-8',
-      ...parts.headers,
-    },
-    ttfbMs: parts.ttfbMs ?? 0,
-    bodyBytes: encoder.encode(body).length,
-    bodyMs: parts.bodyMs ?? 0,
-    body,
-  };
+  const contentType = parts.contentType ?? 'text/plain; charset=utf-8';
+  const reply = sizedReply(status, encoder.encode(body).length, { ...parts, contentType });
+  reply.body = body;
+  return reply;
 }
 
 /** A reply with a filler body of `bodyBytes` bytes (the server generates the bytes). */

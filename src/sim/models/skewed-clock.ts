@@ -1,5 +1,6 @@
 import type { ModelReply, ModelRequest, ServerModel } from './model.js';
 import { httpDate } from './retry-after.js';
+import { WrappingModel } from './wrapping-model.js';
 
 /**
  * A server whose clock is `skewMs` ahead of the client's (behind when
@@ -7,29 +8,18 @@ import { httpDate } from './retry-after.js';
  * HTTP-date Retry-After and epoch resets are in server time, and every reply
  * carries the server's `Date` — what a client must correct by.
  */
-export class SkewedClockModel implements ServerModel {
-  readonly name: string;
-  readonly #inner: ServerModel;
+export class SkewedClockModel extends WrappingModel {
   readonly #skewMs: number;
 
   constructor(inner: ServerModel, skewMs: number) {
-    this.#inner = inner;
+    super(inner);
     this.#skewMs = skewMs;
-    this.name = inner.name;
   }
 
   arrive(request: ModelRequest): ModelReply {
     const wallAt = request.wallAt + this.#skewMs;
-    const reply = this.#inner.arrive({ ...request, wallAt });
+    const reply = this.inner.arrive({ ...request, wallAt });
     reply.headers.date = httpDate(wallAt + reply.ttfbMs);
     return reply;
-  }
-
-  finish(request: ModelRequest, at: number): void {
-    this.#inner.finish?.(request, at);
-  }
-
-  capacity(at: number): number | undefined {
-    return this.#inner.capacity(at);
   }
 }

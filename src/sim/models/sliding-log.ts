@@ -1,10 +1,8 @@
 import { defineOptions } from '../../option-spec.js';
-import type { Latency } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import type { RateSchedule } from './rate-schedule.js';
-import { textReply } from './reply.js';
-import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import type { Scheduled } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
+import { ServingModel } from './serving-model.js';
 import { TimeLog } from './time-log.js';
 import { WINDOW_SPEC, type WindowOptions, windowSettings } from './window-options.js';
 
@@ -13,6 +11,7 @@ export type SlidingLogOptions = WindowOptions;
 
 const OWNER = 'SlidingLogModel';
 const readOptions = defineOptions<WindowOptions>()(OWNER, WINDOW_SPEC);
+type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 /**
  * A sliding-window log limiter: it remembers the arrival time of every served
@@ -20,39 +19,29 @@ const readOptions = defineOptions<WindowOptions>()(OWNER, WINDOW_SPEC);
  * the last `windowMs`. A rejection's Retry-After is the time until enough of
  * the log expires. Rejections are not logged.
  */
-export class SlidingLogModel implements ServerModel {
+export class SlidingLogModel extends ServingModel<Settings> {
   readonly name = 'sliding-log';
-  readonly #rate: RateSchedule;
-  readonly #windowMs: number;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #logs: ScopedState<TimeLog>;
-  readonly #latency: Latency;
+  readonly #logs = new ScopedState(this.settings.scope, () => new TimeLog());
 
   constructor(options: SlidingLogOptions = {}) {
-    const settings = windowSettings(OWNER, readOptions(options));
-    this.#rate = settings.rate;
-    this.#windowMs = settings.windowMs;
-    this.#retryAfter = settings.retryAfter;
-    this.#logs = new ScopedState(settings.scope, () => new TimeLog());
-    this.#latency = settings.latency;
+    super(windowSettings(OWNER, readOptions(options)));
   }
 
   arrive(request: ModelRequest): ModelReply {
+    const { rate, windowMs } = this.settings;
     const log = this.#logs.of(request);
-    log.expire(request.at - this.#windowMs);
-    const limit = Math.floor((this.#rate.at(request.at) * this.#windowMs) / 1000);
+    log.expire(request.at - windowMs);
+    const limit = Math.floor((rate.at(request.at) * windowMs) / 1000);
     if (log.size >= limit) {
       const freeing = log.nth(log.size - limit);
-      const waitMs = freeing === undefined ? this.#windowMs : freeing + this.#windowMs - request.at;
-      return textReply(429, {
-        headers: retryAfterHeaders(this.#retryAfter, waitMs, request.wallAt),
-      });
+      const waitMs = freeing === undefined ? windowMs : freeing + windowMs - request.at;
+      return this.refused(request, waitMs);
     }
     log.push(request.at);
-    return textReply(200, { ttfbMs: this.#latency.sample() });
+    return this.served();
   }
 
   capacity(at: number): number {
-    return this.#rate.at(at);
+    return this.settings.rate.at(at);
   }
 }

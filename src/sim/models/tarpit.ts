@@ -1,8 +1,8 @@
 import { defineOptions, number } from '../../option-spec.js';
 import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { textReply } from './reply.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link TarpitModel}. Latency defaults to 150 ms. */
 export interface TarpitOptions extends ClientRateOptions, LatencyOptions {
@@ -25,26 +25,20 @@ const readOptions = defineOptions<TarpitOptions>()(OWNER, {
  * still answered 200, but only after being held `delayMs` before the first byte — time to first
  * byte inflates while the body arrives at normal speed.
  */
-export class TarpitModel implements ServerModel {
+export class TarpitModel extends ServingModel<ReturnType<typeof readOptions>> {
   readonly name = 'tarpit';
-  readonly #delayMs: number;
-  readonly #trigger: ClientRateTrigger;
-  readonly #latency: Latency;
+  readonly #trigger = new ClientRateTrigger(this.settings);
 
   constructor(options: TarpitOptions = {}) {
-    const settings = readOptions(options);
-    this.#delayMs = settings.delayMs;
-    this.#trigger = new ClientRateTrigger(settings);
-    this.#latency = latencyOf(settings);
+    super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
-    const held = this.#trigger.over(request) ? this.#delayMs : 0;
-    return textReply(200, { ttfbMs: this.#latency.sample() + held });
+    return this.served(this.#trigger.over(request) ? this.settings.delayMs : 0);
   }
 
-  /** The free rate per client, requests/s (`undefined` when 0: everything is tarpitted). */
+  /** The free rate per client (`undefined` when 0: everything is tarpitted). */
   capacity(): number | undefined {
-    return this.#trigger.rate > 0 ? this.#trigger.rate : undefined;
+    return this.#trigger.capacity();
   }
 }

@@ -1,11 +1,10 @@
 import { defineOptions, given, number } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
 import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
-import type { ModelReply, ModelRequest, ServerModel } from './model.js';
-import { type RateInput, RateSchedule } from './rate-schedule.js';
-import { textReply } from './reply.js';
-import { type RetryAfterForm, retryAfterHeaders } from './retry-after.js';
+import type { ModelReply, ModelRequest } from './model.js';
+import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
+import { ServingModel } from './serving-model.js';
 
 /** Options of {@link TokenBucketModel}. Latency defaults to 350 ms. */
 export interface TokenBucketOptions extends LimitOptions, LatencyOptions {
@@ -28,6 +27,7 @@ const readOptions = defineOptions<TokenBucketOptions>()(OWNER, {
   ...LIMIT_SPEC,
   ...latencySpec(350),
 });
+type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 interface Bucket {
   tokens: number;
@@ -39,45 +39,31 @@ interface Bucket {
  * `rate` per second up to `burst`. With no token left the request gets 429 at
  * once, with a Retry-After of the time until the next token.
  */
-export class TokenBucketModel implements ServerModel {
+export class TokenBucketModel extends ServingModel<Settings> {
   readonly name = 'token-bucket';
-  readonly #rate: RateSchedule;
-  readonly #burst: number;
-  readonly #retryAfter: RetryAfterForm;
-  readonly #buckets: ScopedState<Bucket>;
-  readonly #latency: Latency;
+  readonly #buckets = new ScopedState<Bucket>(this.settings.scope, () => ({
+    tokens: this.settings.burst,
+    refilledAt: undefined,
+  }));
 
   constructor(options: TokenBucketOptions = {}) {
-    const settings = readOptions(options);
-    this.#rate = RateSchedule.from(OWNER, 'rate', settings.rate, 30);
-    this.#burst = settings.burst;
-    this.#retryAfter = settings.retryAfter;
-    this.#buckets = new ScopedState(settings.scope, () => ({
-      tokens: this.#burst,
-      refilledAt: undefined,
-    }));
-    this.#latency = latencyOf(settings);
+    super(withRateSchedule(OWNER, readOptions(options)));
   }
 
   arrive(request: ModelRequest): ModelReply {
+    const { rate, burst } = this.settings;
     const bucket = this.#buckets.of(request);
     const since = bucket.refilledAt ?? request.at;
-    bucket.tokens = Math.min(
-      this.#burst,
-      bucket.tokens + this.#rate.requestsBetween(since, request.at),
-    );
+    bucket.tokens = Math.min(burst, bucket.tokens + rate.requestsBetween(since, request.at));
     bucket.refilledAt = request.at;
     if (bucket.tokens < 1) {
-      const waitMs = ((1 - bucket.tokens) * 1000) / this.#rate.at(request.at);
-      return textReply(429, {
-        headers: retryAfterHeaders(this.#retryAfter, waitMs, request.wallAt),
-      });
+      return this.refused(request, ((1 - bucket.tokens) * 1000) / rate.at(request.at));
     }
     bucket.tokens -= 1;
-    return textReply(200, { ttfbMs: this.#latency.sample() });
+    return this.served();
   }
 
   capacity(at: number): number {
-    return this.#rate.at(at);
+    return this.settings.rate.at(at);
   }
 }

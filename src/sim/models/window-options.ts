@@ -1,9 +1,7 @@
 import { given, number, type SettingsOf } from '../../option-spec.js';
-import { type Latency, type LatencyOptions, latencyOf, latencySpec } from './latency.js';
+import { type LatencyOptions, latencySpec } from './latency.js';
 import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
-import { type RateInput, RateSchedule } from './rate-schedule.js';
-import type { RetryAfterForm } from './retry-after.js';
-import type { LimitScope } from './scoped-state.js';
+import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
 
 /** Options of the window models (fixed window, sliding log). Latency defaults to 350 ms. */
 export interface WindowOptions extends LimitOptions, LatencyOptions {
@@ -28,22 +26,15 @@ export const WINDOW_SPEC = {
   ...latencySpec(350),
 };
 
-/** Validated {@link WindowOptions}. */
-export interface WindowSettings {
-  rate: RateSchedule;
-  windowMs: number;
-  retryAfter: RetryAfterForm;
-  scope: LimitScope;
-  latency: Latency;
-}
-
-/** The settings of a window model, read by a reader built on {@link WINDOW_SPEC}. */
-export function windowSettings(
+/**
+ * The settings of a window model, read by a reader built on {@link WINDOW_SPEC}:
+ * the rate a schedule that admits at least one request per window.
+ */
+export function windowSettings<S extends SettingsOf<typeof WINDOW_SPEC>>(
   owner: string,
-  settings: SettingsOf<typeof WINDOW_SPEC>,
-): WindowSettings {
-  const rate = RateSchedule.from(owner, 'rate', settings.rate, 30);
-  rate.requireOnePerWindow(owner, settings.windowMs);
-  const { windowMs, retryAfter, scope } = settings;
-  return { rate, windowMs, retryAfter, scope, latency: latencyOf(settings) };
+  settings: S,
+): Scheduled<S> {
+  const scheduled = withRateSchedule(owner, settings);
+  scheduled.rate.requireOnePerWindow(owner, settings.windowMs);
+  return scheduled;
 }
