@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
 import { type Command, InvalidArgumentError } from 'commander';
+import type { LogAnalyzerOptions } from '../analyze/analyzer-options.js';
 import { formatAnalysis } from '../analyze/format-analysis.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
 import { MIN_WINDOW_S } from '../analyze/log-analyzer.js';
@@ -9,6 +10,7 @@ import { lineUse, requireUsable } from '../analyze/unusable-log.js';
 import { type LatencyBaseline, parseBaseline } from '../detect/baseline-file.js';
 import { TooManyWindowsError, UnusableLogError } from '../errors.js';
 import { numberArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { FAILURE_EXIT, oneLine, USAGE_EXIT, UsageError } from './usage-error.js';
 
 /** Where a command writes. */
@@ -73,8 +75,23 @@ export async function requireLogFile(path: string): Promise<void> {
   }
 }
 
+/**
+ * What `--window` and `--baseline` (of `analyze` and `report`) ask of the
+ * analyser, the baseline file read and checked.
+ */
+export async function analysisOptions(options: {
+  window?: number;
+  baseline?: string;
+}): Promise<Pick<LogAnalyzerOptions, 'windowS' | 'baseline'>> {
+  const baseline = options.baseline ? await loadBaselineFile(options.baseline) : undefined;
+  return {
+    ...(options.window !== undefined ? { windowS: options.window } : {}),
+    ...(baseline ? { baseline } : {}),
+  };
+}
+
 /** Reads a baseline JSON file, or fails with a one-line {@link UsageError}. */
-export async function loadBaselineFile(path: string): Promise<LatencyBaseline> {
+async function loadBaselineFile(path: string): Promise<LatencyBaseline> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -111,12 +128,8 @@ export async function runAnalyze(
 ): Promise<number> {
   try {
     await requireLogFile(log);
-    const baseline = options.baseline ? await loadBaselineFile(options.baseline) : undefined;
-    const source = log === '-' ? io.stdin : log;
-    const analysis = await analyzeLog(source, {
-      ...(options.window !== undefined ? { windowS: options.window } : {}),
-      ...(baseline ? { baseline } : {}),
-    });
+    const asked = await analysisOptions(options);
+    const analysis = await analyzeLog(log === '-' ? io.stdin : log, asked);
     requireUsable(lineUse(analysis), log === '-' ? 'stdin' : log);
     io.stdout.write(options.json ? `${JSON.stringify(analysis)}\n` : formatAnalysis(analysis));
     return 0;
@@ -156,7 +169,5 @@ export function registerAnalyze(program: Command): Command {
       'a baseline JSON file (ratewise baseline capture) for the latency alarm',
     )
     .option('--json', 'print one JSON object')
-    .action(async (log: string, options: AnalyzeCommandOptions) => {
-      process.exitCode = await runAnalyze(log, options);
-    });
+    .action((log: string, options: AnalyzeCommandOptions) => exitWith(runAnalyze(log, options)));
 }

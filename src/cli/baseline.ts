@@ -19,6 +19,7 @@ import { redactUrl } from '../util/redact.js';
 import { type CommandIo, processIo, reportFailure, requireLogFile } from './analyze.js';
 import { captureProgress } from './capture-progress.js';
 import { formerFlag, numberArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** A count on the command line: a whole number, at least 1. */
@@ -216,9 +217,9 @@ export function registerBaseline(program: Command): Command {
     requestsDefault: 100,
     intervalMs: 'time between two requests to a host',
     windowRequests: 'requests per window; the fastest window is kept',
-  }).action(async (urls: string[], options: CaptureCommandOptions) => {
-    process.exitCode = await runCapture(urls, options);
-  });
+  }).action((urls: string[], options: CaptureCommandOptions) =>
+    exitWith(runCapture(urls, options)),
+  );
   const check = baseline
     .command('check')
     .description(
@@ -234,8 +235,8 @@ export function registerBaseline(program: Command): Command {
     requestsDefault: 20,
     intervalMs: 'time between two live requests to a host (URL mode)',
     windowRequests: 'latest latencies per host compared (log mode)',
-  }).action(async (targets: string[], options: CheckCommandOptions) => {
-    process.exitCode = await runCheck(targets, options);
-  });
+  }).action((targets: string[], options: CheckCommandOptions) =>
+    exitWith(runCheck(targets, options)),
+  );
   return baseline;
 }

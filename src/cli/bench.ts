@@ -6,6 +6,7 @@ import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
 import { STRATEGIES, type Strategy } from '../sim/strategies/index.js';
 import { benchFamily } from './bench-family.js';
 import { numberArg, positiveArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise bench`, as commander parses them. */
@@ -50,9 +51,9 @@ export function registerBench(program: Command): Command {
       '--write <file>',
       'also put the tables and this command into a Markdown file (e.g. BENCHMARKS.md)',
     )
-    .action(async (options: BenchCommandOptions) => {
-      process.exitCode = await benchCommand(options, process.argv.slice(2));
-    });
+    .action((options: BenchCommandOptions) =>
+      exitWith(benchCommand(options, process.argv.slice(2))),
+    );
 }
 
 /** Runs `ratewise bench`; resolves with the exit code. */

@@ -11,6 +11,7 @@ import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
 import { redactSecrets } from '../util/redact.js';
 import { type MetricsAddress, metricsAddress, serveMetrics } from './metrics-port.js';
 import { numberArg, positiveArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { progressDisplay } from './progress-display.js';
 import { USAGE_EXIT, UsageError } from './usage-error.js';
 
@@ -94,9 +95,7 @@ export function registerCrawl(program: Command): Command {
       'serve Prometheus metrics at http://127.0.0.1:<port>/metrics while crawling (needs prom-client)',
       metricsAddress,
     )
-    .action(async (file: string, options: CrawlCommandOptions) => {
-      process.exitCode = await crawlCommand(file, options);
-    });
+    .action((file: string, options: CrawlCommandOptions) => exitWith(crawlCommand(file, options)));
 }
 
 /**

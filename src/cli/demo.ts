@@ -13,6 +13,7 @@ import { naive, ratewise, type Strategy } from '../sim/strategies/index.js';
 import type { RunSummary } from '../sim/summary.js';
 import { DEMO_COLUMNS, demoVerdict, writeExchangeLog } from './demo-parts.js';
 import { formerFlag, positiveArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise demo`, as commander parses them. */
@@ -37,9 +38,7 @@ export function registerDemo(program: Command): Command {
     .addOption(formerFlag('--out <dir>', '--dir'))
     .option('--no-compare', 'skip the naive run')
     .option('--json', 'print the two summaries as one JSON object (last line of stdout)')
-    .action(async (options: DemoOptions) => {
-      process.exitCode = await demoCommand(options);
-    });
+    .action((options: DemoOptions) => exitWith(demoCommand(options)));
 }
 
 /** Runs `ratewise demo`; resolves with the exit code. */

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { formatNumber, textTable } from '../analyze/text-table.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise fleet status`. */
@@ -23,9 +24,7 @@ export function registerFleet(program: Command): Command {
     .requiredOption('--redis <url>', 'the Redis the fleet shares (redis://host:port)')
     .option('--prefix <prefix>', 'the fleet key prefix', 'rw')
     .option('--json', 'one JSON array of scopes')
-    .action(async (options: FleetStatusOptions) => {
-      process.exitCode = await fleetStatus(options);
-    });
+    .action((options: FleetStatusOptions) => exitWith(fleetStatus(options)));
   return fleet;
 }
 

@@ -13,6 +13,7 @@ import {
 import type { PhaseTimings } from '../timings.js';
 import { redactSecrets, redactUrl } from '../util/redact.js';
 import { numberArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise probe`, as commander parses them. */
@@ -53,9 +54,7 @@ export function registerProbe(program: Command): Command {
       'reuse the connection (by default each request opens its own, as curl does)',
     )
     .option('--json', 'print one JSON object')
-    .action(async (url: string, options: ProbeOptions) => {
-      process.exitCode = await probeCommand(url, options);
-    });
+    .action((url: string, options: ProbeOptions) => exitWith(probeCommand(url, options)));
 }
 
 /** Runs `ratewise probe`; resolves with the exit code (1 when no request got a response). */

@@ -22,6 +22,14 @@ export function createProgram(): Command {
 }
 
 /**
+ * Makes a command's result the program's exit code: a command's action is
+ * `.action((log: string, options: O) => exitWith(runReport(log, options)))`.
+ */
+export async function exitWith(code: Promise<number>): Promise<void> {
+  process.exitCode = await code;
+}
+
+/**
  * Parses `args` (without `node` and the script) and runs the command.
  * Resolves with the exit code: 0, the command's own (`process.exitCode`),
  * 2 for a usage error, 1 for a runtime failure — reported in one line on

@@ -2,14 +2,15 @@ import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { writeReport } from '../report/write-report.js';
 import {
+  analysisOptions,
   type CommandIo,
-  loadBaselineFile,
   processIo,
   reportFailure,
   requireLogFile,
   windowArg,
 } from './analyze.js';
 import { requireFileTarget, writeFailure } from './output-file.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise report`. */
@@ -45,13 +46,12 @@ export async function runReport(
     await requireLogFile(log);
     const out = options.out ?? 'report.html';
     await requireFileTarget(out);
-    const baseline = options.baseline ? await loadBaselineFile(options.baseline) : undefined;
+    const asked = await analysisOptions(options);
     if (options.compare !== undefined) await requireLogFile(options.compare);
     const written = await writeReport({
       log,
       out,
-      ...(options.window !== undefined ? { windowS: options.window } : {}),
-      ...(baseline ? { baseline } : {}),
+      ...asked,
       ...(options.title !== undefined ? { title: options.title } : {}),
       ...(options.compare !== undefined
         ? { compare: { log: options.compare, label: basename(options.compare) } }
@@ -91,7 +91,5 @@ export function registerReport(program: Command): Command {
       'another run of the same job (say, without ratewise) to show beside this one',
     )
     .option('--json', 'print what was written as JSON')
-    .action(async (log: string, options: ReportCommandOptions) => {
-      process.exitCode = await runReport(log, options);
-    });
+    .action((log: string, options: ReportCommandOptions) => exitWith(runReport(log, options)));
 }

@@ -9,6 +9,7 @@ import type { FamilyServer } from '../sim/family/server.js';
 import { createModel, MODEL_CATALOG, parseModelParams } from '../sim/models/index.js';
 import { startMockServer } from '../testing/mock-server.js';
 import { collect, numberArg } from './parsers.js';
+import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise serve-mock`, as commander parses them. */
@@ -51,9 +52,7 @@ export function registerServeMock(program: Command): Command {
     )
     .option('--family-seed <s>', 'seed of the family sample', numberArg({ integer: true }))
     .option('--record <file>', 'with --family-index: write what the server saw here on exit (JSON)')
-    .action(async (options: ServeMockOptions) => {
-      process.exitCode = await serveMockCommand(options);
-    });
+    .action((options: ServeMockOptions) => exitWith(serveMockCommand(options)));
 }
 
 /** Runs `ratewise serve-mock` until SIGINT/SIGTERM; resolves with the exit code. */
