@@ -339,8 +339,8 @@ describe('AdaptiveRate', () => {
     } as const;
     rate.onSample(sample({ at: 5000, kind: 'throttled', retryAfterMs: 0, quota }));
     expect(rate.ceiling).toBeUndefined(); // nothing learned about the server's rate
-    // Written halfway through the 100 ms round trip, at 4,950: the reset is due at 9,950.
-    expect(rate.pausedUntil).toBe(9950);
+    // The header bounds the reset: 5 s from the answer's arrival at the latest.
+    expect(rate.pausedUntil).toBe(10_000);
     rate.onSample(
       sample({
         at: 10_100,
@@ -448,8 +448,8 @@ describe('AdaptiveRate and a published quota', () => {
     const rate = new AdaptiveRate();
     const quota: RateLimitQuota = { remaining: 12, resetMs: 5000, source: 'x-ratelimit' };
     rate.onSample(sample({ at: 1000, quota, outstanding: 2 }));
-    // (12 − 2) over the 4.95 s left: the header was written halfway through the 100 ms round trip.
-    expect(rate.rate).toBeCloseTo(10 / 4.95, 9);
+    // (12 − 2) over the 5 s left at the latest: the header's reset counted from the arrival.
+    expect(rate.rate).toBeCloseTo(10 / 5, 9);
   });
 
   it('caps at a published policy, also past the reset, and pauses until the reset when spent', () => {
@@ -458,7 +458,7 @@ describe('AdaptiveRate and a published quota', () => {
     rate.onSample(sample({ at: 100, quota: { ...policy, remaining: 300, resetMs: 1000 } }));
     expect(rate.rate).toBe(10);
     rate.onSample(sample({ at: 200, quota: { ...policy, remaining: 0, resetMs: 20_000 } }));
-    expect(rate.pausedUntil).toBe(20_150); // 20 s from 150, when the header was written
+    expect(rate.pausedUntil).toBe(20_200); // 20 s from the answer's arrival at the latest
     rate.onSample(sample({ at: 30_000 })); // the window reset: the policy still stands
     expect(rate.rate).toBe(10);
   });

@@ -17,9 +17,9 @@ describe('QuotaPace', () => {
   it('spreads remaining, less the requests still in flight, over the time to the reset', () => {
     const pace = new QuotaPace();
     expect(feed(pace, { remaining: 12, resetMs: 5000 }, 1000, 2)).toBe(0);
-    // Written halfway through the 50 ms round trip: (12 − 2) over the 4.975 s left.
-    expect(pace.cap(1000)).toBeCloseTo(10 / 4.975, 9);
-    expect(pace.cap(5976)).toBe(Infinity); // stale after the reset, with no policy known
+    // The header bounds the reset from above: 5 s from the answer's arrival at the latest.
+    expect(pace.cap(1000)).toBeCloseTo(10 / 5, 9);
+    expect(pace.cap(6001)).toBe(Infinity); // stale after the reset, with no policy known
   });
 
   it('caps at the policy, limit per window, also after the reset', () => {
@@ -31,34 +31,61 @@ describe('QuotaPace', () => {
     expect(pace.cap(120_000)).toBe(10);
   });
 
-  it('pauses until the reset when nothing is left', () => {
+  it('pauses until the reset when nothing is left, or when the requests in flight take what is', () => {
     const pace = new QuotaPace();
-    expect(feed(pace, { remaining: 0, resetMs: 2500 }, 100)).toBe(2575); // from 75, when written
+    expect(feed(pace, { remaining: 0, resetMs: 2500 }, 100)).toBe(2600);
+    // 3 left and 3 in flight: a request more would be refused, not sent unpaced.
+    expect(feed(pace, { remaining: 3, resetMs: 2000 }, 700, 3)).toBe(2600);
   });
 
-  it('counts a slow server’s reset from when it wrote the header, not from when the page came back', () => {
-    // Sent at 0, answered at 2,000: the header said 10 s to the reset as of about 1,000.
-    const pace = new QuotaPace();
-    pace.onQuota(
-      { remaining: 90, resetMs: 10_000, source: 'x-ratelimit' },
-      sample({ sentAt: 0, at: 2000 }),
-    );
-    expect(pace.cap(2000)).toBeCloseTo(90 / 9, 9); // 90 over the 9 s left, not over 10 s
-    expect(pace.cap(11_001)).toBe(Infinity); // reset at 11,000, not 12,000
-  });
-
-  it('learns the reset instant from remaining going up, not from answers overtaking each other', () => {
+  it('paces to the reset learned from remaining going up, as a send time, not from the header', () => {
+    // Pages take 1.5 s; the server counts a request as it comes in (at its send time here).
     const pace = new QuotaPace();
     const policy = { limit: 100, windowMs: 10_000 };
-    feed(pace, { ...policy, remaining: 40, resetMs: 3000 }, 7500, 5);
-    feed(pace, { ...policy, remaining: 43, resetMs: 3000 }, 7520, 5); // overtaken: within in flight
-    expect(pace.snapshot(SAME_CLOCKS).resetAt).toBe(0);
-    feed(pace, { ...policy, remaining: 1, resetMs: 1000 }, 9900);
-    feed(pace, { ...policy, remaining: 99, resetMs: 10_000 }, 10_050); // sent at 10,000
-    expect(pace.snapshot(SAME_CLOCKS).resetAt).toBe(10_025);
-    // The header says 10 s (whole seconds); the learned phase says 9.475 s left at 10,550.
-    feed(pace, { ...policy, remaining: 90, resetMs: 10_000 }, 10_550);
-    expect(pace.cap(10_550)).toBeCloseTo(90 / 9.475, 6);
+    const answer = (sentAt: number, remaining: number, resetMs: number) =>
+      pace.onQuota(
+        { ...policy, remaining, resetMs, source: 'ietf' },
+        sample({ sentAt, at: sentAt + 1500 }),
+      );
+    answer(9_900, 1, 1000);
+    answer(10_010, 99, 10_000); // the boundary was sent between 9,900 and 10,010
+    answer(19_960, 0, 1000);
+    answer(20_000, 99, 10_000); // ... and between 19,960 and 20,000: 10,000 a window on
+    expect(pace.snapshot(SAME_CLOCKS).resetAt).toBe(20_000);
+    // At 22,000 the header's bound is 32,000 (the answer's arrival + 10 s); the phase's 30,000.
+    answer(20_500, 80, 10_000);
+    expect(pace.cap(22_000)).toBeCloseTo(80 / 8, 9);
+  });
+
+  it('does not read an answer from a window already over as the state of this one', () => {
+    const pace = new QuotaPace();
+    const answer = (sentAt: number, at: number, remaining: number, resetMs: number) =>
+      pace.onQuota(
+        { limit: 100, windowMs: 10_000, remaining, resetMs, source: 'ietf' },
+        sample({ sentAt, at }),
+      );
+    answer(9_800, 9_900, 1, 1000);
+    answer(10_010, 10_100, 99, 10_000); // a boundary at 10,010 at the latest: the next at 20,010
+    answer(15_000, 15_100, 50, 5000);
+    // Sent at 19,900, answered after its window ended: nothing was left there, but the next
+    // window has all of its quota — no pause, the policy's pace.
+    expect(answer(19_900, 20_400, 0, 1000)).toBe(0);
+    expect(pace.cap(20_400)).toBe(10);
+  });
+
+  it('sets aside what unseen others take of the window', () => {
+    const pace = new QuotaPace();
+    // One of ours every 200 ms, each answered in 100 ms; remaining falls by 2 an answer: others
+    // take 5/s. The header bounds the window's end at 10,100.
+    let remaining = 150;
+    for (let sentAt = 0; sentAt <= 5000; sentAt += 200, remaining -= 2) {
+      pace.onQuota(
+        { limit: 200, windowMs: 10_000, remaining, resetMs: 10_000 - sentAt, source: 'ietf' },
+        sample({ sentAt, at: sentAt + 100 }),
+      );
+    }
+    // 100 left after the answer sent at 5,000; others will take 5/s × 5.1 s of it by the end.
+    expect(pace.cap(5100)).toBeCloseTo((100 - 5 * 5.1) / 5, 6);
   });
 
   it('ignores a policy window under a millisecond (its reset phase would be NaN)', () => {
