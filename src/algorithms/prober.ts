@@ -1,20 +1,12 @@
 import type { ClockReading } from './clock-reading.js';
 import { NEVER } from './congestion.js';
+import { type HeldRefusal, inAftermath, RefusedProbeMemory } from './probe-aftermath.js';
 import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
 
 /** A ceiling below this share of the recent peak is a fallen one. */
 const FALLEN = 0.75;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
-/**
- * A refusal at a held rate above what was held before a probe, this soon
- * after the probe's refusal (or within this many meter windows), is the
- * probe's aftermath — its reading was too high — and part of its cost; a
- * later one, or one at the rate held before, is the server's doing (a
- * capacity that fell).
- */
-const AFTERMATH = { ms: 10_000, windows: 3 } as const;
-
 /**
  * The last congestion event: what it cost, whether a probe caused it and
  * found the ceiling where it was, whether it was a refusal (timeouts and
@@ -31,9 +23,6 @@ interface CongestionEvent {
   heldBefore: number;
 }
 
-/** A pause asked again the same, at least this long, ms, is taken for a constant one. */
-const CONSTANT_PAUSE_MS = 2000;
-
 /** What a probe budget earns: `refusedShare` of a refusal per request, `pausedShare` of the time. */
 export interface ProbeShares {
   readonly refusedShare: number;
@@ -41,20 +30,13 @@ export interface ProbeShares {
 }
 
 /** What a cut tells the prober about the congestion event it starts or continues. */
-export interface CutReport {
-  at: number;
-  /** The learned rate that was refused. */
-  current: number;
+export interface CutReport extends HeldRefusal {
   /** The rate held before the probe, when it was one. */
   heldBeforeProbe: number;
   /** Whether the refusal found the ceiling where it was. */
   confirmed: boolean;
   /** Whether it was a refusal (not a timeout or a reset). */
   refusal: boolean;
-  /** The rate meter's window, ms. */
-  windowMs: number;
-  /** The pause the refusal asked for (its Retry-After), ms, if it named one. */
-  retryAfterMs?: number | undefined;
 }
 
 /** When a probe may start: the learned ceiling, the hold and any pause, and whether a quota sets the pace. */
@@ -85,11 +67,8 @@ export class Prober {
   #peak: { value: number; at: number } | undefined;
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
-  /**
-   * The last refused probe: when, the rate held before it, and the pause its
-   * refusal asked for (not saved: it matters for seconds).
-   */
-  #lastProbe: { at: number; heldBefore: number; retryAfterMs: number | undefined } | undefined;
+  /** The last refused probe, for its aftermath. */
+  readonly #lastProbe = new RefusedProbeMemory();
 
   /** @param shares what the budget earns, as in `AdaptiveRateOptions`. */
   constructor(shares: ProbeShares) {
@@ -149,13 +128,7 @@ export class Prober {
    */
   onCut(cut: CutReport, ceiling: number): void {
     const probing = this.#probeMs !== undefined;
-    if (probing) {
-      this.#lastProbe = {
-        at: cut.at,
-        heldBefore: cut.heldBeforeProbe,
-        retryAfterMs: cut.retryAfterMs,
-      };
-    }
+    if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
     if (this.#inAftermath(cut)) this.#current().confirmed = false;
     else {
       if (this.#event?.probe) this.#settle(this.#fallen(cut.at, ceiling));
@@ -204,31 +177,17 @@ export class Prober {
 
   /**
    * The rate held before the last refused probe, when the refusal `cut` (at a
-   * held rate) is that probe's aftermath (see {@link AFTERMATH}) and asks for
-   * the same pause of {@link CONSTANT_PAUSE_MS} or more as the probe's refusal
-   * did: the server's pause is then a constant, not the time until it grants
-   * again, so what was granted since the pause, counted per the pause, says
-   * too little. Undefined otherwise.
+   * held rate) is that probe's aftermath and asks for the same constant pause
+   * (see {@link RefusedProbeMemory.heldBefore}); undefined otherwise.
    */
   heldBeforeRefusedProbe(cut: CutReport): number | undefined {
-    const last = this.#lastProbe;
-    if (this.#probeMs !== undefined || last === undefined || cut.current <= last.heldBefore) {
-      return undefined;
-    }
-    const pauseMs = cut.retryAfterMs;
-    if (pauseMs === undefined || pauseMs < CONSTANT_PAUSE_MS || pauseMs !== last.retryAfterMs) {
-      return undefined;
-    }
-    const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * cut.windowMs);
-    return cut.at - last.at <= spanMs ? last.heldBefore : undefined;
+    return this.#probeMs === undefined ? this.#lastProbe.heldBefore(cut) : undefined;
   }
 
   #inAftermath(cut: CutReport): boolean {
     const event = this.#event;
     if (this.#probeMs !== undefined || event === undefined || !event.probe) return false;
-    if (cut.current <= event.heldBefore) return false;
-    const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * cut.windowMs);
-    return cut.at - event.at <= spanMs;
+    return inAftermath(cut, event.at, event.heldBefore);
   }
 
   /** The current congestion event, created at the first need. */

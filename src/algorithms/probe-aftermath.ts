@@ -1,0 +1,60 @@
+/**
+ * A refusal at a held rate above what was held before a probe, this soon
+ * after the probe's refusal (or within this many meter windows), is the
+ * probe's aftermath — its reading was too high — and part of its cost; a
+ * later one, or one at the rate held before, is the server's doing (a
+ * capacity that fell).
+ */
+const AFTERMATH = { ms: 10_000, windows: 3 } as const;
+
+/** A pause asked again the same, at least this long, ms, is taken for a constant one. */
+const CONSTANT_PAUSE_MS = 2000;
+
+/** A refusal at a held rate, as far as a probe's aftermath is concerned. */
+export interface HeldRefusal {
+  at: number;
+  /** The learned rate that was refused. */
+  current: number;
+  /** The rate meter's window, ms. */
+  windowMs: number;
+  /** The pause the refusal asked for (its Retry-After), ms, if it named one. */
+  retryAfterMs?: number | undefined;
+}
+
+/** Whether `refusal`, at a rate above `heldBefore`, comes within the aftermath of a probe refused at `probeAt`. */
+export function inAftermath(refusal: HeldRefusal, probeAt: number, heldBefore: number): boolean {
+  if (refusal.current <= heldBefore) return false;
+  const spanMs = Math.max(AFTERMATH.ms, AFTERMATH.windows * refusal.windowMs);
+  return refusal.at - probeAt <= spanMs;
+}
+
+/**
+ * The last refused probe: when, the rate held before it, and the pause its
+ * refusal asked for (not saved: it matters for seconds).
+ */
+export class RefusedProbeMemory {
+  #last: { at: number; heldBefore: number; retryAfterMs: number | undefined } | undefined;
+
+  /** Remembers a probe refused by `refusal`, which held `heldBefore` before it. */
+  remember(refusal: HeldRefusal, heldBefore: number): void {
+    this.#last = { at: refusal.at, heldBefore, retryAfterMs: refusal.retryAfterMs };
+  }
+
+  /**
+   * The rate held before the last refused probe, when `refusal` (at a held
+   * rate) is that probe's aftermath and asks for the same pause of
+   * {@link CONSTANT_PAUSE_MS} or more as the probe's refusal did: the
+   * server's pause is then a constant, not the time until it grants again,
+   * so what was granted since the pause, counted per the pause, says too
+   * little. Undefined otherwise.
+   */
+  heldBefore(refusal: HeldRefusal): number | undefined {
+    const last = this.#last;
+    if (last === undefined || !inAftermath(refusal, last.at, last.heldBefore)) return undefined;
+    const pauseMs = refusal.retryAfterMs;
+    if (pauseMs === undefined || pauseMs < CONSTANT_PAUSE_MS || pauseMs !== last.retryAfterMs) {
+      return undefined;
+    }
+    return last.heldBefore;
+  }
+}

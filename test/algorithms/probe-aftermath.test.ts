@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { inAftermath, RefusedProbeMemory } from '../../src/algorithms/probe-aftermath.js';
+
+/** A refusal at `current` req/s, `at` ms, with a 1 s meter window and the given Retry-After. */
+const refusal = (at: number, current: number, retryAfterMs?: number) => ({
+  at,
+  current,
+  windowMs: 1000,
+  retryAfterMs,
+});
+
+describe('inAftermath', () => {
+  it('takes a refusal above the rate held before the probe, within 10 s, as its aftermath', () => {
+    expect(inAftermath(refusal(9_000, 50), 0, 40)).toBe(true);
+    expect(inAftermath(refusal(11_000, 50), 0, 40)).toBe(false);
+  });
+
+  it('takes a refusal at or below the rate held before as the server’s doing', () => {
+    expect(inAftermath(refusal(1_000, 40), 0, 40)).toBe(false);
+  });
+
+  it('stretches the span to three meter windows when they are longer than 10 s', () => {
+    expect(inAftermath({ ...refusal(25_000, 50), windowMs: 10_000 }, 0, 40)).toBe(true);
+  });
+});
+
+describe('RefusedProbeMemory', () => {
+  it('knows nothing before a probe is refused', () => {
+    expect(new RefusedProbeMemory().heldBefore(refusal(1_000, 50, 2_000))).toBeUndefined();
+  });
+
+  it('gives the rate held before the probe when its aftermath asks for the same long pause', () => {
+    const memory = new RefusedProbeMemory();
+    memory.remember(refusal(0, 60, 2_000), 40);
+    expect(memory.heldBefore(refusal(3_000, 50, 2_000))).toBe(40);
+  });
+
+  it('gives nothing for a different pause, a short one, or no Retry-After', () => {
+    const memory = new RefusedProbeMemory();
+    memory.remember(refusal(0, 60, 2_000), 40);
+    expect(memory.heldBefore(refusal(3_000, 50, 3_000))).toBeUndefined();
+    expect(memory.heldBefore(refusal(3_000, 50))).toBeUndefined();
+    const short = new RefusedProbeMemory();
+    short.remember(refusal(0, 60, 1_000), 40);
+    expect(short.heldBefore(refusal(3_000, 50, 1_000))).toBeUndefined();
+  });
+
+  it('gives nothing once the aftermath is over', () => {
+    const memory = new RefusedProbeMemory();
+    memory.remember(refusal(0, 60, 2_000), 40);
+    expect(memory.heldBefore(refusal(12_000, 50, 2_000))).toBeUndefined();
+  });
+});
