@@ -6,7 +6,10 @@
 // node_modules/.dists/main`: inside node_modules so its packages resolve) for a side-by-side
 // comparison with bench/family-compare.mjs.
 //
-//   npm run build && node bench/family-servers.mjs [--seed 1] [--count 200] [--dist DIR] [--out FILE.json]
+// `--timing-noise MS` puts 0..MS ms of seeded noise between admission and arrival and between
+// the answer and its report (see `SimulateOptions.timingNoiseMs`).
+//
+//   npm run build && node bench/family-servers.mjs [--seed 1] [--count 200] [--timing-noise 0] [--dist DIR] [--out FILE.json]
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,6 +18,7 @@ const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
     count: { type: 'string', default: '200' },
+    'timing-noise': { type: 'string', default: '0' },
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
     out: { type: 'string' },
   },
@@ -24,7 +28,13 @@ const { runFamilyBench } = await import(`${dist}/sim/family/bench.js`);
 const { ratewise } = await import(`${dist}/sim/strategies/index.js`);
 const seed = Number(values.seed);
 
-const result = await runFamilyBench({ count: Number(values.count), seed, strategies: [ratewise] });
+const timingNoiseMs = Number(values['timing-noise']);
+const result = await runFamilyBench({
+  count: Number(values.count),
+  seed,
+  strategies: [ratewise],
+  ...(timingNoiseMs > 0 ? { timingNoiseMs } : {}),
+});
 const runs = result.runs.get(ratewise.name);
 const rows = result.servers.map((server) => {
   const { measures, batchS } = runs.get(server.index);
@@ -55,7 +65,7 @@ const goodput = known(rows.map((row) => row.goodput));
 const refused = known(rows.map((row) => row.refused));
 const cold = known(rows.map((row) => row.coldStart));
 console.log(
-  `seed ${seed}: steady goodput p10 ${pct(at(goodput, 0.1))}, p50 ${pct(at(goodput, 0.5))}, mean ${pct(mean(goodput))}; ` +
+  `seed ${seed}${timingNoiseMs > 0 ? `, timing noise 0–${timingNoiseMs} ms` : ''}: steady goodput p10 ${pct(at(goodput, 0.1))}, p50 ${pct(at(goodput, 0.5))}, mean ${pct(mean(goodput))}; ` +
     `refused p90 ${pct(at(refused, 0.9))}, mean ${pct(mean(refused))}; ` +
     `cold start p10 ${pct(at(cold, 0.1))}, p50 ${pct(at(cold, 0.5))}`,
 );

@@ -3,7 +3,9 @@
 // what was served and refused, the pacing rate and concurrency limit at the end of the second,
 // and the pauses (with --rates, every rate decision too) — to see why a server loses.
 //
-//   npm run build && node bench/family-trace.mjs --seed 1 --index 34 [--from 0] [--to 240] [--rates] [--dist DIR]
+// `--timing-noise MS`: 0..MS ms of seeded noise each way between the controller and the server.
+//
+//   npm run build && node bench/family-trace.mjs --seed 1 --index 34 [--from 0] [--to 240] [--rates] [--timing-noise 0] [--dist DIR]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -14,6 +16,7 @@ const { values } = parseArgs({
     from: { type: 'string', default: '0' },
     to: { type: 'string', default: '1e9' },
     rates: { type: 'boolean', default: false },
+    'timing-noise': { type: 'string', default: '0' },
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
   },
 });
@@ -31,7 +34,9 @@ const second = (s) => {
   seconds.set(s, bin);
   return bin;
 };
+const timingNoiseMs = Number(values['timing-noise']);
 const run = await runFamilyServer(server, ratewise, {
+  ...(timingNoiseMs > 0 ? { timingNoiseMs } : {}),
   events: (event) => {
     const s = Math.floor(event.t / 1000);
     if (s < from || s > to) return;

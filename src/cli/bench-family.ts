@@ -9,6 +9,8 @@ export interface FamilyBenchCommand {
   seed: number;
   strategies: readonly Strategy[];
   json: boolean;
+  /** Timing noise between each strategy and the server, ms (0: none). */
+  timingNoiseMs: number;
   /** Worker threads (default: the machine's parallelism). */
   threads?: number;
 }
@@ -27,6 +29,7 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
     count: command.count,
     seed: command.seed,
     strategies: command.strategies,
+    ...(command.timingNoiseMs > 0 ? { timingNoiseMs: command.timingNoiseMs } : {}),
     ...(command.threads ? { threads: command.threads } : {}),
     onServer: (_server, done) => {
       if (tty) process.stderr.write(`\rbench --family: ${done}/${command.count} servers`);
@@ -39,15 +42,22 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
   const targets = ratewise ? familyTargets(ratewise) : [];
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   if (command.json) {
-    const output = JSON.stringify({ seed: command.seed, figures: result.figures, targets });
+    const noiseMs = command.timingNoiseMs > 0 ? { timingNoiseMs: command.timingNoiseMs } : {};
+    const output = JSON.stringify({
+      seed: command.seed,
+      ...noiseMs,
+      figures: result.figures,
+      targets,
+    });
     process.stdout.write(`${output}\n`);
     return output;
   }
   const verdict = targets.map(
     (t) => `- ${t.met ? 'met' : 'MISSED'}: ${t.name} ${t.goal} (${t.value})`,
   );
+  const noise = command.timingNoiseMs > 0 ? `, timing noise 0–${command.timingNoiseMs} ms` : '';
   const text = [
-    `${command.count} servers, seed ${command.seed}, virtual time (${seconds} s of wall time)`,
+    `${command.count} servers, seed ${command.seed}${noise}, virtual time (${seconds} s of wall time)`,
     '',
     familyMarkdown(result),
     ...(verdict.length > 0 ? ['', 'ratewise against the targets:', ...verdict] : []),

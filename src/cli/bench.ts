@@ -19,6 +19,7 @@ export interface BenchCommandOptions {
   json?: boolean;
   write?: string;
   family?: number;
+  timingNoise?: number;
 }
 
 /** Registers `ratewise bench`. */
@@ -46,6 +47,11 @@ export function registerBench(program: Command): Command {
       'sample n servers of the randomized family (with --seed) instead of the scenarios',
       numberArg({ min: 1, integer: true }),
     )
+    .option(
+      '--timing-noise <ms>',
+      'with --family: each request reaches the server 0..ms late and its outcome is reported 0..ms late (seeded)',
+      numberArg(),
+    )
     .option('--json', 'print the results as one JSON object (last line of stdout)')
     .option(
       '--write <file>',
@@ -63,6 +69,9 @@ export async function benchCommand(
 ): Promise<number> {
   const strategies = pick(options.strategy, STRATEGIES, 'strategy');
   if (options.family !== undefined) return familyCommand(options, strategies, argv);
+  if (options.timingNoise !== undefined) {
+    throw new UsageError('--timing-noise applies to --family runs only');
+  }
   const scenarios = pick(options.scenario, SCENARIOS, 'scenario');
   const rows = await runBench({
     scenarios,
@@ -97,10 +106,13 @@ async function familyCommand(
     count,
     seed: options.seed,
     strategies,
+    timingNoiseMs: options.timingNoise ?? 0,
     json: options.json ?? false,
   });
-  if (options.write)
-    await writeSection(options.write, `family-${count}-seed-${options.seed}`, argv, text);
+  if (options.write) {
+    const noise = options.timingNoise ? `-noise-${options.timingNoise}` : '';
+    await writeSection(options.write, `family-${count}-seed-${options.seed}${noise}`, argv, text);
+  }
   return 0;
 }
 

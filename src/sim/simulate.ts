@@ -10,6 +10,7 @@ import { scenarioSummary, strategyContext } from './run-parts.js';
 import type { Scenario } from './scenarios.js';
 import type { Strategy } from './strategies/strategy.js';
 import type { RunSummary } from './summary.js';
+import { noisyTransport } from './timing-noise.js';
 import type { Transport } from './transport.js';
 import { type Workload, WorkQueue } from './work.js';
 
@@ -21,6 +22,12 @@ export interface SimulateOptions {
   durationMs?: number;
   /** Receives the strategy's control events (ratewise's time series). */
   events?: EventSink;
+  /**
+   * Timing noise, ms: each request reaches the server 0..N ms after it was
+   * sent and its outcome is reported 0..N ms late (seeded; see
+   * {@link noisyTransport}). @default 0
+   */
+  timingNoiseMs?: number;
 }
 
 /** A finished run: its summary and its raw exchange log. */
@@ -91,7 +98,8 @@ export async function simulateModel(
   const work = new WorkQueue(setup.workload, clock);
   const result: SimulatedRun = { log, finishedAt: undefined };
   const model = new ModelTransport(server, clock, { timeoutMs: setup.timeoutMs });
-  const transport = log.wrap(hotLoopGuard(model, clock, work, result), clock, 0);
+  const logged = log.wrap(hotLoopGuard(model, clock, work, result), clock, 0);
+  const transport = noisyTransport(logged, clock, options.timingNoiseMs ?? 0, seed);
   const context = strategyContext(setup.maxConcurrency, strategy, seed, {
     transport,
     clock,

@@ -63,6 +63,39 @@ describe('simulate', () => {
     );
   });
 
+  it('puts seeded timing noise between a strategy and the server when asked', async () => {
+    // One request at a time: the strategy sees each exchange take the server's time (the log's)
+    // plus 0..N ms before the server and 0..N ms after it.
+    const run = async (timingNoiseMs?: number) => {
+      const seen: number[] = [];
+      const sequential = {
+        name: 'sequential',
+        description: 'one request at a time',
+        run: async ({ clock, transport, work }: StrategyContext) => {
+          for (let path = work.next(); path !== undefined; path = work.next()) {
+            const sentAt = clock.now();
+            await transport.send({ path });
+            seen.push(clock.now() - sentAt);
+            work.complete();
+          }
+        },
+      };
+      const options = { seed: 3, durationMs: 5000, ...(timingNoiseMs ? { timingNoiseMs } : {}) };
+      const { log } = await simulate(scenario('healthy'), sequential, options);
+      const server = log.doneAt.map((done, i) => done - (log.sentAt[i] as number));
+      return { seen, added: seen.map((ms, i) => ms - (server[i] as number)), log };
+    };
+    const quiet = await run();
+    expect(quiet.added.every((ms) => ms === 0)).toBe(true);
+    const noisy = await run(30);
+    expect(Math.min(...noisy.added)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...noisy.added)).toBeLessThanOrEqual(60);
+    expect(Math.max(...noisy.added)).toBeGreaterThan(40); // spread over the whole range
+    expect(noisy.log.sentAt[1]).toBeGreaterThan(quiet.log.sentAt[1] as number); // arrivals late
+    expect((await run(30)).seen).toEqual(noisy.seen); // seeded
+    await expect(run(-1)).rejects.toThrow(/timingNoiseMs.*>= 0/);
+  });
+
   it('runs a batch to completion and times it', async () => {
     const { summary } = await simulate(scenario('ramp'), fixedJitter, { seed: 1 });
     expect(summary.ok).toBe(2000);

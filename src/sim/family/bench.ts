@@ -15,6 +15,8 @@ export interface FamilyBenchOptions {
   seed: number;
   /** Strategies to run on every server (the ramp reference runs on ramp servers regardless). */
   strategies: readonly Strategy[];
+  /** Timing noise between each strategy and the server, ms (see `SimulateOptions.timingNoiseMs`). @default 0 */
+  timingNoiseMs?: number;
   /** Worker threads; 1 runs in this thread. @default the machine's parallelism */
   threads?: number;
   /** Told as each server is done. */
@@ -42,6 +44,7 @@ export async function runFamilyBench(options: FamilyBenchOptions): Promise<Famil
     seed: options.seed,
     index: server.index,
     strategies: server.ramp && !names.includes(RAMP_REFERENCE) ? [...names, RAMP_REFERENCE] : names,
+    ...(options.timingNoiseMs ? { timingNoiseMs: options.timingNoiseMs } : {}),
   }));
   const runs = new Map<string, Map<number, FamilyRun>>();
   let done = 0;

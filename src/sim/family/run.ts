@@ -25,6 +25,8 @@ export interface FamilyRunOptions {
   durationMs?: number;
   /** Receives the strategy's control events. */
   events?: EventSink;
+  /** Timing noise between the strategy and the server, ms (see `SimulateOptions.timingNoiseMs`). @default 0 */
+  timingNoiseMs?: number;
 }
 
 /** Runs `strategy` against a family server in virtual time and counts it on the server's side. */
@@ -44,6 +46,7 @@ export async function runFamilyServer(
     {
       seed: server.seed * 100_000 + server.index,
       ...(options.events ? { events: options.events } : {}),
+      ...(options.timingNoiseMs ? { timingNoiseMs: options.timingNoiseMs } : {}),
     },
   );
   const batch =

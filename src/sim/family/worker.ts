@@ -7,6 +7,8 @@ export interface FamilyTask {
   readonly seed: number;
   readonly index: number;
   readonly strategies: readonly string[];
+  /** Timing noise between each strategy and the server, ms (0: none). */
+  readonly timingNoiseMs?: number;
 }
 
 /** Runs every named strategy on one family server (in a worker thread or in process). */
@@ -16,7 +18,8 @@ export default async function runFamilyTask(task: FamilyTask): Promise<FamilyRun
   for (const name of task.strategies) {
     const strategy = STRATEGIES.find((candidate) => candidate.name === name);
     if (strategy === undefined) throw new Error(`unknown strategy ${name}`);
-    runs.push(await runFamilyServer(server, strategy));
+    const noise = task.timingNoiseMs ? { timingNoiseMs: task.timingNoiseMs } : {};
+    runs.push(await runFamilyServer(server, strategy, noise));
   }
   return runs;
 }
