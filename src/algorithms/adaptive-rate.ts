@@ -123,6 +123,7 @@ export class AdaptiveRate implements RatePolicy {
       if (pauseMs > 0) this.#pause(at, pauseMs, !closed);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
+    else parts.quota?.onOutcome(sample);
     prober.onTime(at);
     if (prober.probeMs === undefined) this.#maybeProbe(at);
   }

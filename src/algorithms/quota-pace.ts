@@ -1,6 +1,7 @@
 import type { RateLimitQuota } from '../headers/quota.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
-import { QuotaTally } from './quota-tally.js';
+import { QuotaSends } from './quota-sends.js';
+import { type QuotaAnswer, QuotaTally } from './quota-tally.js';
 import { QuotaWindow } from './quota-window.js';
 import type { Sample } from './sample.js';
 
@@ -24,9 +25,11 @@ export type QuotaPaceState = {
  *
  * - a policy (`limit` per window) caps at `limit / window`, also across resets
  *   (the window stated, or learned from the resets seen);
- * - `remaining` is spread over the time to the end of the window the answer
- *   was counted in, less the requests still in flight (they will count
- *   against it); an answer from a window already over says nothing of this one;
+ * - the freshest `remaining` (the latest-sent answer's) is spread over the
+ *   time to the end of the window it was counted in, less our requests sent
+ *   after it (they count against it; those sent before it it has counted)
+ *   and what unseen others are seen to take; an answer from a window already
+ *   over says nothing of this one;
  * - nothing left, or nothing the requests in flight leave, pauses until the
  *   window ends.
  *
@@ -38,7 +41,8 @@ export class QuotaPace {
   #expiresAt = -Infinity;
   #limit = 0;
   readonly #window = new QuotaWindow();
-  readonly #tally = new QuotaTally();
+  readonly #sends = new QuotaSends();
+  readonly #tally = new QuotaTally(this.#sends);
 
   /** The rate cap now, requests/s (`Infinity`: none). */
   cap(at: number): number {
@@ -46,11 +50,18 @@ export class QuotaPace {
     return at < this.#expiresAt ? Math.min(this.#cap, policy) : policy;
   }
 
+  /** Hears an outcome that carries no quota (an error, a page without the headers). */
+  onOutcome(sample: Sample): void {
+    this.#sends.onOutcome(sample.at);
+    this.#tally.onUnheard(sample.sentAt);
+  }
+
   /**
    * Reads the quota `sample` carries; returns the time to pause until when the
    * quota is spent (0: none).
    */
   onQuota(quota: RateLimitQuota, sample: Sample): number {
+    this.#sends.onOutcome(sample.at);
     const limit = usable(quota.limit);
     if (limit !== undefined && limit >= 1) this.#limit = limit;
     const windowMs = usable(quota.windowMs);
@@ -60,12 +71,11 @@ export class QuotaPace {
     if (end === undefined || end <= sample.at) return 0; // over: it tells nothing of this window
     this.#expiresAt = end;
     if (remaining === undefined) return 0;
-    const theirs = this.#tally.onAnswer(
-      { sentAt: sample.sentAt, at: sample.at, remaining },
-      end,
-      this.#window.boundary,
-    );
-    const left = this.#tally.remaining - (sample.outstanding ?? 0) - theirs;
+    const { sentAt, at, inflight } = sample;
+    const tally = this.#tally;
+    const theirs = tally.onAnswer({ sentAt, at, remaining, inflight }, end, this.#window.boundary);
+    const latest = tally.latest as QuotaAnswer;
+    const left = latest.remaining - this.#sends.since(sample.outstanding ?? 0) - theirs;
     if (left < 1) {
       this.#cap = Infinity;
       return end;

@@ -1,16 +1,27 @@
+import type { QuotaSends } from './quota-sends.js';
+
 /** Others' use is read over at least this much of a window's send times, ms. */
 const MIN_SPAN_MS = 500;
+/** Outcomes without a quota kept at most per window (errors are rare; past this, others' use is not read). */
+const UNHEARD_KEPT = 256;
 
-/** An answer read: when it was sent and arrived, and `remaining` after it. */
-interface Answer {
+/** An answer read: when it was sent and arrived, `remaining` after it, and ours in flight just after it was sent (it included). */
+export interface QuotaAnswer {
   sentAt: number;
   at: number;
   remaining: number;
+  inflight: number;
 }
 
-/** A later answer of the window, with ours counted from the first answer to it (it included). */
-interface Mark extends Answer {
-  ours: number;
+/** An answer that was the latest sent when it arrived, with its send's ordinal among ours. */
+interface Mark extends QuotaAnswer {
+  ordinal: number | undefined;
+}
+
+/** What others took over a span of a window's send times (ms). */
+interface Seen {
+  theirs: number;
+  spanMs: number;
 }
 
 /**
@@ -19,76 +30,92 @@ interface Mark extends Answer {
  * - the freshest `remaining`: the latest-sent answer's (one overtaken by a
  *   later-sent answer's tells of fewer arrivals);
  * - how fast others (other clients of the same quota, unseen) use the window
- *   up: what `remaining` fell by from the window's first answer to a later
- *   one, by send time, less our own requests sent in between. A quota spread
- *   to the last request with others drawing on it too runs out before the
- *   window ends, and the last request is refused: what they will take by the
- *   end is set aside.
- *
- * Ours in between are counted by their answers, so the later answer read is
- * one whose earlier-sent requests have had time to be answered: a mark taken
- * at the latest answer is read once another round trip of its own has
- * passed (an unanswered request of ours would pass for someone else's).
+ *   up: what `remaining` fell by from the window's first answer to the
+ *   latest, less our own requests sent in between (their ordinals, from
+ *   {@link QuotaSends}; those answered without a quota — an error the limit
+ *   never saw — left out). A quota spread to the last request with others
+ *   drawing on it too runs out before the window ends, and the last request
+ *   is refused: what they will take by the end is set aside, at the rate
+ *   seen over this window and the one before.
  */
 export class QuotaTally {
-  /** The window tallied (its end), its first and latest answers, and how many were read. */
+  readonly #sends: QuotaSends;
+  /** The window tallied (its end), its first and latest answers. */
   #end = -Infinity;
-  #first: Answer | undefined;
-  #latest: Answer | undefined;
-  #answers = 0;
-  /** The mark read, and the one maturing. */
-  #read: Mark | undefined;
-  #maturing: Mark | undefined;
+  #first: Mark | undefined;
+  #latest: Mark | undefined;
+  /** Send times of ours in the window answered without a quota. */
+  #unheard: number[] = [];
+  /** What others took over the window before. */
+  #before: Seen = { theirs: 0, spanMs: 0 };
 
-  /** The freshest `remaining` of the window tallied. */
-  get remaining(): number {
-    return this.#latest?.remaining ?? 0;
+  /** Counts our sends with `sends` (which hears every outcome). */
+  constructor(sends: QuotaSends) {
+    this.#sends = sends;
+  }
+
+  /** The window tallied's freshest answer (the latest sent), if any. */
+  get latest(): QuotaAnswer | undefined {
+    return this.#latest;
   }
 
   /**
    * Counts an answer of ours in the window ending at `end`, the latest
    * boundary seen at `boundary` (one sent after the window tallied ends, or
    * after a boundary its first answer was sent before, starts the next);
-   * returns what others are expected to take from its send time to the end.
+   * returns what others are expected to take from the latest send answered to the end.
    */
-  onAnswer(answer: Answer, end: number, boundary: number): number {
+  onAnswer(answer: QuotaAnswer, end: number, boundary: number): number {
     const first = this.#first;
+    const latest = this.#latest;
     const tallied =
       first !== undefined &&
       answer.sentAt < this.#end &&
       !(first.sentAt < boundary && answer.sentAt >= boundary);
     this.#end = end; // the same window, its end perhaps better known; or the next
     if (!tallied) {
-      this.#first = this.#latest = answer;
-      this.#answers = 1;
-      this.#read = undefined;
-      this.#maturing = { ...answer, ours: 0 };
-      return 0;
-    }
-    this.#count(answer);
-    const from = this.#first as Answer;
-    const read = this.#read;
-    if (read === undefined || read.sentAt - from.sentAt < MIN_SPAN_MS) return 0;
-    const theirs = from.remaining - read.remaining - read.ours;
-    return theirs > 0 ? (theirs * (end - answer.sentAt)) / (read.sentAt - from.sentAt) : 0;
+      this.#before = this.#seen() ?? { theirs: 0, spanMs: 0 };
+      this.#first = this.#latest = this.#mark(answer);
+      this.#unheard = [];
+    } else if (answer.sentAt > (latest as Mark).sentAt) this.#latest = this.#mark(answer);
+    return this.#expected(end);
   }
 
-  /** Counts one more of ours against the marks it falls before; matures the maturing mark. */
-  #count(answer: Answer): void {
-    this.#answers++;
-    const marks = [this.#read, this.#maturing];
-    if (answer.sentAt < (this.#first as Answer).sentAt) {
-      // Sent before the first: it is the first now, and the old one is one of ours after it.
-      this.#first = answer;
-      for (const mark of marks) if (mark) mark.ours++;
-      return;
-    }
-    for (const mark of marks) if (mark && answer.sentAt <= mark.sentAt) mark.ours++;
-    if (answer.sentAt > (this.#latest as Answer).sentAt) this.#latest = answer;
-    const maturing = this.#maturing as Mark;
-    if (answer.at - maturing.at >= maturing.at - maturing.sentAt) {
-      this.#read = maturing;
-      this.#maturing = { ...(this.#latest as Answer), ours: this.#answers - 1 };
-    }
+  /** One of ours sent at `sentAt` was answered without a quota: the limit did not count it. */
+  onUnheard(sentAt: number): void {
+    const first = this.#first;
+    if (first !== undefined && sentAt > first.sentAt && this.#unheard.length < UNHEARD_KEPT)
+      this.#unheard.push(sentAt);
+  }
+
+  /** The latest answer, with its send's ordinal. */
+  #mark(answer: QuotaAnswer): Mark {
+    this.#sends.countFrom(answer.sentAt, answer.inflight);
+    return { ...answer, ordinal: this.#sends.ordinal };
+  }
+
+  /** What others are expected to take from the latest send answered to `end`. */
+  #expected(end: number): number {
+    const now = this.#seen();
+    const seen = {
+      theirs: this.#before.theirs + (now?.theirs ?? 0),
+      spanMs: this.#before.spanMs + (now?.spanMs ?? 0),
+    };
+    if (seen.spanMs < MIN_SPAN_MS || seen.theirs <= 0) return 0;
+    return (seen.theirs * (end - (this.#latest as Mark).sentAt)) / seen.spanMs;
+  }
+
+  /** What others took of the window tallied from its first answer to the latest, if it tells. */
+  #seen(): Seen | undefined {
+    const first = this.#first;
+    const latest = this.#latest;
+    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
+    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
+    const spanMs = latest.sentAt - first.sentAt;
+    let ours = latest.ordinal - first.ordinal;
+    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
+    const theirs = first.remaining - latest.remaining - ours;
+    // Less than none: a boundary crossed unseen, or sends the limit did not count; it tells nothing.
+    return spanMs >= MIN_SPAN_MS && theirs >= 0 ? { theirs, spanMs } : undefined;
   }
 }

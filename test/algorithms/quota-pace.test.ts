@@ -38,6 +38,48 @@ describe('QuotaPace', () => {
     expect(feed(pace, { remaining: 3, resetMs: 2000 }, 700, 3)).toBe(2600);
   });
 
+  it('subtracts only the requests sent after the freshest answer, not those it overtook', () => {
+    // Sent at 0, 100 and 200 (1, 2, 3 in flight); the answer to 200 comes first, the others'
+    // pages are slow. Its `remaining` counts all three: nothing in flight is still to count.
+    const pace = new QuotaPace();
+    const answer = (
+      sentAt: number,
+      at: number,
+      remaining: number,
+      inflight: number,
+      outstanding: number,
+    ) =>
+      pace.onQuota(
+        { remaining, resetMs: 10_000 - at, source: 'x-ratelimit' },
+        sample({ sentAt, at, inflight, outstanding }),
+      );
+    answer(200, 1000, 7, 3, 2);
+    expect(pace.cap(1000)).toBeCloseTo(7 / 9, 9); // (7 − 2) / 9 when all in flight counted
+    answer(0, 1100, 9, 1, 1); // overtaken: older news, and the one it leaves in flight is counted
+    expect(pace.cap(1100)).toBeCloseTo(7 / 8.9, 9);
+  });
+
+  it('reads what others take from the ordinals of ours, leaving out errors the limit did not see', () => {
+    // One of ours every 200 ms, answered in 100 ms; every fifth answered by a bare 502 that
+    // never reached the limit. remaining falls by 2 a counted answer: others take 5/s.
+    const pace = new QuotaPace();
+    let remaining = 150;
+    for (let sentAt = 0, n = 0; sentAt <= 5000; sentAt += 200, n++) {
+      const at = sentAt + 100;
+      if (n % 5 === 4) {
+        pace.onOutcome(sample({ sentAt, at, kind: 'server-error' }));
+        remaining -= 1;
+        continue;
+      }
+      remaining -= 2;
+      const quota = { limit: 200, windowMs: 10_000, remaining, resetMs: 10_000 - sentAt };
+      pace.onQuota({ ...quota, source: 'ietf' }, sample({ sentAt, at }));
+    }
+    // The latest answer, sent at 5,000, leaves 103; the header bounds the end at 10,100: others
+    // take 5/s × 5.1 s of it by then (with the errors counted as ours: 4.2/s).
+    expect(pace.cap(5100)).toBeCloseTo((103 - 5 * 5.1) / 5, 6);
+  });
+
   it('paces to the reset learned from remaining going up, as a send time, not from the header', () => {
     // Pages take 1.5 s; the server counts a request as it comes in (at its send time here).
     const pace = new QuotaPace();

@@ -40,6 +40,17 @@ async function stepUpSeconds(overrides: Partial<FamilyServer>): Promise<number> 
   return measures.stepUps[0]?.seconds as number;
 }
 
+/** Ratewise's measures on a quota of `rate` requests/s in 10 s windows, on the pages and clients of `overrides`. */
+async function slowQuota(rate: number, overrides: Partial<FamilyServer>) {
+  const quota = server({
+    kind: 'quota',
+    rate: [{ fromMs: 0, rate }],
+    windowMs: 10_000,
+    ...overrides,
+  });
+  return (await runFamilyServer(quota, ratewise)).measures;
+}
+
 describe('ratewise on targeted family servers (virtual time)', () => {
   it('finds a capacity that rose 4x within seconds when refusals are cheap (Retry-After: 0)', async () => {
     // Target 5 s; measured 6.6 s: the probe's excess doubles each second from 5 %.
@@ -171,6 +182,43 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       const { measures } = await runFamilyServer(shared, ratewise);
       expect(measures.refused).toBe(0);
       expect(measures.goodput).toBeGreaterThanOrEqual(0.97);
+    }
+  });
+
+  it('uses a quota to its last request when pages take 1.5–3.5 s: what is in flight counted once', async () => {
+    // Before: 97.8 % and 95.6 % — the requests in flight were all subtracted from the freshest
+    // `remaining`, though it had counted those sent before its own request; now 99.1 % / 99.9 %.
+    for (const [rate, latencyMs, jitterMs, slots] of [
+      [1.5, 2000, 1500, 10],
+      [6, 1500, 1500, 40],
+    ] as const) {
+      const pages = { latencyMs, jitterMs, client: { maxConcurrency: slots, timeoutMs: 30_000 } };
+      const measures = await slowQuota(rate, {
+        ...pages,
+        quota: { headers: 'both', resetForm: 'epoch' },
+      });
+      expect(measures.refused).toBe(0);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
+    }
+  });
+
+  it('leaves an unseen consumer its share of a large quota on slow pages, and no more', async () => {
+    // Before: 95.1 % and 96.5 % (in flight subtracted twice; others' use read from answers a
+    // round trip old); now 99.7 % and 99.9 %, none refused — others' use is read from our sends'
+    // ordinals over this window and the one before.
+    for (const [rate, share, latencyMs, jitterMs, slots] of [
+      [30, 0.24, 1700, 1400, 160],
+      [58, 0.41, 1300, 850, 226],
+    ] as const) {
+      const measures = await slowQuota(rate, {
+        latencyMs,
+        jitterMs,
+        client: { maxConcurrency: slots, timeoutMs: 30_000 },
+        quota: { headers: 'x-ratelimit', resetForm: 'epoch' },
+        background: { share, active: [{ fromMs: 0, toMs: 180_000 }] },
+      });
+      expect(measures.refused).toBe(0);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
     }
   });
 
