@@ -94,7 +94,8 @@ export class FleetScope {
       calls: this.#calls,
       wakeUp: this.#wakeUp,
       changed,
-      learn: () => this.#learner.learn(),
+      // Other workers' outcomes answered before the cut come within a call's time at most.
+      cut: () => this.#learner.cut(this.view.live > 1 ? fleet.settings.callTimeoutMs : 0),
       nudge: () => this.#learner.nudged(),
       retime: (anchor, factor) => this.#requests.retime(this.view.toLocal(anchor), factor),
     });

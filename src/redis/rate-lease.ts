@@ -83,9 +83,13 @@ export class RateLease {
     this.#view = view;
     this.#clock = clock;
     this.#hooks = hooks;
-    this.gathered = new Gathered(clock, fleet.settings.learnEveryMs, () => {
-      if (this.#fleet.shared && this.#share !== undefined) void this.#renew(this.#asked());
-    });
+    this.gathered = new Gathered(clock, fleet.settings.learnEveryMs, () => this.flush());
+  }
+
+  /** Sends the outcomes gathered under the share now, with a renewal (a cut is about to be learned). */
+  flush(): void {
+    const carries = this.gathered.size > 0 && this.#share !== undefined;
+    if (carries && this.#fleet.shared) void this.#renew(this.#asked());
   }
 
   /** The share, while it can be spent. */
