@@ -98,7 +98,10 @@ export class Learner {
    * the others' successes, reads too low a ceiling and is not recounted).
    */
   cut(settleMs: number): void {
-    if (settleMs <= 0) return this.learn();
+    if (settleMs <= 0) {
+      this.learn();
+      return;
+    }
     if (this.#stopped || this.#settling) return;
     this.#holds = true;
     this.#settling = this.#clock.setTimer(settleMs, () => {
