@@ -23,22 +23,14 @@ export async function serveMock(args) {
   };
 }
 
-/**
- * Starts one worker process (bench/fleet-worker.mjs); `done` resolves with its report. With
- * `options.go`, `ready` resolves once it is set up and `go()` starts its run.
- */
+/** Starts one worker process (bench/fleet-worker.mjs); `done` resolves with its report. */
 export function startWorker(options) {
   const child = spawn(process.execPath, [WORKER, JSON.stringify(options)], {
-    stdio: [options.go ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  let setUp;
-  const ready = new Promise((resolve) => (setUp = resolve));
-  child.stdout.on('data', (chunk) => {
-    out += chunk;
-    if (out.startsWith('{"ready":true}')) setUp();
-  });
+  child.stdout.on('data', (chunk) => (out += chunk));
   child.stderr.on('data', (chunk) => (err += chunk));
   const done = new Promise((resolve) =>
     child.on('exit', (code, signal) => {
@@ -50,8 +42,7 @@ export function startWorker(options) {
       }
     }),
   );
-  done.then(setUp); // a worker that died before it was ready does not hold the others
-  return { child, done, ready, go: () => child.stdin?.end('go\n') };
+  return { child, done };
 }
 
 /** Runs `n` workers with the same options to the end. */
