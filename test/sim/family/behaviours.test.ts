@@ -41,7 +41,7 @@ async function stepUpSeconds(overrides: Partial<FamilyServer>): Promise<number> 
 }
 
 /** Ratewise's measures on a quota of `rate` requests/s in 10 s windows, on the pages and clients of `overrides`. */
-async function slowQuota(rate: number, overrides: Partial<FamilyServer>) {
+async function quotaMeasures(rate: number, overrides: Partial<FamilyServer>) {
   const quota = server({
     kind: 'quota',
     rate: [{ fromMs: 0, rate }],
@@ -112,14 +112,10 @@ describe('ratewise on targeted family servers (virtual time)', () => {
   });
 
   it('uses a published quota to the edge: epoch resets from a server clock 7 s ahead, no refusal', async () => {
-    const quota = server({
-      kind: 'quota',
-      rate: [{ fromMs: 0, rate: 30 }],
-      windowMs: 10_000,
+    const measures = await quotaMeasures(30, {
       quota: { headers: 'x-ratelimit', resetForm: 'epoch' },
       dateSkewMs: 7000,
     });
-    const { measures } = await runFamilyServer(quota, ratewise);
     expect(measures.refused).toBe(0);
     expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
   });
@@ -128,16 +124,12 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // Target 98 %. A page takes 1.5 s (± 0.7 s): counted from the answer's arrival, every reset
     // was 1.5 s late in a 10 s window (85.0 %); from halfway through the round trip, 89.8 %; from
     // the boundaries seen as send times (remaining going up between two requests sent), 97.5 %.
-    const slowQuota = server({
-      kind: 'quota',
-      rate: [{ fromMs: 0, rate: 30 }],
-      windowMs: 10_000,
+    const measures = await quotaMeasures(30, {
       latencyMs: 1500,
       jitterMs: 700,
       retryAfter: 'wait',
       client: { maxConcurrency: 128, timeoutMs: 30_000 },
     });
-    const { measures } = await runFamilyServer(slowQuota, ratewise);
     expect(measures.goodput).toBeGreaterThanOrEqual(0.97);
     expect(measures.refused).toBe(0);
   });
@@ -145,10 +137,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
   it('uses a quota published in epoch seconds by a skewed server with slow pages, no refusal', async () => {
     // Before: 100 % with 5.1 % refused (a window length read from a 2 s-coarse reset, the reset
     // phase pinned halfway through 1.2-2 s round trips). Now 97.1 %, none refused.
-    const quota = server({
-      kind: 'quota',
-      rate: [{ fromMs: 0, rate: 30 }],
-      windowMs: 10_000,
+    const measures = await quotaMeasures(30, {
       latencyMs: 1200,
       jitterMs: 800,
       dateSkewMs: -12_000,
@@ -156,7 +145,6 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       client: { maxConcurrency: 128, timeoutMs: 30_000 },
       durationMs: 90_000,
     });
-    const { measures } = await runFamilyServer(quota, ratewise);
     expect(measures.goodput).toBeGreaterThanOrEqual(0.96);
     expect(measures.refused).toBe(0);
   });
@@ -168,10 +156,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       [30, 'both', 400, 0.3],
       [60, 'x-ratelimit', 800, 0.25],
     ] as const) {
-      const shared = server({
-        kind: 'quota',
-        rate: [{ fromMs: 0, rate }],
-        windowMs: 10_000,
+      const measures = await quotaMeasures(rate, {
         latencyMs,
         jitterMs: latencyMs / 2,
         quota: { headers, resetForm: 'epoch' },
@@ -179,7 +164,6 @@ describe('ratewise on targeted family servers (virtual time)', () => {
         client: { maxConcurrency: 128, timeoutMs: 30_000 },
         durationMs: 90_000,
       });
-      const { measures } = await runFamilyServer(shared, ratewise);
       expect(measures.refused).toBe(0);
       expect(measures.goodput).toBeGreaterThanOrEqual(0.97);
     }
@@ -193,7 +177,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       [6, 1500, 1500, 40],
     ] as const) {
       const pages = { latencyMs, jitterMs, client: { maxConcurrency: slots, timeoutMs: 30_000 } };
-      const measures = await slowQuota(rate, {
+      const measures = await quotaMeasures(rate, {
         ...pages,
         quota: { headers: 'both', resetForm: 'epoch' },
       });
@@ -210,7 +194,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       [30, 0.24, 1700, 1400, 160],
       [58, 0.41, 1300, 850, 226],
     ] as const) {
-      const measures = await slowQuota(rate, {
+      const measures = await quotaMeasures(rate, {
         latencyMs,
         jitterMs,
         client: { maxConcurrency: slots, timeoutMs: 30_000 },
@@ -224,16 +208,12 @@ describe('ratewise on targeted family servers (virtual time)', () => {
 
   it('fits every request of a small quota into its window with two slots', async () => {
     // 10 requests per 10 s: 92.0 % before (9 of 10 in most windows), 100 % now.
-    const small = server({
-      kind: 'quota',
-      rate: [{ fromMs: 0, rate: 1 }],
-      windowMs: 10_000,
+    const measures = await quotaMeasures(1, {
       latencyMs: 300,
       jitterMs: 300,
       quota: { headers: 'both', resetForm: 'epoch' },
       client: { maxConcurrency: 2, timeoutMs: 30_000 },
     });
-    const { measures } = await runFamilyServer(small, ratewise);
     expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
     expect(measures.refused).toBe(0);
   });
