@@ -134,6 +134,15 @@ export { parseHttpDate } from './headers/http-date.js';
 export type { RateLimitQuota, RateLimitSource } from './headers/quota.js';
 export { parseRateLimit, type RateLimitOptions } from './headers/rate-limit.js';
 export { parseRetryAfter, type RetryAfterOptions } from './headers/retry-after.js';
+// Options: the types an options interface is derived from (`interface XOptions extends OptionsOf<…>`)
+export type {
+  EarlierSettings,
+  OptionRule,
+  OptionsOf,
+  OptionsReader,
+  RuleOptions,
+  SettingsOf,
+} from './option-spec.js';
 export { type Random, seededRandom, systemRandom, uniform } from './random.js';
 export { REACTIONS, type Reaction, type Signal, type SignalKind } from './signal.js';
 // Shared state

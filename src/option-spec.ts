@@ -32,44 +32,77 @@ export interface OptionsReader<O, S> {
 }
 
 /**
- * Declares an options type's rules once; the result validates an options
- * object against them. The compiler holds the spec to the type: a key missing
- * from the spec, or one the type lacks, fails to compile, so the known keys
- * cannot drift from the type. Errors name the owner, the option, the value and
- * what was expected; a typo (`maxConcurency`) is an unknown option, not a
+ * The options type a spec (or the reader {@link defineOptions} made of it)
+ * describes: each key optional, of the type its rule yields when set. The
+ * type is derived from the one declaration, so the TSDoc written on each rule
+ * is what a user's editor shows on the option. The built declarations keep the
+ * TSDoc of the rules written in the options' own module, not of rules spread
+ * in from another (`...latencySpec(200)`): a public options type declares its
+ * rules in its module.
+ */
+export type OptionsOf<S> = S extends OptionsReader<infer O, unknown> ? O : RuleOptions<S>;
+
+/** The options rules describe: each key optional, of the type its rule yields when set. */
+export type RuleOptions<S> = {
+  -readonly [K in keyof S]?: S[K] extends OptionRule<infer T> ? Exclude<T, undefined> : never;
+};
+
+/**
+ * Declares an options object once: its rules, each option's TSDoc written
+ * on its rule. The result validates an options object against them, and its
+ * options type is `OptionsOf<typeof reader>`, so the type, the known keys and
+ * the checks cannot drift apart. Errors name the owner, the option, the value
+ * and what was expected; a typo (`maxConcurency`) is an unknown option, not a
  * setting silently ignored. Validation runs where options are taken (a
  * constructor), never per request.
  *
  * ```ts
- * const readPacerOptions = defineOptions<PacerOptions>()('Pacer', {
+ * const readPacerOptions = defineOptions('Pacer', {
  *   rate: number(Infinity, { above: 0, infinite: true }),
  *   burst: number(1, { min: 1 }),
  *   clock: given(systemClock),
  * });
+ * export interface PacerOptions extends OptionsOf<typeof readPacerOptions> {}
  * ```
+ *
+ * The form `defineOptions<O>()(owner, rules)` holds the rules to an options
+ * type written by hand instead (for options a rule cannot describe, such as a
+ * required key): a key missing from the rules, or one the type lacks, fails to
+ * compile.
  */
-export function defineOptions<O extends object>() {
-  return <S extends OptionSpec<O>>(
-    owner: string,
-    spec: S & Record<Exclude<keyof S, keyof O>, never>,
-  ): OptionsReader<O, SettingsOf<S>> => {
-    const keys = Object.keys(spec) as (keyof O & string)[];
-    const rules = keys.map((key) => [key, spec[key as unknown as keyof S] as OptionRule<unknown>]);
-    const read = (options: O | undefined = {} as O, as = owner): SettingsOf<S> => {
-      if (typeof options !== 'object' || options === null) {
-        throw InvalidOptionError.invalid(as, 'options', options, 'an object');
-      }
-      for (const key of Object.keys(options)) {
-        if (!(keys as string[]).includes(key)) throw InvalidOptionError.unknown(as, key, keys);
-      }
-      const settings: Record<string, unknown> = {};
-      for (const [key, rule] of rules as [string, OptionRule<unknown>][]) {
-        settings[key] = rule.read((options as Record<string, unknown>)[key], as, key, settings);
-      }
-      return settings as SettingsOf<S>;
-    };
-    return Object.assign(read, { owner, keys });
+export function defineOptions<S extends Record<string, OptionRule<unknown>>>(
+  owner: string,
+  spec: S,
+): OptionsReader<RuleOptions<S>, SettingsOf<S>>;
+export function defineOptions<O extends object>(): <S extends OptionSpec<O>>(
+  owner: string,
+  spec: S & Record<Exclude<keyof S, keyof O>, never>,
+) => OptionsReader<O, SettingsOf<S>>;
+export function defineOptions(owner?: string, spec?: Record<string, OptionRule<unknown>>) {
+  if (owner !== undefined && spec !== undefined) return reader(owner, spec);
+  return reader;
+}
+
+function reader(
+  owner: string,
+  spec: Record<string, OptionRule<unknown>>,
+): OptionsReader<object, Record<string, unknown>> {
+  const keys = Object.keys(spec);
+  const rules = Object.entries(spec);
+  const read = (options: object | undefined = {}, as = owner): Record<string, unknown> => {
+    if (typeof options !== 'object' || options === null) {
+      throw InvalidOptionError.invalid(as, 'options', options, 'an object');
+    }
+    for (const key of Object.keys(options)) {
+      if (!keys.includes(key)) throw InvalidOptionError.unknown(as, key, keys);
+    }
+    const settings: Record<string, unknown> = {};
+    for (const [key, rule] of rules) {
+      settings[key] = rule.read((options as Record<string, unknown>)[key], as, key, settings);
+    }
+    return settings;
   };
+  return Object.assign(read, { owner, keys: keys as never[] });
 }
 
 type Dependent<T> = T | ((earlier: EarlierSettings) => T);

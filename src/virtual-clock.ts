@@ -1,20 +1,6 @@
 import { type CancelTimer, type Clock, sleepOn } from './clock.js';
-import { defineOptions, number } from './option-spec.js';
+import { defineOptions, number, type OptionsOf } from './option-spec.js';
 import { MinHeap } from './util/heap.js';
-
-/** Options for {@link VirtualClock}. */
-export interface VirtualClockOptions {
-  /**
-   * Initial monotonic time in ms.
-   * @default 0
-   */
-  start?: number;
-  /**
-   * Wall-clock epoch ms that corresponds to `start`.
-   * @default Date.UTC(2026, 0, 1)
-   */
-  wallStart?: number;
-}
 
 interface Entry {
   callback: () => void;
@@ -26,10 +12,21 @@ export function settle(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-const readOptions = defineOptions<VirtualClockOptions>()('VirtualClock', {
+const readOptions = defineOptions('VirtualClock', {
+  /**
+   * Initial monotonic time in ms.
+   * @default 0
+   */
   start: number(0),
+  /**
+   * Wall-clock epoch ms that corresponds to `start`.
+   * @default Date.UTC(2026, 0, 1)
+   */
   wallStart: number(Date.UTC(2026, 0, 1)),
 });
+
+/** Options for {@link VirtualClock}. */
+export interface VirtualClockOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * A clock whose time moves only when told to. Timers fire in due order (FIFO

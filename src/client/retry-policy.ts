@@ -1,15 +1,14 @@
 import type { Backoff } from '../backoff/backoff.js';
 import { fullJitter } from '../backoff/full-jitter.js';
-import { check, defineOptions, flag, hasMethods, number } from '../option-spec.js';
+import { check, defineOptions, flag, hasMethods, number, type OptionsOf } from '../option-spec.js';
 import { REACTIONS, type Signal } from '../signal.js';
 
-/** Options for retrying a request. */
-export interface RetryOptions {
+const readOptions = defineOptions('retry', {
   /**
    * Attempts per request, the first included; 1 disables retries.
    * @default 6
    */
-  maxAttempts?: number;
+  maxAttempts: number(6, { min: 1, integer: true }),
   /**
    * Attempts, the first included, for a request that nothing answers: the
    * connection is refused, the host unreachable or its name unknown
@@ -17,7 +16,7 @@ export interface RetryOptions {
    * in well under a second; at most `maxAttempts`.
    * @default 2
    */
-  refusedAttempts?: number;
+  refusedAttempts: number(2, { min: 1, integer: true }),
   /**
    * Delay before retrying a failure that is not a rate signal (server error,
    * reset, refused, timeout). Rate signals (429, 503) are not slept on per
@@ -25,7 +24,11 @@ export interface RetryOptions {
    * and honours Retry-After for all of them at once.
    * @default fullJitter({ baseMs: 500, capMs: 30000 })
    */
-  backoff?: Backoff;
+  backoff: check(
+    'a Backoff such as fullJitter()',
+    hasMethods<Backoff>('delayMs'),
+    fullJitter({ baseMs: 500, capMs: 30_000 }),
+  ),
   /**
    * A Retry-After longer than this fails fast with a
    * `RetryAfterTooLongError` instead of sleeping for hours. It also bounds
@@ -34,27 +37,18 @@ export interface RetryOptions {
    * wait longer fails at once with a `ScopePausedError` saying until when and why.
    * @default 120000
    */
-  maxRetryAfterMs?: number;
+  maxRetryAfterMs: number(120_000, { min: 0, infinite: true }),
   /**
    * Retry non-idempotent methods (POST, PATCH) on every retryable signal.
    * By default they are retried only when the server provably did not
    * process them: a 429, or a refused connection.
    * @default false
    */
-  retryUnsafe?: boolean;
-}
-
-const readOptions = defineOptions<RetryOptions>()('retry', {
-  maxAttempts: number(6, { min: 1, integer: true }),
-  refusedAttempts: number(2, { min: 1, integer: true }),
-  backoff: check(
-    'a Backoff such as fullJitter()',
-    hasMethods<Backoff>('delayMs'),
-    fullJitter({ baseMs: 500, capMs: 30_000 }),
-  ),
-  maxRetryAfterMs: number(120_000, { min: 0, infinite: true }),
   retryUnsafe: flag(false),
 });
+
+/** Options for retrying a request. */
+export interface RetryOptions extends OptionsOf<typeof readOptions> {}
 
 /** {@link RetryOptions} validated, defaults applied. */
 export type RetryPolicy = Required<RetryOptions>;

@@ -1,24 +1,22 @@
 import { InvalidOptionError } from '../errors.js';
-import { defineOptions, number } from '../option-spec.js';
+import { defineOptions, number, type OptionsOf } from '../option-spec.js';
 import { numberOption } from '../options.js';
 import { baselineProblems, type LatencyBaseline } from './baseline-file.js';
 import { isDuration, safeRatio } from './numbers.js';
 import { type Percentiles, percentiles, quantileSorted, sortedCopy } from './percentiles.js';
 
-const readCaptureOptions = defineOptions<BaselineCaptureOptions>()('BaselineCapture', {
+const readCaptureOptions = defineOptions('BaselineCapture', {
+  /** Requests per window; the baseline is the window with the lowest p95. @default 100 */
   windowSize: number(100, { min: 1, integer: true }),
 });
+
+/** Options for {@link BaselineCapture}. */
+export interface BaselineCaptureOptions extends OptionsOf<typeof readCaptureOptions> {}
 
 const readCheckOptions = defineOptions<BaselineCheckOptions>()('checkAgainstBaseline', {
   threshold: number(2, { min: 1 }),
   minSamples: number(20, { min: 1, integer: true }),
 });
-
-/** Options for {@link BaselineCapture}. */
-export interface BaselineCaptureOptions {
-  /** Requests per window; the baseline is the window with the lowest p95. @default 100 */
-  windowSize?: number;
-}
 
 /** A window's percentiles and how many latencies they summarise. */
 export interface WindowSummary extends Percentiles {

@@ -1,26 +1,18 @@
-import { custom, defineOptions, number } from '../option-spec.js';
+import { custom, defineOptions, number, type OptionsOf } from '../option-spec.js';
 import { baselineProblems, type LatencyBaseline } from './baseline-file.js';
 import { isDuration, safeRatio } from './numbers.js';
 import { type Percentiles, percentilesOfSorted } from './percentiles.js';
 import { SortedWindow } from './sorted-window.js';
 import type { AlarmTransition } from './transition.js';
 
-/** Options for {@link LatencyMonitor}. */
-export interface LatencyMonitorOptions {
+const readOptions = defineOptions('LatencyMonitor', {
   /** Latencies in the rolling window whose p95 is watched (also the length of a learning window). @default 100 */
-  windowSize?: number;
-  /** Alarm when the rolling p95 exceeds this multiple of the baseline p95. @default 2 */
-  threshold?: number;
-  /** Clear the alarm when the rolling p95 is back below this multiple (between 1 and `threshold`). @default 1.5 */
-  clearThreshold?: number;
-  /** A captured baseline. Without one, the fastest window seen so far is learned as the baseline. */
-  baseline?: LatencyBaseline;
-}
-
-const readOptions = defineOptions<LatencyMonitorOptions>()('LatencyMonitor', {
   windowSize: number(100, { min: 1, integer: true }),
+  /** Alarm when the rolling p95 exceeds this multiple of the baseline p95. @default 2 */
   threshold: number(2, { min: 1 }),
+  /** Clear the alarm when the rolling p95 is back below this multiple (between 1 and `threshold`). @default 1.5 */
   clearThreshold: number(1.5, (earlier) => ({ min: 1, max: earlier.threshold as number })),
+  /** A captured baseline. Without one, the fastest window seen so far is learned as the baseline. */
   baseline: custom((value, fail) => {
     if (value === undefined) return undefined;
     const problems = baselineProblems(value as LatencyBaseline);
@@ -28,6 +20,9 @@ const readOptions = defineOptions<LatencyMonitorOptions>()('LatencyMonitor', {
     return value as LatencyBaseline;
   }),
 });
+
+/** Options for {@link LatencyMonitor}. */
+export interface LatencyMonitorOptions extends OptionsOf<typeof readOptions> {}
 
 /** What {@link LatencyMonitor} currently sees. */
 export interface LatencyMonitorState {

@@ -1,4 +1,4 @@
-import { choice, custom, defineOptions, number } from '../option-spec.js';
+import { choice, custom, defineOptions, number, type OptionsOf } from '../option-spec.js';
 import { DecayingSum, fadedLength } from './ema.js';
 import { isDuration, isPlausible, safeRatio } from './numbers.js';
 import type { AlarmTransition } from './transition.js';
@@ -6,8 +6,7 @@ import type { AlarmTransition } from './transition.js';
 /** What {@link ThroughputDecayDetector} watches. */
 export type ThroughputNormalisation = 'per-inflight' | 'none';
 
-/** Options for {@link ThroughputDecayDetector}. */
-export interface ThroughputDecayOptions {
+const readOptions = defineOptions('ThroughputDecayDetector', {
   /**
    * `per-inflight`: watch completions per second *per request in flight*
    * (needs `sentAt` on every completion), so throughput that falls only
@@ -17,34 +16,17 @@ export interface ThroughputDecayOptions {
    * offered load.
    * @default 'per-inflight'
    */
-  normalise?: ThroughputNormalisation;
+  normalise: choice('per-inflight', ['per-inflight', 'none']),
   /** Memory of the moving averages, ms: a sample `τ` old weighs 1/e of a fresh one. @default 30000 */
-  timeConstantMs?: number;
+  timeConstantMs: number(30_000, { min: 1 }),
   /** Alarm when the watched rate has fallen this fraction below its peak. @default 0.35 */
-  decayFraction?: number;
+  decayFraction: number(0.35, { min: 0.01, max: 0.99 }),
   /**
    * Clear the alarm once the watched rate is back above this fraction of the
    * peak; the peak is then re-based to the current rate. Must exceed
    * `1 − decayFraction`, so the alarm cannot flap on one threshold.
    * @default 0.85
    */
-  recoverFraction?: number;
-  /**
-   * Completions the average must hold — its exponentially weighted count,
-   * about rate × τ once settled — before its value may set the peak or count
-   * as recovered. This replaces a fixed minimum rate: with the defaults the
-   * detector judges from ~1.7 req/s; for slower clients raise `timeConstantMs`.
-   * @default 50
-   */
-  minSamples?: number;
-  /** Time since the first completion before anything is judged, ms (warm-up). @default 2 × timeConstantMs */
-  minElapsedMs?: number;
-}
-
-const readOptions = defineOptions<ThroughputDecayOptions>()('ThroughputDecayDetector', {
-  normalise: choice('per-inflight', ['per-inflight', 'none']),
-  timeConstantMs: number(30_000, { min: 1 }),
-  decayFraction: number(0.35, { min: 0.01, max: 0.99 }),
   recoverFraction: custom((value = 0.85, fail, earlier) => {
     const decay = earlier.decayFraction as number;
     if (typeof value !== 'number' || !(value > 1 - decay && value <= 1)) {
@@ -52,9 +34,20 @@ const readOptions = defineOptions<ThroughputDecayOptions>()('ThroughputDecayDete
     }
     return value as number;
   }),
+  /**
+   * Completions the average must hold — its exponentially weighted count,
+   * about rate × τ once settled — before its value may set the peak or count
+   * as recovered. This replaces a fixed minimum rate: with the defaults the
+   * detector judges from ~1.7 req/s; for slower clients raise `timeConstantMs`.
+   * @default 50
+   */
   minSamples: number(50, { min: 1, integer: true }),
+  /** Time since the first completion before anything is judged, ms (warm-up). @default 2 × timeConstantMs */
   minElapsedMs: number((earlier) => 2 * (earlier.timeConstantMs as number), { min: 0 }),
 });
+
+/** Options for {@link ThroughputDecayDetector}. */
+export interface ThroughputDecayOptions extends OptionsOf<typeof readOptions> {}
 
 /** One finished request. */
 export interface Completion {

@@ -1,5 +1,5 @@
 import { type CancelTimer, type Clock, systemClock } from '../clock.js';
-import { defineOptions, given, number } from '../option-spec.js';
+import { defineOptions, given, number, type OptionsOf } from '../option-spec.js';
 import { type NumberRule, numberOption } from '../options.js';
 import { type WaitOptions, WaitQueue } from './wait-queue.js';
 
@@ -7,31 +7,27 @@ const RESOLVED = Promise.resolve();
 /** A token this close to whole counts as whole, so float rounding cannot stall a wake-up. */
 const WHOLE = 1 - 1e-9;
 
-/** Options for {@link Pacer}. */
-export interface PacerOptions {
+/** A rate is any number above zero, `Infinity` for none. */
+const RATE: NumberRule = { min: Number.MIN_VALUE, infinite: true };
+
+const readPacerOptions = defineOptions('Pacer', {
   /**
    * Tokens (requests) per second; `Infinity` disables pacing.
    * @default Infinity
    */
-  rate?: number;
+  rate: number(Infinity, RATE),
   /**
    * Bucket size: how many requests may go back to back after an idle spell.
    * 1 spaces every request evenly.
    * @default 1
    */
-  burst?: number;
-  /** Time source for refills and wake-ups. @default systemClock */
-  clock?: Clock;
-}
-
-/** A rate is any number above zero, `Infinity` for none. */
-const RATE: NumberRule = { min: Number.MIN_VALUE, infinite: true };
-
-const readPacerOptions = defineOptions<PacerOptions>()('Pacer', {
-  rate: number(Infinity, RATE),
   burst: number(1, { min: 1 }),
+  /** Time source for refills and wake-ups. @default systemClock */
   clock: given(systemClock),
 });
+
+/** Options for {@link Pacer}. */
+export interface PacerOptions extends OptionsOf<typeof readPacerOptions> {}
 
 /**
  * A token-bucket pacer whose rate can change at run time. Callers that find

@@ -12,6 +12,7 @@ import {
   hasMethods,
   isBoolean,
   number,
+  type OptionsOf,
 } from '../option-spec.js';
 import type { ControlEvent, EventSink } from './event.js';
 import { LineBatcher, type Output } from './line-batcher.js';
@@ -25,21 +26,21 @@ export type BufferedSink = EventSink & {
   close(): Promise<void>;
 };
 
-/** Options of {@link jsonlSink}. */
-export interface JsonlSinkOptions {
+const OWNER = 'jsonlSink';
+const readOptions = defineOptions(OWNER, {
   /**
    * For a path target: `append` keeps what the file holds and adds to it,
    * `truncate` starts the file empty. Not allowed for a stream target.
    * @default 'append'
    */
-  mode?: 'append' | 'truncate';
+  mode: choice(undefined, ['append', 'truncate']),
   /**
    * Characters of JSON buffered before a write is issued. Only one write is in
    * flight at a time; events arriving meanwhile are buffered (never dropped), which
    * is how a slow target pushes back. An integer ≥ 0.
    * @default 65536
    */
-  bufferSize?: number;
+  bufferSize: number(65_536, { min: 0, integer: true }),
   /**
    * Longest an event waits in memory before a write is issued, ms, so a slow
    * run's log grows as it goes and a killed process loses at most this much.
@@ -47,7 +48,7 @@ export interface JsonlSinkOptions {
    * writes only when `bufferSize` is reached and on `flush()`/`close()`.
    * @default 1000
    */
-  flushIntervalMs?: number;
+  flushIntervalMs: number(1000, { above: 0, infinite: true }),
   /**
    * Whether the first line (written with the first event) is a {@link RunStart}
    * record — `{"type":"run","run":…,"t":…,"wall":…}` — marking where this run
@@ -55,34 +56,26 @@ export interface JsonlSinkOptions {
    * `report` use it to place each run on the wall clock.
    * @default true
    */
-  runStart?: boolean;
+  runStart: flag(true),
   /** Times the flush interval and the run start. @default systemClock */
-  clock?: Clock;
+  clock: check('a Clock', hasMethods<Clock>('setTimer', 'wallNow'), systemClock),
   /**
    * For a stream target: whether `close()` ends the stream. Pass `false` for a
    * stream you keep using, such as `process.stdout`. A path target is always closed.
    * @default true
    */
-  end?: boolean;
+  end: check('a boolean', isBoolean),
   /**
    * Called once, with the first failure: a write error, an event that cannot be
    * serialised, or an event after `close()`. `flush()`/`close()` also reject with
    * a write error.
    * @default a one-time `process.emitWarning`
    */
-  onError?: (error: unknown) => void;
-}
-
-const OWNER = 'jsonlSink';
-const readOptions = defineOptions<JsonlSinkOptions>()(OWNER, {
-  mode: choice(undefined, ['append', 'truncate']),
-  bufferSize: number(65_536, { min: 0, integer: true }),
-  flushIntervalMs: number(1000, { above: 0, infinite: true }),
-  runStart: flag(true),
-  clock: check('a Clock', hasMethods<Clock>('setTimer', 'wallNow'), systemClock),
-  end: check('a boolean', isBoolean),
-  onError: func(warnOnce),
+  onError: func<(error: unknown) => void>(warnOnce),
 });
+
+/** Options of {@link jsonlSink}. */
+export interface JsonlSinkOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * An event sink writing one JSON object per line (JSONL) to a file or a stream.

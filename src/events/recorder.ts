@@ -1,20 +1,18 @@
-import { defineOptions, number } from '../option-spec.js';
+import { defineOptions, number, type OptionsOf } from '../option-spec.js';
 import type { ControlEvent, ControlEventType, EventSink } from './event.js';
 
-/** Options of {@link EventRecorder}. */
-export interface EventRecorderOptions {
+const readOptions = defineOptions('EventRecorder', {
   /**
    * Most events kept. When full, each new event replaces the oldest one (a ring),
    * so a long run's memory stays bounded; {@link EventRecorder.dropped} counts
    * the replaced events. An integer ≥ 1, or `Infinity` to keep everything.
    * @default Infinity
    */
-  capacity?: number;
-}
-
-const readOptions = defineOptions<EventRecorderOptions>()('EventRecorder', {
   capacity: number(Infinity, { min: 1, integer: true, infinite: true }),
 });
+
+/** Options of {@link EventRecorder}. */
+export interface EventRecorderOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * An in-memory event sink for tests and run summaries.

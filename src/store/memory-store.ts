@@ -1,30 +1,26 @@
-import { type Clock, systemClock } from '../clock.js';
-import { defineOptions, given, number } from '../option-spec.js';
+import { systemClock } from '../clock.js';
+import { defineOptions, given, number, type OptionsOf } from '../option-spec.js';
 import type { ScopeState, StateStore } from './store.js';
 
-/** Options of {@link MemoryStore}. */
-export interface MemoryStoreOptions {
+const readOptions = defineOptions('MemoryStore', {
   /**
    * Most scopes whose state is kept; saving one more forgets the least
    * recently used. About 1 KB each.
    * @default 10000
    */
-  maxEntries?: number;
+  maxEntries: number(10_000, { min: 1, integer: true, infinite: true }),
   /**
    * A state neither saved nor loaded for this long is forgotten, ms: what a
    * scope learned an hour ago says little about the server today.
    * @default 3600000 (1 hour)
    */
-  ttlMs?: number;
-  /** Time source for `ttlMs`. @default systemClock */
-  clock?: Clock;
-}
-
-const readOptions = defineOptions<MemoryStoreOptions>()('MemoryStore', {
-  maxEntries: number(10_000, { min: 1, integer: true, infinite: true }),
   ttlMs: number(3_600_000, { min: 0, infinite: true }),
+  /** Time source for `ttlMs`. @default systemClock */
   clock: given(systemClock),
 });
+
+/** Options of {@link MemoryStore}. */
+export interface MemoryStoreOptions extends OptionsOf<typeof readOptions> {}
 
 interface Entry {
   text: string;

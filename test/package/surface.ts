@@ -18,6 +18,8 @@ export interface EntrySurface {
  * types; private, protected and `_friend` members and `implements` clauses do not count.
  * Every reached type declared under `root` must be exported by the same entry or by `base`,
  * the entry every other one builds on, so a user can name every type of the API they import.
+ * A constant a type is derived from (`typeof readOptions`) need not be exported; the types
+ * its declaration names must.
  */
 export function readSurface(
   entries: Record<string, string>,
@@ -55,11 +57,11 @@ export function readSurface(
     const exported = exportsOf(entry);
     const unexported = new Set<string>();
     const seen = new Set<ts.Symbol>();
-    const visit = (symbol: ts.Symbol) => {
+    const visit = (symbol: ts.Symbol, named = true) => {
       const declarations = symbol.declarations ?? [];
       if (seen.has(symbol) || !declarations.some(inRoot)) return;
       seen.add(symbol);
-      if (!exported.has(symbol) && !fromBase.has(symbol)) {
+      if (named && !exported.has(symbol) && !fromBase.has(symbol)) {
         const file = declarations[0]?.getSourceFile().fileName ?? '?';
         unexported.add(`${symbol.name} (${relative(root, file)})`);
       }
@@ -69,7 +71,9 @@ export function readSurface(
       if (isHidden(node)) return;
       const name = referencedName(node);
       const symbol = name && checker.getSymbolAtLocation(name);
-      if (symbol && !(resolve(symbol).flags & ts.SymbolFlags.TypeParameter)) visit(resolve(symbol));
+      if (symbol && !(resolve(symbol).flags & ts.SymbolFlags.TypeParameter)) {
+        visit(resolve(symbol), !isDerivedFrom(node, resolve(symbol)));
+      }
       ts.forEachChild(node, walk);
     };
     for (const symbol of exported.keys()) visit(symbol);
@@ -92,6 +96,15 @@ function isTypeOnly(symbol: ts.Symbol): boolean {
   return (symbol.declarations ?? []).some(
     (d) => ts.isExportSpecifier(d) && (d.isTypeOnly || d.parent.parent.isTypeOnly),
   );
+}
+
+/**
+ * `typeof readOptions`: a type derived from a constant (`OptionsOf<typeof readOptions>`). The
+ * user names the derived type, never the constant, so the constant need not be exported; the
+ * types its declaration names still must be.
+ */
+function isDerivedFrom(node: ts.Node, symbol: ts.Symbol): boolean {
+  return ts.isTypeQueryNode(node) && (symbol.flags & ts.SymbolFlags.Variable) !== 0;
 }
 
 /** The name a type position refers to: `Foo` in `x: Foo<T>`, `extends Foo`, `typeof foo`. */
