@@ -26,6 +26,7 @@ const { values } = parseArgs({
 const dist = resolve(values.dist);
 const { runFamilyBench } = await import(`${dist}/sim/family/bench.js`);
 const { ratewise } = await import(`${dist}/sim/strategies/index.js`);
+const { refusalPauses } = await import(`${dist}/sim/family/server.js`);
 const seed = Number(values.seed);
 
 const timingNoiseMs = Number(values['timing-noise']);
@@ -52,6 +53,8 @@ const rows = result.servers.map((server) => {
     refused: measures.refused,
     coldStart: measures.coldStart,
     stepUps: measures.stepUps.map((step) => (step.seconds === Infinity ? null : step.seconds)),
+    // which step-up row of `bench --family` these count in: paused refusals (a Retry-After of 1 s or more) or cheap
+    stepsPaused: refusalPauses(server),
     batchS,
   };
 });
@@ -64,8 +67,19 @@ const pct = (v) => `${(100 * v).toFixed(1)} %`;
 const goodput = known(rows.map((row) => row.goodput));
 const refused = known(rows.map((row) => row.refused));
 const cold = known(rows.map((row) => row.coldStart));
+// Step-up times as `bench --family` reports them: nearest rank over step events, null (never) last.
+const rank = (sorted, p) => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)];
+const stepSpread = (paused) => {
+  const steps = rows
+    .filter((row) => row.stepsPaused === paused)
+    .flatMap((row) => row.stepUps.map((s) => s ?? Infinity))
+    .sort((a, b) => a - b);
+  const s = (v) => (v === undefined ? '—' : v === Infinity ? 'never' : `${v.toFixed(1)} s`);
+  return `${s(rank(steps, 0.1))} / ${s(rank(steps, 0.5))} / ${s(rank(steps, 0.9))} (${steps.length})`;
+};
 console.log(
   `seed ${seed}${timingNoiseMs > 0 ? `, timing noise 0–${timingNoiseMs} ms` : ''}: steady goodput p10 ${pct(at(goodput, 0.1))}, p50 ${pct(at(goodput, 0.5))}, mean ${pct(mean(goodput))}; ` +
     `refused p90 ${pct(at(refused, 0.9))}, mean ${pct(mean(refused))}; ` +
-    `cold start p10 ${pct(at(cold, 0.1))}, p50 ${pct(at(cold, 0.5))}`,
+    `cold start p10 ${pct(at(cold, 0.1))}, p50 ${pct(at(cold, 0.5))}; ` +
+    `to 90 % of a raised capacity p10 / p50 / p90, cheap ${stepSpread(false)}, paused ${stepSpread(true)}`,
 );
