@@ -37,8 +37,12 @@ export interface Reaction {
    * (a deeper decrease and a hold on increases), `hold` (no change).
    */
   speed: 'grow' | 'cut' | 'cut-hard' | 'hold';
-  /** Effect on the breaker: counts as a success, a failure, or neither. */
-  breaker: 'success' | 'failure' | 'none';
+  /**
+   * Effect on the breaker: counts as a success, a failure, or neither; a
+   * `refusal` (the server is up and asks to wait) is no strike — the rate's
+   * pauses wait it out — but a long Retry-After opens the breaker by itself.
+   */
+  breaker: 'success' | 'failure' | 'refusal' | 'none';
   /** Whether the request may be retried (subject to method idempotency and budgets). */
   retry: boolean;
 }
@@ -60,7 +64,7 @@ export interface Reaction {
  */
 export const REACTIONS: Readonly<Record<SignalKind, Readonly<Reaction>>> = Object.freeze({
   ok: { speed: 'grow', breaker: 'success', retry: false },
-  throttled: { speed: 'cut', breaker: 'failure', retry: true },
+  throttled: { speed: 'cut', breaker: 'refusal', retry: true },
   overloaded: { speed: 'cut-hard', breaker: 'failure', retry: true },
   blocked: { speed: 'hold', breaker: 'none', retry: false },
   reset: { speed: 'cut', breaker: 'failure', retry: true },

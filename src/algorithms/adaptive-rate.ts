@@ -101,8 +101,9 @@ export class AdaptiveRate implements RatePolicy {
     parts.now = Math.max(parts.now, at);
     const speed = speedOf(sample);
     prober.onRequest();
-    const closed =
-      isRefusal(sample) && !sample.overConcurrency && meter.refusedOnResume(sample, this.rate);
+    const refused = isRefusal(sample) && !sample.overConcurrency;
+    const onResume = refused && meter.refusedOnResume(sample, this.rate);
+    const closed = onResume || (refused && meter.refusedInTail(sample));
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
     // the reset); one as sending resumed after a pause, the pause's (it was too short).
@@ -119,8 +120,9 @@ export class AdaptiveRate implements RatePolicy {
     }
     if (speed !== 'grow') {
       this.#refusalPause ??= new RefusalPause();
-      const pauseMs = this.#refusalPause.forSample(sample, closed, meter, this.#s.minPauseMs);
-      if (pauseMs > 0) this.#pause(at, pauseMs, !closed);
+      const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate };
+      const pauseMs = this.#refusalPause.forSample(sample, closed, meter, pace);
+      if (pauseMs > 0) this.#pause(at, pauseMs, !closed, onResume);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
     else parts.quota?.onOutcome(sample);
@@ -187,11 +189,15 @@ export class AdaptiveRate implements RatePolicy {
     });
   }
 
-  /** Pauses `ms` from `at`; `billed`: the pause is part of the current congestion event's cost (not a server still closed after it). */
-  #pause(at: number, ms: number, billed: boolean): void {
+  /**
+   * Pauses `ms` from `at`; `billed`: the pause is part of the current congestion
+   * event's cost (not a server still closed after it); `closure`: it waits out
+   * a server found closed as sending resumed (one refusal in its tail is forgiven).
+   */
+  #pause(at: number, ms: number, billed: boolean, closure = false): void {
     const { meter, prober, decisions } = this.#used();
     const before = Math.max(at, meter.pausedUntil);
-    meter.pause(at, ms);
+    meter.pause(at, ms, closure);
     if (billed) prober.onPause(Math.max(0, meter.pausedUntil - before));
     decisions.holdUntil = Math.max(decisions.holdUntil, meter.pausedUntil);
   }

@@ -179,6 +179,7 @@ export class AimdLimit implements ConcurrencyLimit {
   }
 
   #decrease(sample: Sample, ratio: number): void {
+    if (sample.inflight * 2 < this.#value) return; // the limit was not in use: no evidence it is too high
     if (!startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER)) return;
     this.#lastDecreaseAt = sample.at;
     this.#value = Math.max(this.#s.min, this.#value * ratio);

@@ -11,7 +11,8 @@ export type { BreakerSnapshot } from './breaker-snapshot.js';
 /** Options for {@link BreakerPolicy}. */
 export interface BreakerOptions {
   /**
-   * Congestion events (strikes) in a row, with no success in between, that open
+   * Failures (strikes: timeouts, resets, refused connections, a surge of 5xx;
+   * a refusal such as a 429 is none) in a row, with no success in between, that open
    * the breaker. A burst of failures from requests that were all in flight
    * together is one strike, so a single overshoot never trips it.
    * @default 5
@@ -86,11 +87,13 @@ export interface BreakerOutcome {
 
 /**
  * The breaker's decisions as a pure state machine: outcomes and times in,
- * state out. It opens after `threshold` strikes with no success between, for
- * max(cooldown, Retry-After), or on a long Retry-After, for the Retry-After;
- * spread by jitter either way and at most `maxCooldownMs`. Then it is
- * half-open: one probe decides — success closes it, failure
- * reopens it with a longer cooldown. Parking callers is {@link BreakerGate}'s job.
+ * state out. It opens after `threshold` strikes (failures: a refusal is
+ * none) with no success between, for max(cooldown, Retry-After), or on a long
+ * Retry-After, for the Retry-After; spread by jitter either way and at most
+ * `maxCooldownMs`. Then it is half-open: one probe decides — success closes
+ * it, failure reopens it with a longer cooldown, a refusal reopens it for its
+ * long Retry-After or else closes it (the server is up: the rate's pauses
+ * take over). Parking callers is {@link BreakerGate}'s job.
  */
 export class BreakerPolicy {
   readonly #settings: BreakerSettings;
@@ -145,7 +148,10 @@ export class BreakerPolicy {
 
   #onProbe(outcome: BreakerOutcome): void {
     if (outcome.effect === 'success') this.#close();
-    else if (outcome.effect === 'failure') {
+    else if (outcome.effect === 'refusal') {
+      if (this.#longPause(outcome)) this.#open(outcome.at, outcome.retryAfterMs, true);
+      else this.#close();
+    } else if (outcome.effect === 'failure') {
       this.#s.cooldownMs = Math.min(
         this.#settings.maxCooldownMs,
         this.#s.cooldownMs * this.#settings.backoffFactor,
@@ -159,18 +165,24 @@ export class BreakerPolicy {
       this.#s.strikes = 0;
       return;
     }
-    if (outcome.effect !== 'failure') return;
-    if (outcome.sentAt > this.#s.lastStrikeAt) {
+    if (outcome.effect === 'none') return;
+    const strike = outcome.effect === 'failure';
+    if (strike && outcome.sentAt > this.#s.lastStrikeAt) {
       this.#s.strikes++;
       this.#s.lastStrikeAt = outcome.at;
     }
-    const longPause =
-      outcome.retryAfterMs > 0 && outcome.retryAfterMs >= this.#settings.openOnRetryAfterMs;
     if (this.#s.state !== 'closed') return;
-    if (this.#s.strikes >= this.#settings.threshold) this.#open(outcome.at, outcome.retryAfterMs);
+    if (strike && this.#s.strikes >= this.#settings.threshold) {
+      this.#open(outcome.at, outcome.retryAfterMs);
+    }
     // The server asked for a long pause: open for that long (the pause is its
     // word, not a sign of failure), so that one probe goes first after it.
-    else if (longPause) this.#open(outcome.at, outcome.retryAfterMs, true);
+    else if (this.#longPause(outcome)) this.#open(outcome.at, outcome.retryAfterMs, true);
+  }
+
+  /** Whether the outcome's Retry-After is long enough to open the breaker by itself. */
+  #longPause(outcome: BreakerOutcome): boolean {
+    return outcome.retryAfterMs > 0 && outcome.retryAfterMs >= this.#settings.openOnRetryAfterMs;
   }
 
   /** Opens for max(cooldown, Retry-After) — or for the Retry-After alone when `pauseOnly`. */

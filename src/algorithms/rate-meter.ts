@@ -6,6 +6,12 @@ import type { Sample } from './sample.js';
 import { SentTimes } from './sent-times.js';
 import { ServerPause } from './server-pause.js';
 
+/**
+ * A closure's tail lasts at most this long, ms: a limit still refusing the
+ * sends of a second after it reopened is refusing the rate.
+ */
+const CLOSURE_TAIL_MS = 1000;
+
 /** A measurement needs at least this share of the window behind it. */
 const MIN_HISTORY = 0.1;
 /** A paced rate counts as used when the server accepted at least this share of it. */
@@ -37,6 +43,8 @@ export class RateMeter {
   #unpacedAt = NEVER;
   /** The latest server pause, once there was one. */
   #pause: ServerPause | undefined;
+  /** The sends after a closure's pause whose refusal is the closure's (not saved). */
+  #closureTail: { from: number; to: number } | undefined;
   /** Send times of the latest acceptances, allocated at the first. */
   #sent: SentTimes | undefined;
 
@@ -131,11 +139,30 @@ export class RateMeter {
     return this.#pause?.refusedOnResume(sample, rate) ?? false;
   }
 
-  /** Records a server-requested pause of `ms` from `at` (overlapping pauses merge). */
-  pause(at: number, ms: number): void {
+  /**
+   * Whether a refusal came for a request sent in a closure's tail: within one
+   * pause length (at most {@link CLOSURE_TAIL_MS}) after the end of a pause that waited out a server found still
+   * closed as sending resumed. A limit that reopens gradually (a log whose
+   * oldest entries age out at the rate they were sent) refuses the sends that
+   * outrun its reopening — still the closure, which says nothing about the rate.
+   */
+  refusedInTail(sample: Sample): boolean {
+    const tail = this.#closureTail;
+    return tail !== undefined && sample.sentAt >= tail.from && sample.sentAt < tail.to;
+  }
+
+  /**
+   * Records a server-requested pause of `ms` from `at` (overlapping pauses
+   * merge); `closure`: it waits out a server found still closed as sending
+   * resumed, and the sends in its tail are judged by {@link RateMeter.refusedInTail}.
+   */
+  pause(at: number, ms: number, closure = false): void {
     const pause = this.#pause;
-    if (pause === undefined || at >= pause.to) this.#pause = new ServerPause(at, at + ms);
-    else pause.to = Math.max(pause.to, at + ms);
+    const merged = pause === undefined || at >= pause.to ? new ServerPause(at, at + ms) : pause;
+    merged.to = Math.max(merged.to, at + ms);
+    this.#pause = merged;
+    if (closure)
+      this.#closureTail = { from: merged.to, to: merged.to + Math.min(ms, CLOSURE_TAIL_MS) };
   }
 
   /**

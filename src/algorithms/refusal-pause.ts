@@ -3,6 +3,18 @@ import { isRefusal, type Sample } from './sample.js';
 
 /** Pauses for refusals that name none, ms: the first, the longest, and "right after a pause". */
 const UNHINTED_PAUSE = { first: 1000, max: 32_000, soonMs: 2000 } as const;
+/**
+ * While the server stays closed, each pause is at most this share of the time
+ * it has been closed: waiting out a long window then overshoots its end by at
+ * most this share, where doubling could overshoot by as long again.
+ */
+const CLOSED_SHARE = 0.25;
+/**
+ * ...but no shorter than the held rate takes to send this many requests: one
+ * refusal per pause stays a small share of what the scope sends (a slow one
+ * keeps doubling).
+ */
+const REQUESTS_PER_CLOSED_PAUSE = 100;
 
 /** The pause a refusal that names none is given first, ms. */
 export const FIRST_UNHINTED_PAUSE_MS = UNHINTED_PAUSE.first;
@@ -12,24 +24,37 @@ export const FIRST_UNHINTED_PAUSE_MS = UNHINTED_PAUSE.first;
  * little: a second (what most limits count over), doubling while the server
  * refuses again right after each pause, up to 32 s. Without it, a limit that
  * remembers the last second's requests refuses every request sent in that
- * second, each a new congestion event — a collapse.
+ * second, each a new congestion event — a collapse. A server still closed as
+ * sending resumes is waited out in pauses that grow with how long it has been
+ * closed (see {@link CLOSED_SHARE}).
  */
 export class RefusalPause {
   /** The pause the next refusal without a Retry-After brings, ms. */
   #unhintedMs: number = UNHINTED_PAUSE.first;
+  /** When the server closed: the refusal that began the current run of pauses. */
+  #closedSince = 0;
 
   /**
    * The pause an outcome that does not grow the rate brings, ms (0: none):
-   * after a send refused as sending resumed (`closed`), a longer one (see `#longer`);
-   * else the server's `Retry-After` or, for a refusal that names none,
-   * see `#unhinted`; at least `minPauseMs` — but a refusal for concurrency
-   * that asks for no pause gets none: a free slot is what it lacked.
+   * after a send refused as sending resumed (`closed`), a longer one (see
+   * `#longer`; `rate`: the rate held, requests/s); else the server's
+   * `Retry-After` or, for a refusal that names none, see `#unhinted`; at least
+   * `minPauseMs` — but a refusal for concurrency that asks for no pause gets
+   * none: a free slot is what it lacked.
    */
-  forSample(sample: Sample, closed: boolean, meter: RateMeter, minPauseMs: number): number {
+  forSample(
+    sample: Sample,
+    closed: boolean,
+    meter: RateMeter,
+    pace: { minPauseMs: number; rate: number },
+  ): number {
     const hintMs = sample.signal.retryAfterMs;
-    const ms = closed ? this.#longer(hintMs, meter) : (hintMs ?? this.#unhinted(sample, meter));
+    if (!closed) this.#closedSince = sample.at;
+    const ms = closed
+      ? this.#longer(hintMs, meter, sample.at, pace.rate)
+      : (hintMs ?? this.#unhinted(sample, meter));
     if (ms === undefined || !Number.isFinite(ms)) return 0;
-    return sample.overConcurrency ? ms : Math.max(minPauseMs, ms);
+    return sample.overConcurrency ? ms : Math.max(pace.minPauseMs, ms);
   }
 
   /**
@@ -50,16 +75,23 @@ export class RefusalPause {
   }
 
   /**
-   * The pause after a refusal as sending resumed: the `meter`'s last pause
-   * proved too short, so twice as long (up to 32 s), or the server's word
-   * (`hintMs`) if it asks for longer. A limit over a long window that answers
-   * `Retry-After: 0` (or nothing) until the window ends is waited out in a few
-   * doublings.
+   * The pause after a refusal at `at` as sending resumed: the `meter`'s last
+   * pause proved too short, so up to twice as long (and 32 s) — a quarter of
+   * the time closed so far, or what the held `rate` takes to send
+   * {@link REQUESTS_PER_CLOSED_PAUSE} requests if longer — or the server's
+   * word (`hintMs`) if it asks for longer. A limit over a long window that
+   * answers `Retry-After: 0` (or nothing, or the same short pause) until the
+   * window ends is waited out in pauses that grow with it.
    */
-  #longer(hintMs: number | undefined, meter: RateMeter): number {
+  #longer(hintMs: number | undefined, meter: RateMeter, at: number, rate: number): number {
+    const grown = Math.max(
+      CLOSED_SHARE * (at - this.#closedSince),
+      (1000 * REQUESTS_PER_CLOSED_PAUSE) / rate,
+    );
+    const doubled = 2 * meter.lastPauseMs;
     this.#unhintedMs = Math.min(
       UNHINTED_PAUSE.max,
-      Math.max(UNHINTED_PAUSE.first, 2 * meter.lastPauseMs),
+      Math.max(UNHINTED_PAUSE.first, Math.min(doubled, grown)),
     );
     return Math.max(hintMs ?? 0, this.#unhintedMs);
   }

@@ -86,9 +86,10 @@ export class AdmissionBreaker {
     this.#gate?.abandon(pass);
   }
 
-  /** Tells the breaker an outcome (a failure creates it). */
+  /** Tells the breaker an outcome (a failure or a refusal creates it). */
   report(outcome: BreakerOutcome): void {
-    if (outcome.effect === 'failure' || this.#gate !== undefined) this.#created()?.report(outcome);
+    const felt = outcome.effect === 'failure' || outcome.effect === 'refusal';
+    if (felt || this.#gate !== undefined) this.#created()?.report(outcome);
   }
 
   /**

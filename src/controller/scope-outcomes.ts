@@ -94,7 +94,8 @@ export class ScopeOutcomes implements PermitOwner {
     admission.release();
     const { signal } = sample;
     const effect = REACTIONS[signal.kind].breaker;
-    if (effect === 'failure' || admission.hasBreaker) {
+    const felt = effect === 'failure' || effect === 'refusal';
+    if (felt || admission.hasBreaker) {
       admission.report({
         sentAt: permit.sentAt,
         at,
@@ -103,8 +104,7 @@ export class ScopeOutcomes implements PermitOwner {
         retryAfterMs: signal.retryAfterMs ?? 0,
       });
     }
-    if (cappedCause !== undefined || effect === 'failure')
-      admission.notePause(at, cappedCause ?? signal.reason);
+    if (cappedCause !== undefined || felt) admission.notePause(at, cappedCause ?? signal.reason);
     if (before === undefined) return;
     const after = this.#numbers();
     // Observers see the outcome as it was classified; the filter only changed the reaction.

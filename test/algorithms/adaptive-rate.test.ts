@@ -211,23 +211,32 @@ describe('AdaptiveRate', () => {
     expect(pauseAfter(rate.pausedUntil + 60_000)).toBe(first); // long after: back to the first
   });
 
-  it('refused as sending resumes: the server is still closed — twice the pause, the rate kept', () => {
+  it('refused as sending resumes: the server is still closed — pauses that grow with the time closed, the rate kept', () => {
     // A long window spent: the server answers Retry-After: 0 until it ends.
     const rate = new AdaptiveRate({ minPauseMs: 500 });
     stream(rate, 100, 0, 3000);
-    rate.onSample(sample({ sentAt: 3300, at: 3301, kind: 'throttled', retryAfterMs: 0 }));
+    const closedAt = 3301;
+    rate.onSample(sample({ sentAt: 3300, at: closedAt, kind: 'throttled', retryAfterMs: 0 }));
     const held = rate.rate;
     expect(rate.pausedUntil).toBe(3801);
     let pausedUntil = rate.pausedUntil;
-    for (const doubled of [1000, 2000, 4000, 8000, 16_000, 32_000, 32_000]) {
+    let last = 500;
+    while (pausedUntil - closedAt < 120_000) {
       // The first request sent after the pause is refused at once.
       rate.onSample(
         sample({ sentAt: pausedUntil, at: pausedUntil + 1, kind: 'throttled', retryAfterMs: 0 }),
       );
-      expect(rate.pausedUntil).toBe(pausedUntil + 1 + doubled);
+      const pause = rate.pausedUntil - (pausedUntil + 1);
+      const closedMs = pausedUntil + 1 - closedAt;
+      expect(pause).toBeGreaterThanOrEqual(last); // never shorter
+      expect(pause).toBeLessThanOrEqual(Math.max(2 * last, 1000)); // at most doubling
+      // at most a quarter of the time closed, or a second, or 100 sends at the held rate
+      expect(pause).toBeLessThanOrEqual(Math.max(1000, 0.25 * closedMs, 100_000 / held) + 1e-9);
       expect(rate.rate).toBe(held);
+      last = pause;
       pausedUntil = rate.pausedUntil;
     }
+    expect(last).toBeGreaterThan(20_000); // two minutes closed: pauses of 30 s, not a hot loop
   });
 
   it("a refusal of a later send after the pause is the rate's, even when it overtakes the first send's success", () => {

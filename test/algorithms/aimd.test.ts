@@ -94,22 +94,22 @@ describe('AimdLimit', () => {
   it('cuts by backoffRatio on a reset or timeout, once per event', () => {
     const options = { initialLimit: 20, slowStartThreshold: 0, backoffRatio: 0.6 };
     const once = new AimdLimit(options);
-    once.onSample(sample({ at: 1000, sentAt: 990, kind: 'timeout' }));
+    once.onSample(sample({ at: 1000, sentAt: 990, kind: 'timeout', inflight: 20 }));
     expect(once.limit).toBe(Math.floor(20 * 0.6));
     const burst = new AimdLimit(options);
     for (let i = 0; i < 5; i++)
-      burst.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'timeout' }));
+      burst.onSample(sample({ at: 1000 + i, sentAt: 990, kind: 'timeout', inflight: 20 }));
     expect(burst.limit).toBe(once.limit); // sent before the cut: the same event
-    burst.onSample(sample({ at: 1200, sentAt: 1100, kind: 'reset' })); // sent after: a new one
+    burst.onSample(sample({ at: 1200, sentAt: 1100, kind: 'reset', inflight: 12 })); // sent after: a new one
     expect(burst.limit).toBeLessThan(once.limit);
   });
 
   it('cuts harder on overload and holds increases for overloadHoldMs', () => {
     const options = { initialLimit: 20, slowStartThreshold: 0, overloadHoldMs: 3000 };
     const timedOut = new AimdLimit(options);
-    timedOut.onSample(sample({ at: 1000, kind: 'timeout' }));
+    timedOut.onSample(sample({ at: 1000, kind: 'timeout', inflight: 20 }));
     const limit = new AimdLimit(options);
-    limit.onSample(sample({ at: 1000, kind: 'overloaded' }));
+    limit.onSample(sample({ at: 1000, kind: 'overloaded', inflight: 20 }));
     expect(limit.limit).toBeLessThan(timedOut.limit);
     const cut = limit.limit;
     succeed(limit, 100, 1001); // within the hold: no growth, however many successes
@@ -119,6 +119,20 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBeLessThanOrEqual(cut + 2);
   });
 
+  it('does not decrease for a failure sent while the limit was under half used', () => {
+    // A lone request refused as sending resumes after a pause says nothing about
+    // concurrency: halving the limit on each of them left 4 of 128.
+    const limit = new AimdLimit({ initialLimit: 128, max: 256, slowStartThreshold: 0 });
+    for (let i = 0; i < 5; i++) {
+      const at = 1000 * (i + 1);
+      limit.onSample(sample({ at, sentAt: at - 50, kind: 'overloaded', inflight: 1 }));
+      limit.onSample(sample({ at: at + 1, sentAt: at - 40, kind: 'timeout', inflight: 63 }));
+    }
+    expect(limit.limit).toBe(128);
+    limit.onSample(sample({ at: 9000, sentAt: 8950, kind: 'overloaded', inflight: 64 }));
+    expect(limit.limit).toBeLessThan(128);
+  });
+
   it('ignores hold signals and keeps the floor', () => {
     const limit = new AimdLimit({ initialLimit: 2, min: 2 });
     for (const kind of ['blocked', 'refused', 'client-error', 'server-error'] as SignalKind[]) {
@@ -126,7 +140,7 @@ describe('AimdLimit', () => {
     }
     expect(limit.limit).toBe(2);
     for (let i = 0; i < 10; i++)
-      limit.onSample(sample({ at: 10 * i + 10, sentAt: 10 * i + 5, kind: 'timeout' }));
+      limit.onSample(sample({ at: 10 * i + 10, sentAt: 10 * i + 5, kind: 'timeout', inflight: 2 }));
     expect(limit.limit).toBe(2);
   });
 

@@ -126,9 +126,13 @@ describe('retry policy', () => {
 });
 
 describe('breaker', () => {
-  it('opens on throttling, lets one probe through half-open, and closes on its success', async () => {
-    server = await startServer((_req, res, index) => {
-      res.writeHead(index === 0 ? 429 : 200);
+  it('opens on a failure (a reset), lets one probe through half-open, and closes on its success', async () => {
+    server = await startServer((req, res, index) => {
+      if (index === 0) {
+        req.socket.destroy(); // a reset: a failure (a 429 is a refusal, no strike)
+        return;
+      }
+      res.writeHead(200);
       res.end();
     });
     const events: ControlEvent[] = [];
@@ -138,7 +142,7 @@ describe('breaker', () => {
       retry: { maxAttempts: 1 },
       breaker: { threshold: 1, cooldownMs: 2000, jitter: 0 },
     });
-    expect((await client.fetch(server.url)).status).toBe(429);
+    await expect(client.fetch(server.url)).rejects.toThrow();
     const scope = client.registry.get(`host:${new URL(server.url).host}`);
     expect(scope?.breaker).toBe('open');
     const probe = await client.fetch(server.url);

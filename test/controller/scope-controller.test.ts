@@ -131,9 +131,15 @@ describe('ScopeController', () => {
     const fresh = JSON.parse(JSON.stringify(controller.snapshot()));
     expect(fresh.limit).toMatchObject({ value: 3 });
     expect(fresh.breaker).toBeUndefined();
-    const permit = await controller.admit();
+    const refused = await controller.admit();
     await clock.advance(10);
-    permit.report(throttled());
+    refused.report(throttled()); // a refusal: the server is up, no strike
+    const afterRefusal = JSON.parse(JSON.stringify(controller.snapshot()));
+    expect(afterRefusal.breaker).toMatchObject({ state: 'closed', strikes: 0 });
+    await clock.advance(5000);
+    const failed = await controller.admit();
+    await clock.advance(10);
+    failed.report({ kind: 'timeout', reason: 'timeout' });
     const state = JSON.parse(JSON.stringify(controller.snapshot()));
     expect(state.breaker).toMatchObject({ state: 'closed', strikes: 1 });
     expect(typeof state.savedAt).toBe('number');

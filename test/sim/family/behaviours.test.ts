@@ -111,6 +111,55 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('waits out a long window the server keeps closed in pauses that grow with it, not doubling past its end', async () => {
+    // Target 95 %. A 60 s sliding log at 200 req/s grants a whole minute's requests to a burst, then
+    // stays closed until the first of them ages out. Pauses doubling while it refused on resume
+    // (1, 2, 4 ... 32 s, or 4, 8, 16, 32 s on a constant Retry-After: 4), and a breaker whose
+    // cooldown doubled on each refused probe, came back long after it reopened: 88.1 % and 75.0 %.
+    // Each pause at most a quarter of the time closed, and a 429 no breaker strike: 100 % both.
+    for (const [retryAfter, retryAfterS, latencyMs, maxConcurrency] of [
+      ['none', 1, 50, 64],
+      ['fixed', 4, 300, 256],
+    ] as const) {
+      const log = server({
+        kind: 'sliding-log',
+        rate: [{ fromMs: 0, rate: 200 }],
+        windowMs: 60_000,
+        retryAfter,
+        retryAfterS,
+        latencyMs,
+        jitterMs: latencyMs / 5,
+        client: { maxConcurrency, timeoutMs: 30_000 },
+        durationMs: 300_000,
+      });
+      const { measures } = await runFamilyServer(log, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+      expect(measures.refused).toBeLessThanOrEqual(0.005);
+    }
+  }, 60_000); // 300 s of a 200 req/s server twice: ~10 s of CPU
+
+  it('resumes a long log that reopens gradually without cutting the rate for its first refusal', async () => {
+    // Target 98 %. A 60 s log at 400 req/s reopens at the rate its oldest entries were sent: the
+    // first sends after the closure's pause outrun it and one is refused. Read as a refusal of the
+    // held rate, it halved the rate (86.8 %, and 96.3 % with the quarter-of-closed pauses); read as
+    // the closure's tail (sent within 1 s of that pause's end), it brings a pause, no cut: 100 %.
+    const log = server({
+      kind: 'sliding-log',
+      rate: [{ fromMs: 0, rate: 400 }],
+      windowMs: 60_000,
+      refusalStatus: 503,
+      retryAfter: 'fixed',
+      retryAfterS: 2,
+      latencyMs: 350,
+      jitterMs: 245,
+      client: { maxConcurrency: 256, timeoutMs: 30_000 },
+      durationMs: 300_000,
+    });
+    const { measures } = await runFamilyServer(log, ratewise);
+    expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
+    expect(measures.refused).toBeLessThanOrEqual(0.005);
+  }, 60_000); // 300 s of a 400 req/s server: ~6 s of CPU
+
   it('uses a published quota to the edge: epoch resets from a server clock 7 s ahead, no refusal', async () => {
     const measures = await quotaMeasures(30, {
       quota: { headers: 'x-ratelimit', resetForm: 'epoch' },
