@@ -5,8 +5,11 @@
 // every 250 ms and a refusal at once, ahead of the successes answered before it (a rate lease
 // before this session's fix); `ordered`: the refusal brings them. `--lag ms`: the pacer runs at
 // the rate learned that long ago (a share's renewal, the learner's look, a reserved schedule).
-// `--batch ms`: how long successes are gathered before they are learned (250).
-//   node bench/fleet-lag-model.mjs [--order ordered] [--lag 0] [--batch 250] [--seconds 300]
+// `--batch ms`: how long successes are gathered before they are learned (250). `--workers n`: the
+// sends are spread over n workers, each gathering its own successes on its own batch timer, so a
+// refusal brings only its worker's (`ordered`); `complete`: a refusal is learned one batch time
+// late, with every worker's successes answered before it.
+//   node bench/fleet-lag-model.mjs [--order ordered] [--lag 0] [--batch 250] [--workers 1] [--seconds 300]
 import { parseArgs } from 'node:util';
 import { AdaptiveRate } from '../dist/algorithms/adaptive-rate.js';
 
@@ -15,11 +18,14 @@ const { values } = parseArgs({
     order: { type: 'string', default: 'ordered' },
     lag: { type: 'string', default: '0' },
     batch: { type: 'string', default: '250' },
+    workers: { type: 'string', default: '1' },
+    flush: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '300' },
   },
 });
 const [order, lagMs, seconds] = [values.order, Number(values.lag), Number(values.seconds)];
 const batchMs = Number(values.batch);
+const flushMs = Number(values.flush);
 const rate = new AdaptiveRate();
 /** Rates learned, as [since, rate]: the pacer reads the one in force `lagMs` ago. */
 const learnedRates = [[-Infinity, Infinity]];
@@ -33,30 +39,42 @@ const learn = (sample) => {
   rate.onSample(sample);
   if (rate.rate !== learnedRates.at(-1)[1]) learnedRates.push([sample.at, rate.rate]);
 };
-const gathered = [];
-let flushing = false;
-const flush = () => {
-  for (const sample of gathered.splice(0).sort((a, b) => a.at - b.at)) learn(sample);
+/** Each worker's gathered successes, and whether its batch timer runs. */
+const workers = Array.from({ length: Number(values.workers) }, () => ({
+  gathered: [],
+  flushing: false,
+}));
+const learnAll = (samples) => {
+  for (const sample of samples.sort((a, b) => a.at - b.at)) learn(sample);
 };
+const flush = (worker) => learnAll(worker.gathered.splice(0));
 const deliver = (sample) => {
   if (order === 'local') return learn(sample);
+  const worker = workers[sample.worker];
   if (sample.signal.kind !== 'ok') {
-    if (order === 'ordered') flush();
+    // The fleet pauses at once (Redis), whenever the cut is learned.
+    heardPause = Math.max(heardPause, sample.at + (sample.signal.retryAfterMs ?? 0));
+    const all = () => learnAll([sample, ...workers.flatMap((w) => w.gathered.splice(0))]);
+    if (order === 'complete') return at(sample.at + batchMs, all);
+    if (order === 'flushed') return at(sample.at + flushMs, all);
+    if (order === 'ordered') flush(worker);
     return learn(sample);
   }
-  gathered.push(sample);
-  if (flushing) return;
-  flushing = true;
+  worker.gathered.push(sample);
+  if (worker.flushing) return;
+  worker.flushing = true;
   at(sample.at + batchMs, () => {
-    flushing = false;
-    flush();
+    worker.flushing = false;
+    flush(worker);
   });
 };
+let sends = 0;
+let heardPause = 0;
 const okBySecond = new Array(seconds + 1).fill(0);
 let [now, lastSend, windowStart, admitted, refusals, inflight] = [0, -Infinity, -Infinity, 0, 0, 0];
 while (now < seconds * 1000) {
   const paced = pacedRate(now);
-  let sendAt = Math.max(now, rate.pausedUntil);
+  let sendAt = Math.max(now, rate.pausedUntil, heardPause);
   if (paced !== Infinity) sendAt = Math.max(sendAt, lastSend + 1000 / paced);
   if (inflight >= 8) sendAt = Infinity;
   if (events.length > 0 && events[0].time <= sendAt) {
@@ -68,6 +86,7 @@ while (now < seconds * 1000) {
   [now, lastSend] = [sendAt, sendAt];
   if (now - windowStart >= 1000) [windowStart, admitted] = [now, 0];
   const sample = { sentAt: now, inflight: ++inflight, outstanding: 0 };
+  sample.worker = sends++ % workers.length;
   if (admitted >= 30) {
     refusals++;
     const retryAfterMs = Math.ceil((windowStart + 1000 - now) / 1000) * 1000;
@@ -90,5 +109,5 @@ while (now < seconds * 1000) {
 const steady = okBySecond.slice(10, seconds).reduce((a, b) => a + b, 0) / (seconds - 10);
 const state = rate.snapshot({ monotonic: now, wall: now });
 console.log(
-  `order ${order}, lag ${lagMs} ms, batches ${batchMs} ms: ${steady.toFixed(2)} ok/s over 10-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
+  `order ${order}, lag ${lagMs} ms, batches ${batchMs} ms, ${workers.length} workers: ${steady.toFixed(2)} ok/s over 10-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
 );

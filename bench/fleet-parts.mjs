@@ -23,14 +23,22 @@ export async function serveMock(args) {
   };
 }
 
-/** Starts one worker process (bench/fleet-worker.mjs); `done` resolves with its report. */
+/**
+ * Starts one worker process (bench/fleet-worker.mjs); `done` resolves with its report. With
+ * `options.go`, `ready` resolves once it is set up and `go()` starts its run.
+ */
 export function startWorker(options) {
   const child = spawn(process.execPath, [WORKER, JSON.stringify(options)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.go ? 'pipe' : 'ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
+  let setUp;
+  const ready = new Promise((resolve) => (setUp = resolve));
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+    if (out.startsWith('{"ready":true}')) setUp();
+  });
   child.stderr.on('data', (chunk) => (err += chunk));
   const done = new Promise((resolve) =>
     child.on('exit', (code, signal) => {
@@ -42,7 +50,8 @@ export function startWorker(options) {
       }
     }),
   );
-  return { child, done };
+  done.then(setUp); // a worker that died before it was ready does not hold the others
+  return { child, done, ready, go: () => child.stdin?.end('go\n') };
 }
 
 /** Runs `n` workers with the same options to the end. */

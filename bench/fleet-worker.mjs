@@ -2,7 +2,9 @@
 // origin for a while with createClient — sharing its scopes through Redis when given one —
 // and prints what it saw as one JSON line. Options come as one JSON argument:
 //   { origin, durationMs, lanes, maxConcurrency?, initialConcurrency?, redis?, cluster?,
-//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline? }
+//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline?, go? }
+// go: once set up (modules loaded, Redis connected), print {"ready":true} and wait for a line on
+// stdin before the run's durationMs starts (so a cold start on a loaded machine is not measured).
 // scopes > 1 spreads the requests over that many scopes (for the cluster run); hold keeps the
 // process alive after the run (for the SIGKILL loop, which kills it mid-request); timeline adds
 // a per-second record of its own controller (bench/fleet-timeline.mjs prints it).
@@ -110,6 +112,11 @@ const client = createClient({
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
 loopDelay.enable();
 const tally = { ok: 0, refused: 0, other: 0, failed: 0, errors: [] };
+if (options.go) {
+  process.stdout.write('{"ready":true}\n');
+  await new Promise((resolve) => process.stdin.once('data', resolve));
+  process.stdin.destroy();
+}
 const end = Date.now() + options.durationMs;
 let n = 0;
 let busy = 0;
@@ -214,6 +221,9 @@ process.stdout.write(
     callP50: at(0.5),
     callP99: at(0.99),
     callMax: calls.at(-1) ?? null,
+    // Script calls that took longer than the call timeout (100 ms) and than 3 of them (300 ms).
+    callsOver100: calls.filter((ms) => ms > 100).length,
+    callsOver300: calls.filter((ms) => ms > 300).length,
     loopP50: loopDelay.percentile(50) / 1e6,
     loopP99: loopDelay.percentile(99) / 1e6,
     loopMax: loopDelay.max / 1e6,

@@ -3,6 +3,7 @@
 // a scenario needs exact timing), sharing their scopes through a real redis-server — or not,
 // for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
 //   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
+//     [--workers=1,4,8] [--shared-only] [--seconds=45] [--steady-from=20] [--cluster-lanes=8]
 import { createServer } from 'node:http';
 import { createClient as createRedis } from '@redis/client';
 import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
@@ -22,48 +23,122 @@ const wants = (name) => chosen.length === 0 || chosen.includes(name);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
 
-/** A fixed-window server of 30 req/s (100 ms latency), n workers for 30 s; steady state = 10-30 s. */
+/** `--seconds=45`: each throughput run's length, counted from when every worker is set up. */
+const seconds = Number(flag('seconds', '45'));
+/** `--steady-from=20`: the steady state starts this many seconds into the run. */
+const steadyFrom = Number(flag('steady-from', '20'));
+
+/**
+ * A fixed-window server of 30 req/s (100 ms latency), n workers. The run starts once every
+ * worker is set up (modules loaded, Redis connected: up to ~15 s on a loaded machine), lasts
+ * `seconds`, and is counted by the server twice: over the whole run from the first request
+ * (a cold start: nothing learned yet) and in steady state (from `steadyFrom` s to the end).
+ */
 async function throughput(n, redis, skew = false) {
   const server = await serveMock(['--model', 'fixed-window', '--rate', '30', '--latency', '100']);
+  const spawnedAt = performance.now();
   const workers = Array.from({ length: n }, (_, i) =>
     startWorker({
       origin: server.url,
-      durationMs: 30_000,
+      durationMs: seconds * 1000,
       lanes: 8,
+      go: true,
       ...(redis ? { redis: redis.url } : {}),
       skewMs: skew ? (i % 2 === 0 ? 5000 : -5000) : 0,
     }),
   );
-  await sleep(10_000);
-  const a = await server.stats();
-  await sleep(20_000);
-  const b = await server.stats();
+  await Promise.all(workers.map((w) => w.ready));
+  const startupMs = performance.now() - spawnedAt;
+  const s0 = await server.stats();
+  for (const w of workers) w.go();
+  await sleep(steadyFrom * 1000);
+  const s1 = await server.stats();
+  await sleep((seconds - steadyFrom) * 1000);
+  const s2 = await server.stats();
   const reports = await Promise.all(workers.map((w) => w.done));
   await server.stop();
-  const ok = ((b.byStatus['200'] ?? 0) - (a.byStatus['200'] ?? 0)) / 20;
-  const refused = (b.byStatus['429'] ?? 0) - (a.byStatus['429'] ?? 0);
+  const inside = redis ? await redisSide(redis) : undefined;
+  const share = (a, b, s) => {
+    const ok = (b.byStatus['200'] ?? 0) - (a.byStatus['200'] ?? 0);
+    const refused = (b.byStatus['429'] ?? 0) - (a.byStatus['429'] ?? 0);
+    return { goodput: ok / s / 30, refused: refused / Math.max(1, b.arrivals - a.arrivals) };
+  };
   return {
     workers: n,
     mode: redis ? (skew ? 'Redis, clocks ±5 s' : 'Redis') : 'alone',
-    goodput: ok / 30,
-    refused: refused / Math.max(1, b.arrivals - a.arrivals),
+    startupMs,
+    whole: share(s0, s2, seconds),
+    steady: share(s1, s2, seconds - steadyFrom),
     roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
     failed: sum(reports, 'failed'),
     switches: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
     callP99: Math.max(...reports.map((r) => r.callP99 ?? 0)),
+    callMax: Math.max(...reports.map((r) => r.callMax ?? 0)),
+    slow: `${sum(reports, 'callsOver100')}/${sum(reports, 'callsOver300')}`,
+    loopP99: Math.max(...reports.map((r) => r.loopP99 ?? 0)),
+    loopMax: Math.max(...reports.map((r) => r.loopMax ?? 0)),
     perWorker: reports.map((r) => r.requests ?? 0),
+    // Why workers left shared mode: ms since Redis last answered / of them the worker's own delay.
+    left: reports
+      .flatMap((r) => r.modes ?? [])
+      .map((m) => /nothing heard for (\d+) ms, (\d+) ms/.exec(m.line))
+      .filter(Boolean)
+      .map((m) => `${m[1]}/${m[2]}`),
+    inside,
   };
 }
 
+/**
+ * What Redis itself spent (emptied before each run): scripts' mean µs per call and slowest
+ * calls (SLOWLOG, over 10 ms), and its CPU seconds — whether a slow reply was a slow script or
+ * Redis waiting for a core.
+ */
+async function redisSide(redis) {
+  const client = createRedis({ url: redis.url });
+  await client.connect();
+  const stats = await client.info('commandstats');
+  const cpu = await client.info('cpu');
+  const slow = await client.sendCommand(['SLOWLOG', 'GET', '1000']);
+  await client.close();
+  let [calls, usec] = [0, 0];
+  for (const m of stats.matchAll(/cmdstat_eval(?:sha)?:calls=(\d+),usec=(\d+)/g)) {
+    calls += Number(m[1]);
+    usec += Number(m[2]);
+  }
+  const seconds = (name) => Number(new RegExp(`${name}:([\\d.]+)`).exec(cpu)?.[1] ?? 0);
+  const slowest = Math.max(0, ...slow.map((entry) => Number(entry[2]) / 1000));
+  return {
+    usecPerCall: calls ? usec / calls : 0,
+    cpuS: seconds('used_cpu_sys') + seconds('used_cpu_user'),
+    slowOver10: slow.length,
+    slowestMs: slowest,
+  };
+}
+
+/** The Redis side of a row (see {@link redisSide}). */
+const inside = (x) =>
+  x
+    ? `${fixed(x.usecPerCall, 0)}, ${fixed(x.cpuS, 1)}, ${x.slowOver10} (${fixed(x.slowestMs, 0)})`
+    : '-';
+
 function printThroughput(rows) {
-  console.log(
-    '| workers | sharing | goodput (of 30 req/s, 10-30 s) | refused (10-30 s) | Redis round trips / request | failed | mode switches | script p99 ms | requests per worker (min-max) |',
-  );
-  console.log('| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
-  for (const r of rows)
+  const left = rows.filter((r) => r.left.length > 0);
+  for (const r of left)
     console.log(
-      `| ${r.workers} | ${r.mode} | ${pct(r.goodput)} | ${pct(r.refused)} | ${r.mode === 'alone' ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${r.mode === 'alone' ? '-' : r.switches} | ${r.mode === 'alone' ? '-' : fixed(r.callP99, 1)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} |`,
+      `${r.workers} workers, ${r.mode}: left shared mode after ms silent / of them the worker's own delay: ${r.left.join(', ')}`,
     );
+  console.log(
+    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) |`,
+  );
+  console.log(
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const r of rows) {
+    const alone = r.mode === 'alone';
+    console.log(
+      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} |`,
+    );
+  }
 }
 
 /** 8 workers against a server that refuses (503) past 8 requests at once, 20 s. */
@@ -283,7 +358,10 @@ async function outage(redis) {
   };
 }
 
-const redis = await startRedisServer();
+// Calls over 10 ms are kept in Redis's SLOWLOG (read after each throughput run).
+const redis = await startRedisServer({
+  args: ['--slowlog-log-slower-than', '10000', '--slowlog-max-len', '1000'],
+});
 const fresh = async () => {
   await redis.stop();
   await redis.start();

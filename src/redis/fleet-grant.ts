@@ -1,3 +1,13 @@
+/** What a rate lease lets this worker spend locally. */
+export interface Share {
+  /** Slots of the fleet's window. */
+  readonly slots: number;
+  /** Requests/s; `Infinity` when the scope is unpaced. */
+  readonly rate: number;
+  /** Local ms the share is sure to hold until, unless renewed. */
+  readonly until: number;
+}
+
 /** Admission by the fleet: a lease (or none, when running alone), and what it was granted under. */
 export interface FleetGrant {
   /** The lease id; '' when granted alone (Redis out of reach) and not adopted since, or under a share. */

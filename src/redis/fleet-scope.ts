@@ -3,12 +3,12 @@ import type { Clock } from '../clock.js';
 import type { ScopeFactory } from '../controller/registry.js';
 import { deadlineOf, untilDeadline, type WaitOptions } from '../enforce/wait-queue.js';
 import { REACTIONS, type Signal } from '../signal.js';
-import { AloneGrants, type FleetGrant } from './fleet-grant.js';
+import { AloneGrants, type FleetGrant, type Share } from './fleet-grant.js';
 import { FleetView, storedRate } from './fleet-view.js';
 import { type ScopeKeys, scopeKeys } from './keys.js';
 import { encodeOutcome } from './learn-step.js';
 import { Learner } from './learner.js';
-import { RateLease, type Share } from './rate-lease.js';
+import { RateLease } from './rate-lease.js';
 import type { RedisFleet } from './redis-fleet.js';
 import { RequestQueue } from './request-queue.js';
 import { type EndReport, ScopeCalls } from './scope-calls.js';
@@ -94,7 +94,8 @@ export class FleetScope {
       calls: this.#calls,
       wakeUp: this.#wakeUp,
       changed,
-      learn: () => this.#learner.learn(),
+      // Other workers' outcomes answered before the cut come within a call's time at most.
+      cut: () => this.#learner.cut(this.view.live > 1 ? fleet.settings.callTimeoutMs : 0),
       nudge: () => this.#learner.nudged(),
       retime: (anchor, factor) => this.#requests.retime(this.view.toLocal(anchor), factor),
     });

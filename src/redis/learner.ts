@@ -44,6 +44,8 @@ export class Learner {
   #holds = false;
   #again = false;
   #next: CancelTimer | undefined;
+  /** A cut waits for the other workers' outcomes answered before it (see {@link Learner.cut}). */
+  #settling: CancelTimer | undefined;
   #stopped = false;
   /** Told of new outcomes while a step ran (it may have read before they came). */
   #nudged = false;
@@ -72,6 +74,7 @@ export class Learner {
   learn(): void {
     if (this.#stopped) return;
     this.#holds = true;
+    if (this.#settling) return; // the cut's step comes when it has settled
     this.#next?.();
     this.#next = undefined;
     if (this.#running) {
@@ -84,6 +87,27 @@ export class Learner {
       .finally(() => {
         this.#running = false;
       });
+  }
+
+  /**
+   * A cut was queued for this worker, holding the lock: learned `settleMs`
+   * later — the time the other workers' outcomes answered before it take to
+   * come (they send them when they hear of the cut) — so the learner reads
+   * what the server granted before the refusal from all of them, not from the
+   * reporting worker's alone (a refusal at the held rate, learned ahead of
+   * the others' successes, reads too low a ceiling and is not recounted).
+   */
+  cut(settleMs: number): void {
+    if (settleMs <= 0) {
+      this.learn();
+      return;
+    }
+    if (this.#stopped || this.#settling) return;
+    this.#holds = true;
+    this.#settling = this.#clock.setTimer(settleMs, () => {
+      this.#settling = undefined;
+      this.learn();
+    });
   }
 
   /**
@@ -117,6 +141,8 @@ export class Learner {
     this.#stopped = true;
     this.#next?.();
     this.#next = undefined;
+    this.#settling?.();
+    this.#settling = undefined;
     await this.#stepping;
     if (this.#holds && this.#fleet.shared) await this.#step().catch(() => undefined);
   }

@@ -1,8 +1,8 @@
 import type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from '../algorithms/sample.js';
 import type { ScopeFactory, ScopeSetup } from '../controller/registry.js';
+import type { Share } from './fleet-grant.js';
 import type { FleetView } from './fleet-view.js';
 import { resume } from './learn-step.js';
-import type { Share } from './rate-lease.js';
 
 /**
  * The numbers this worker's local controller enforces for a fleet scope. In

@@ -1,19 +1,9 @@
 import type { CancelTimer, Clock } from '../clock.js';
-import type { FleetGrant } from './fleet-grant.js';
+import type { FleetGrant, Share } from './fleet-grant.js';
 import { type FleetView, rateOf } from './fleet-view.js';
 import { Gathered } from './gathered.js';
 import type { RedisFleet } from './redis-fleet.js';
 import type { ScopeCalls } from './scope-calls.js';
-
-/** What a rate lease lets this worker spend locally. */
-export interface Share {
-  /** Slots of the fleet's window. */
-  readonly slots: number;
-  /** Requests/s; `Infinity` when the scope is unpaced. */
-  readonly rate: number;
-  /** Local ms the share is sure to hold until, unless renewed. */
-  readonly until: number;
-}
 
 /** What a renewal asks for; `all`: all there is (callers queued). */
 type Want = { readonly slots: number; readonly rate: number; readonly all: boolean };
@@ -58,6 +48,8 @@ export class RateLease {
   #share: Share | undefined;
   #timer: CancelTimer | undefined;
   #renewing = false;
+  /** A flush was asked while a renewal ran (it carries only what was gathered before it). */
+  #flushAfter = false;
   #stopped = false;
   /** Requests sent on the scope this period (both ways), the most busy at once, whether callers queued. */
   #sent = 0;
@@ -83,9 +75,14 @@ export class RateLease {
     this.#view = view;
     this.#clock = clock;
     this.#hooks = hooks;
-    this.gathered = new Gathered(clock, fleet.settings.learnEveryMs, () => {
-      if (this.#fleet.shared && this.#share !== undefined) void this.#renew(this.#asked());
-    });
+    this.gathered = new Gathered(clock, fleet.settings.learnEveryMs, () => this.flush());
+  }
+
+  /** Sends the outcomes gathered under the share now, with a renewal (a cut is about to be learned). */
+  flush(): void {
+    if (this.#renewing) this.#flushAfter = true;
+    else if (this.gathered.size > 0 && this.#share !== undefined && this.#fleet.shared)
+      void this.#renew(this.#asked());
   }
 
   /** The share, while it can be spent. */
@@ -240,6 +237,10 @@ export class RateLease {
     } finally {
       this.#renewing = false;
       this.#hooks.changed();
+      if (this.#flushAfter) {
+        this.#flushAfter = false;
+        this.flush();
+      }
     }
   }
 }

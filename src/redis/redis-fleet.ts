@@ -7,6 +7,7 @@ import { FleetRegistry } from './fleet-registry.js';
 import type { RedisLink } from './link.js';
 import { type OpenedLink, openLink } from './open-link.js';
 import { type LuaScript, withinMs } from './script.js';
+import { Silence } from './silence.js';
 
 /** `shared`: admission through Redis. `local`: Redis is out of reach; each worker runs on its share. */
 export type FleetMode = 'shared' | 'local';
@@ -23,9 +24,10 @@ const SILENT_TIMEOUTS = 3;
  * at most `callTimeoutMs`; two failures in a row switch the worker to local
  * mode (a log line and a `fleet` event per scope) — when they are timeouts,
  * only if Redis has not answered anything, not even late, for
- * `SILENT_TIMEOUTS` call timeouts: a slow reply on a busy machine is Redis
- * still there, and running alone then would overshoot the fleet's numbers.
- * Redis is retried every renewal period until it answers again.
+ * `SILENT_TIMEOUTS` call timeouts while this worker was running to hear it
+ * ({@link Silence}): a slow reply on a busy machine is Redis still there, and
+ * running alone then would overshoot the fleet's numbers. Redis is retried
+ * every renewal period until it answers again.
  */
 export class RedisFleet implements Fleet {
   /** The validated options. */
@@ -37,14 +39,14 @@ export class RedisFleet implements Fleet {
   #closed = false;
   /** Calls failed in a row: one slow reply on a busy machine is not Redis going away. */
   #failures = 0;
-  /** Local ms of Redis's latest reply, on time or late. */
-  #heardAt: number;
+  /** Since Redis's latest reply, on time or late. */
+  readonly #silence: Silence;
   /** Round trips to Redis so far (scripts and retries), for measuring the cost per request. */
   roundTrips = 0;
 
   constructor(options: RedisFleetOptions) {
     this.settings = readFleetOptions(options);
-    this.#heardAt = this.settings.clock.now();
+    this.#silence = new Silence(this.settings.clock);
     this.#opened = openLink(options, Math.max(1000, this.settings.callTimeoutMs));
     // Until connected the worker runs locally; it joins as soon as Redis answers.
     this.#opened.ready.then(
@@ -93,20 +95,19 @@ export class RedisFleet implements Fleet {
   ): Promise<unknown[]> {
     this.roundTrips++;
     const { clock, callTimeoutMs } = this.settings;
-    const heard = () => {
-      this.#heardAt = clock.now();
-    };
+    const silence = this.#silence;
     try {
       const reply = await withinMs(
         clock,
         callTimeoutMs,
         script.run(this.link, keys, args) as Promise<unknown[]>,
         (value) => {
-          heard();
+          silence.heard();
           late?.(value);
         },
+        (due, ran) => silence.timerRan(due, ran),
       );
-      heard();
+      silence.heard();
       this.#failures = 0;
       return reply;
     } catch (error) {
@@ -127,15 +128,18 @@ export class RedisFleet implements Fleet {
   /** Whether a second failure in a row means Redis is gone: an error, or a timeout after a silence. */
   #unreachable(error: unknown): boolean {
     if (!(error instanceof RedisTimeoutError)) return true;
-    const silentMs = this.settings.clock.now() - this.#heardAt;
-    return silentMs >= SILENT_TIMEOUTS * this.settings.callTimeoutMs;
+    return this.#silence.ms >= SILENT_TIMEOUTS * this.settings.callTimeoutMs;
   }
 
   #leave(error: unknown): void {
     if (this.#mode === 'local' || this.#closed) return;
     this.#mode = 'local';
     const why = (error as { message?: unknown } | null)?.message ?? String(error);
-    this.#announce(`Redis unreachable (${String(why)}); running locally on a safe share`);
+    const { sinceHeardMs, ownDelayMs } = this.#silence;
+    const silent = `nothing heard for ${Math.round(sinceHeardMs)} ms, ${Math.round(ownDelayMs)} ms of it this worker's own delay`;
+    this.#announce(
+      `Redis unreachable (${String(why)}; ${silent}); running locally on a safe share`,
+    );
     this.#scheduleRetry();
   }
 
@@ -143,7 +147,7 @@ export class RedisFleet implements Fleet {
     if (this.#mode === 'shared' || this.#closed) return;
     this.#mode = 'shared';
     this.#failures = 0;
-    this.#heardAt = this.settings.clock.now();
+    this.#silence.heard();
     this.#retry?.();
     this.#retry = undefined;
     this.#announce(reason === 'connected' ? 'joined the fleet' : `Redis is back; ${reason}`);

@@ -156,8 +156,8 @@ export class RequestQueue {
     if (this.#calling || this.#ended.length === 0) return Promise.resolve();
     // Tried even while local: leases granted late by a Redis that stalled are given back.
     const ends = this.#ended.splice(0);
-    const { version } = this.#parts.view;
-    const ask = { count: 0, first: 0, more: false, knownVersion: version, held: 0, ends };
+    const knownVersion = this.#parts.view.version;
+    const ask = { count: 0, first: 0, more: false, knownVersion, held: 0, ends };
     return this.#parts.calls
       .acquire(ask, () => undefined)
       .then((reply) => {
@@ -181,12 +181,8 @@ export class RequestQueue {
     };
     const sentAt = this.#clock.now();
     this.#calling = true;
-    const reply = await calls
-      .acquire(ask, (late) => this.#endLate(late, first))
-      .catch(() => undefined)
-      .finally(() => {
-        this.#calling = false;
-      });
+    const reply = await calls.acquire(ask, (late) => this.#endLate(late, first)).catch(() => {});
+    this.#calling = false;
     this.#strained = reply === undefined;
     if (reply === undefined) {
       // Local now: the loop hands out local grants. Shared still: ask again, not at once.

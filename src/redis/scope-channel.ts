@@ -11,8 +11,8 @@ export interface ChannelParts {
   readonly calls: ScopeCalls;
   readonly wakeUp: WakeUp;
   readonly changed: () => void;
-  /** Learns the scope now (this worker holds the learning lock and a cut is waiting). */
-  readonly learn: () => void;
+  /** A cut is waiting for this worker, holding the learning lock, to learn it (see `Learner.cut`). */
+  readonly cut: () => void;
   /** Outcomes were queued while this worker holds the learning lock and stopped looking: look again. */
   readonly nudge: () => void;
   /** Moves this worker's booked send times past `anchor` (Redis ms) by `factor` (see `BookedSends.retime`). */
@@ -26,7 +26,8 @@ export interface ChannelParts {
  * worker (passed on when this one no longer waits); `s<window> <rate>` new
  * numbers, with `<anchor> <factor>` when the rate's change moved the
  * schedule's tail (bookings past the anchor, Redis ms, stretch by the
- * factor); `l<worker>` a cut for that worker, the learner, to learn at once;
+ * factor); `l<worker>` a cut for that worker, the learner, to learn (every
+ * worker sends the outcomes its share gathered first, for the learner to read with it);
  * `n<worker>` outcomes for that worker, the learner, which stopped looking.
  * A pause, a slot freed for this worker and a wider window wake
  * the scope's sleeping admission.
@@ -59,7 +60,7 @@ export class ScopeChannel {
   }
 
   #hear(message: string): void {
-    const { view, lease, calls, wakeUp, changed, learn, nudge, retime } = this.#parts;
+    const { view, lease, calls, wakeUp, changed, cut, nudge, retime } = this.#parts;
     const me = this.#fleet.settings.workerId;
     if (message.startsWith('p')) {
       const [until, announcedAt] = message.slice(1).split(' ').map(Number);
@@ -79,7 +80,8 @@ export class ScopeChannel {
       // Only a wider window is worth an admission call (a paced sleeper wakes by itself).
       if (!wider) return;
     } else if (message.startsWith('l')) {
-      if (message.slice(1) === me) learn();
+      lease.flush();
+      if (message.slice(1) === me) cut();
       return;
     } else if (message.startsWith('n')) {
       if (message.slice(1) === me) nudge();

@@ -41,18 +41,25 @@ function isNoScript(error: unknown): boolean {
  * what the call did, say), else it is dropped. A reply already received when
  * the time is up is not late: a worker descheduled past both its reply and
  * its deadline runs the timer first, so the verdict waits for one more timer
- * turn — after the event loop has read what arrived meanwhile.
+ * turn — after the event loop has read what arrived meanwhile. `timerRan` is
+ * told when each of the two timers was due and when it ran (how long the
+ * worker itself was not running).
  */
 export function withinMs<T>(
   clock: Clock,
   ms: number,
   call: Promise<T>,
   late?: (value: T) => void,
+  timerRan?: (due: number, ran: number) => void,
 ): Promise<T> {
   return new Promise((resolve, reject) => {
     let timedOut = false;
+    const due = clock.now() + ms;
     let cancel: CancelTimer | undefined = clock.setTimer(ms, () => {
+      const turn = clock.now();
+      timerRan?.(due, turn);
       cancel = clock.setTimer(0, () => {
+        timerRan?.(turn, clock.now());
         cancel = undefined;
         timedOut = true;
         reject(new RedisTimeoutError(ms));

@@ -59,6 +59,35 @@ describe('a fleet worker when Redis goes away', () => {
     await registry.close();
   });
 
+  it('stays shared when the worker itself was held with Redis past three call timeouts (a descheduled machine)', async () => {
+    const fleet = await redis.fleet({ leaseMs: 3000, callTimeoutMs: 100 });
+    const registry = fleet.registry({ setup: controlSetup() });
+    const scopes = ['host:held-a', 'host:held-b'];
+    for (const scope of scopes) (await registry.admit(scope)).report(OK);
+    redis.server().freeze();
+    let thawed = false;
+    try {
+      const sent = fleet.roundTrips;
+      const admitted = scopes.map((scope) => registry.admit(scope));
+      while (fleet.roundTrips < sent + 2) await pause(1); // one acquire per scope, unanswered
+      // The machine holds the worker 600 ms (its event loop blocked), and Redis with it, which
+      // answers only 50 ms after the worker runs again: both calls time out, on a late timer.
+      const until = performance.now() + 600;
+      while (performance.now() < until);
+      setTimeout(() => {
+        redis.server().thaw();
+        thawed = true;
+      }, 50);
+      for (const permit of await Promise.all(admitted)) permit.report(OK);
+      expect(fleet.shared).toBe(true);
+      const mine = redis.lines.filter((line) => line.includes(`(${fleet.settings.workerId})`));
+      expect(mine).toEqual([expect.stringMatching(/joined the fleet/)]);
+    } finally {
+      if (!thawed) redis.server().thaw();
+    }
+    await registry.close();
+  });
+
   it('keeps admitting while the server is stopped and restarted empty', async () => {
     const fleet = await redis.fleet({ leaseMs: 600, callTimeoutMs: 100 });
     const registry = fleet.registry({ setup: controlSetup() });

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { scopeKeys } from '../../src/redis/keys.js';
 import { learnReadScript } from '../../src/redis/lua/learn.js';
 import { shareScript } from '../../src/redis/lua/share.js';
+import type { RedisFleet } from '../../src/redis/redis-fleet.js';
 import { OK, pause, REFUSED, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
@@ -90,4 +91,60 @@ describe('outcomes under a rate lease reach the learner in the order they were a
     expect(shares).toBeGreaterThanOrEqual(3);
     expect(learnedAtOnce).toBeGreaterThanOrEqual(0.8 * shares);
   });
+
+  it('a cut is learned with the outcomes other workers gathered before it: they send them when they hear of it, the learner waits for them', async () => {
+    // Renewals every 2 s, no flush of gathered outcomes for 5 s.
+    const options = { leaseMs: 6000, learnEveryMs: 5000, rateLeaseMinRequests: 2 };
+    const [a, b] = [await redis.fleet(options), await redis.fleet(options)];
+    const scope = 'host:cut-settles';
+    const keys = scopeKeys('rw', scope);
+    /** Each worker's learner reads ('a:read') and shares bringing outcomes ('b:share'), in order. */
+    const calls: string[] = [];
+    const spy = (fleet: RedisFleet, name: string) => {
+      const command = fleet.link.command.bind(fleet.link);
+      fleet.link.command = (key, args) => {
+        if (args[1] === shareScript.sha && args.length > 3 + 8 + 12) calls.push(`${name}:share`);
+        if (args[1] === learnReadScript.sha) calls.push(`${name}:read`);
+        return command(key, args);
+      };
+    };
+    spy(a, 'a');
+    spy(b, 'b');
+    let running = true;
+    const drive = (fleet: RedisFleet) => {
+      const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+      const lanes = Array.from({ length: 4 }, async () => {
+        while (running) {
+          const permit = await registry.admit(scope);
+          await pause(5);
+          permit.report(OK);
+        }
+      });
+      return { registry, lanes };
+    };
+    const first = drive(a); // a queues the first outcomes: it takes the learning lock
+    const since = performance.now();
+    const learner = async () => String(await a.link.command(keys.learner, ['GET', keys.learner]));
+    while ((await learner()) !== a.settings.workerId && performance.now() - since < 15_000)
+      await pause(20);
+    const second = drive(b);
+    const shares = async () =>
+      ((await a.link.command(keys.shares, ['HVALS', keys.shares])) as string[]).filter(
+        (share) => Number(share.split(' ')[1]) > 0,
+      ).length;
+    while ((await shares()) < 2 && performance.now() - since < 20_000) await pause(20);
+    expect(await shares()).toBe(2);
+    expect(await learner()).toBe(a.settings.workerId);
+    await pause(300); // both gather successes
+    const mark = calls.length;
+    (await first.registry.admit(scope)).report(REFUSED);
+    while (!calls.slice(mark).includes('a:read') && performance.now() - since < 30_000)
+      await pause(5);
+    running = false;
+    await Promise.all([...first.lanes, ...second.lanes]);
+    const after = calls.slice(mark);
+    // Before, the learner read the refusal at once; b's successes came with its next renewal.
+    expect(after).toContain('b:share');
+    expect(after.indexOf('b:share')).toBeLessThan(after.indexOf('a:read'));
+  }, 60_000);
 });

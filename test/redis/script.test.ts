@@ -3,12 +3,16 @@ import type { CancelTimer, Clock } from '../../src/clock.js';
 import { RedisTimeoutError } from '../../src/errors.js';
 import { withinMs } from '../../src/redis/script.js';
 
-/** A clock whose timers fire only when the test says (the event loop's turns, by hand). */
-function handClock(): Clock & { fire: () => void } {
+/** A clock whose timers fire only when the test says (the event loop's turns, by hand), at the time it sets. */
+function handClock(): Clock & { fire: () => void; at: (ms: number) => void } {
   const due: { callback: () => void; live: boolean }[] = [];
+  let now = 0;
   return {
-    now: () => 0,
-    wallNow: () => 0,
+    now: () => now,
+    wallNow: () => now,
+    at: (ms) => {
+      now = ms;
+    },
     setTimer(_ms, callback): CancelTimer {
       const timer = { callback, live: true };
       due.push(timer);
@@ -56,5 +60,22 @@ describe('withinMs', () => {
     reply('PONG');
     await Promise.resolve();
     expect(late).toEqual(['PONG']);
+  });
+
+  it('tells when its timers were due and when they ran (how long the worker was not running)', async () => {
+    const clock = handClock();
+    const ran: [number, number][] = [];
+    const verdict = withinMs(clock, 100, pending<string>().call, undefined, (due, at) =>
+      ran.push([due, at]),
+    );
+    clock.at(700); // the worker gets the CPU back 600 ms after the deadline
+    clock.fire();
+    clock.at(705);
+    clock.fire();
+    await expect(verdict).rejects.toBeInstanceOf(RedisTimeoutError);
+    expect(ran).toEqual([
+      [100, 700],
+      [700, 705],
+    ]);
   });
 });
