@@ -94,8 +94,7 @@ export class FleetScope {
       calls: this.#calls,
       wakeUp: this.#wakeUp,
       changed,
-      // Other workers' outcomes answered before the cut come within a call's time at most.
-      cut: () => this.#learner.cut(this.view.live > 1 ? fleet.settings.callTimeoutMs : 0),
+      cut: () => this.#learner.learn(),
       nudge: () => this.#learner.nudged(),
       retime: (anchor, factor) => this.#requests.retime(this.view.toLocal(anchor), factor),
     });

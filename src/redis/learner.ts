@@ -44,7 +44,7 @@ export class Learner {
   #holds = false;
   #again = false;
   #next: CancelTimer | undefined;
-  /** A cut waits for the other workers' outcomes answered before it (see {@link Learner.cut}). */
+  /** A cut settles in Redis: the step after it waits (see `learnReadScript`). */
   #settling: CancelTimer | undefined;
   #stopped = false;
   /** Told of new outcomes while a step ran (it may have read before they came). */
@@ -90,27 +90,6 @@ export class Learner {
   }
 
   /**
-   * A cut was queued for this worker, holding the lock: learned `settleMs`
-   * later — the time the other workers' outcomes answered before it take to
-   * come (they send them when they hear of the cut) — so the learner reads
-   * what the server granted before the refusal from all of them, not from the
-   * reporting worker's alone (a refusal at the held rate, learned ahead of
-   * the others' successes, reads too low a ceiling and is not recounted).
-   */
-  cut(settleMs: number): void {
-    if (settleMs <= 0) {
-      this.learn();
-      return;
-    }
-    if (this.#stopped || this.#settling) return;
-    this.#holds = true;
-    this.#settling = this.#clock.setTimer(settleMs, () => {
-      this.#settling = undefined;
-      this.learn();
-    });
-  }
-
-  /**
    * Outcomes were queued for this worker, holding the lock, after it stopped
    * looking: it looks again after its batch time (`learnEveryMs` at least).
    */
@@ -144,7 +123,11 @@ export class Learner {
     this.#settling?.();
     this.#settling = undefined;
     await this.#stepping;
-    if (this.#holds && this.#fleet.shared) await this.#step().catch(() => undefined);
+    if (!this.#holds || !this.#fleet.shared) return;
+    const step = await this.#step().catch(() => undefined);
+    if (typeof step !== 'number') return;
+    await new Promise<void>((resolve) => this.#clock.setTimer(step, resolve));
+    await this.#step().catch(() => undefined);
   }
 
   async #steps(): Promise<void> {
@@ -152,23 +135,38 @@ export class Learner {
       this.#again = false;
       const step = await this.#step();
       this.#holds = step !== 'lost';
-      if (step === 'more' || (step === 'idle' && this.#nudged)) this.#lookAgain();
-    } while (this.#again && !this.#stopped);
+      if (typeof step === 'number') this.#settle(step);
+      else if (step === 'more' || (step === 'idle' && this.#nudged)) this.#lookAgain();
+    } while (this.#again && !this.#stopped && !this.#settling);
+  }
+
+  /** Learns once the cut settled, `ms` from now (nothing is read meanwhile). */
+  #settle(ms: number): void {
+    if (this.#stopped) return;
+    this.#next?.();
+    this.#next = undefined;
+    this.#settling = this.#clock.setTimer(ms, () => {
+      this.#settling = undefined;
+      this.learn();
+    });
   }
 
   /**
    * One read-compute-write: 'more' (outcomes came meanwhile: look again),
    * 'idle' (nothing queued, the lock kept: look when told), 'lost' (another
-   * worker holds the lock).
+   * worker holds the lock), or the ms a cut still settles (the lock kept):
+   * a call's time, by when the other workers' outcomes answered before the
+   * refusal have come (they send them when they hear of it).
    */
-  async #step(): Promise<'more' | 'idle' | 'lost'> {
+  async #step(): Promise<'more' | 'idle' | 'lost' | number> {
     const { settings } = this.#fleet;
     const k = this.#keys;
     const read = await this.#fleet.run(
       learnReadScript,
       [k.state, k.samples, k.learner],
-      [settings.workerId, String(LOCK_MS), String(MAX_BATCH)],
+      [settings.workerId, String(LOCK_MS), String(MAX_BATCH), String(settings.callTimeoutMs)],
     );
+    if (Number(read[0]) === 3) return Number(read[1]);
     this.#pace(Number(read[0]) === 1 ? (read[4] as unknown[]).length : 0);
     if (Number(read[0]) !== 1) return Number(read[0]) === 2 ? 'idle' : 'lost';
     const raw = read[4] as unknown[];

@@ -3,7 +3,7 @@ import { controlSetup } from '../../src/controller/defaults.js';
 import type { Permit } from '../../src/controller/permit.js';
 import { scopeKeys } from '../../src/redis/keys.js';
 import { learnFrom } from '../../src/redis/learn-step.js';
-import { OK, pause, REFUSED, stateOf, useRedis } from './fleet-helpers.js';
+import { OK, pause, REFUSED, stateOf, until, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
 
@@ -68,11 +68,14 @@ describe('fleet admission on a real Redis', () => {
     for (let i = 0; i < 8; i++)
       permits.push(await (registries[i % 2] as (typeof registries)[0]).admit('host:burst'));
     for (const permit of permits) permit.report(REFUSED);
-    await pause(200); // the releases and the learner's step
-    const state = await stateOf(
-      fleets[0] as (typeof fleets)[0],
-      scopeKeys('rw', 'host:burst').state,
-    );
+    const fleet = fleets[0] as (typeof fleets)[0];
+    const keys = scopeKeys('rw', 'host:burst');
+    // Every release came, and the learner's step (once the cut settled: another worker is live).
+    await until(async () => {
+      const leases = Number(await fleet.link.command(keys.leases, ['ZCARD', keys.leases]));
+      return leases === 0 && Number((await stateOf(fleet, keys.state)).ver) > 0;
+    });
+    const state = await stateOf(fleet, keys.state);
     expect(state.ep).toBe('1');
     const oneCut = learnFrom(
       controlSetup({ maxConcurrency: 8, initialConcurrency: 8 }),

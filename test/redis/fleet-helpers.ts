@@ -63,6 +63,12 @@ export async function stateOf(fleet: RedisFleet, key: string): Promise<Record<st
   return out;
 }
 
+/** Resolves once `done()` holds (asked every 10 ms), or after `ms` (the caller's assertions then fail). */
+export async function until(done: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const since = performance.now();
+  while (!(await done()) && performance.now() - since < ms) await pause(10);
+}
+
 /** Resolves after `ms` of real time (Redis keeps real time, so fleet tests wait on it). */
 export function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@ import { scopeKeys } from '../../src/redis/keys.js';
 import { learnReadScript } from '../../src/redis/lua/learn.js';
 import { shareScript } from '../../src/redis/lua/share.js';
 import type { RedisFleet } from '../../src/redis/redis-fleet.js';
-import { OK, pause, REFUSED, useRedis } from './fleet-helpers.js';
+import { OK, pause, REFUSED, until, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
 
@@ -28,8 +28,7 @@ describe('outcomes under a rate lease reach the learner in the order they were a
         ok++;
       }
     });
-    const since = performance.now();
-    while ((await share()) === '' && performance.now() - since < 5000) await pause(20);
+    await until(async () => (await share()) !== '');
     expect(await share()).not.toBe('');
     // Requests admitted one by one before the share have ended; successes since are gathered.
     await pause(200);
@@ -46,11 +45,11 @@ describe('outcomes under a rate lease reach the learner in the order they were a
       ])) as string[];
       return raw.map((text) => (JSON.parse(text) as { g: { kind: string } }).g.kind);
     };
-    let kinds = await queued();
-    while (!kinds.includes('throttled') && performance.now() - since < 10_000) {
-      await pause(2);
+    let kinds: string[] = [];
+    await until(async () => {
       kinds = await queued();
-    }
+      return kinds.includes('throttled');
+    });
     running = false;
     await Promise.all(lanes);
     expect(kinds).toContain('throttled');
@@ -58,7 +57,7 @@ describe('outcomes under a rate lease reach the learner in the order they were a
     const okQueued = kinds.slice(0, kinds.indexOf('throttled')).filter((k) => k === 'ok').length;
     expect(okQueued).toBeGreaterThanOrEqual(okBefore);
     expect(okBefore).toBeGreaterThan(0);
-  });
+  }, 60_000);
 
   it('outcomes a renewal brings are learned at once by the worker holding the lock, not at its next look', async () => {
     // Renewals every second; the learner looks every 3 s by itself.
@@ -92,59 +91,74 @@ describe('outcomes under a rate lease reach the learner in the order they were a
     expect(learnedAtOnce).toBeGreaterThanOrEqual(0.8 * shares);
   });
 
-  it('a cut is learned with the outcomes other workers gathered before it: they send them when they hear of it, the learner waits for them', async () => {
-    // Renewals every 2 s, no flush of gathered outcomes for 5 s.
+  it('a cut is learned with the outcomes other workers answered before it: they send them when they hear of it, nothing is read meanwhile', async () => {
+    // Renewals every 2 s, no flush of gathered outcomes for 5 s; calls time out after 1 s (the
+    // settling). Requests of 20 ms: what queues meanwhile stays below a learning step's 1,000.
     const options = { leaseMs: 6000, learnEveryMs: 5000, rateLeaseMinRequests: 2 };
     const [a, b] = [await redis.fleet(options), await redis.fleet(options)];
     const scope = 'host:cut-settles';
     const keys = scopeKeys('rw', scope);
-    /** Each worker's learner reads ('a:read') and shares bringing outcomes ('b:share'), in order. */
-    const calls: string[] = [];
-    const spy = (fleet: RedisFleet, name: string) => {
-      const command = fleet.link.command.bind(fleet.link);
-      fleet.link.command = (key, args) => {
-        if (args[1] === shareScript.sha && args.length > 3 + 8 + 12) calls.push(`${name}:share`);
-        if (args[1] === learnReadScript.sha) calls.push(`${name}:read`);
-        return command(key, args);
-      };
+    /** The outcomes b sent (with any script), and what each of a's learner reads returned, in order. */
+    const sentByB = new Set<string>();
+    const reads: string[][] = [];
+    const command = a.link.command.bind(a.link);
+    a.link.command = async (key, args) => {
+      const reply = await command(key, args);
+      const read = reply as unknown[];
+      if (args[1] === learnReadScript.sha && Number(read[0]) === 1) reads.push(read[4] as string[]);
+      return reply;
     };
-    spy(a, 'a');
-    spy(b, 'b');
+    const commandB = b.link.command.bind(b.link);
+    b.link.command = (key, args) => {
+      for (const arg of args) if (arg.startsWith('{"s":')) sentByB.add(arg);
+      return commandB(key, args);
+    };
     let running = true;
+    /** Successes each worker reported. */
+    const oks = new Map<RedisFleet, number>();
     const drive = (fleet: RedisFleet) => {
       const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
       const lanes = Array.from({ length: 4 }, async () => {
         while (running) {
           const permit = await registry.admit(scope);
-          await pause(5);
+          await pause(20);
           permit.report(OK);
+          oks.set(fleet, (oks.get(fleet) ?? 0) + 1);
         }
       });
       return { registry, lanes };
     };
     const first = drive(a); // a queues the first outcomes: it takes the learning lock
-    const since = performance.now();
     const learner = async () => String(await a.link.command(keys.learner, ['GET', keys.learner]));
-    while ((await learner()) !== a.settings.workerId && performance.now() - since < 15_000)
-      await pause(20);
+    await until(async () => (await learner()) === a.settings.workerId);
     const second = drive(b);
     const shares = async () =>
       ((await a.link.command(keys.shares, ['HVALS', keys.shares])) as string[]).filter(
         (share) => Number(share.split(' ')[1]) > 0,
       ).length;
-    while ((await shares()) < 2 && performance.now() - since < 20_000) await pause(20);
+    await until(async () => (await shares()) === 2);
     expect(await shares()).toBe(2);
     expect(await learner()).toBe(a.settings.workerId);
-    await pause(300); // both gather successes
-    const mark = calls.length;
-    (await first.registry.admit(scope)).report(REFUSED);
-    while (!calls.slice(mark).includes('a:read') && performance.now() - since < 30_000)
-      await pause(5);
+    await pause(300); // both gather successes (b sends its next ones with a renewal 2 s on)
+    const refused = await first.registry.admit(scope);
+    const bBefore = oks.get(b) ?? 0;
+    refused.report(REFUSED);
+    /** The index of a's read that learned the refusal, once one did. */
+    const cutRead = () => reads.findIndex((samples) => samples.some((t) => t.includes('thrott')));
+    await until(async () => cutRead() >= 0);
     running = false;
     await Promise.all([...first.lanes, ...second.lanes]);
-    const after = calls.slice(mark);
-    // Before, the learner read the refusal at once; b's successes came with its next renewal.
-    expect(after).toContain('b:share');
-    expect(after.indexOf('b:share')).toBeLessThan(after.indexOf('a:read'));
-  }, 60_000);
+    expect(cutRead()).toBeGreaterThanOrEqual(0);
+    // Every success b reported before the refusal was learned by the read that learned it, or
+    // before. Before, a regular look or the cut's own read could come first; b's successes then
+    // came with its next renewal.
+    const learnedFromB = reads
+      .slice(0, cutRead() + 1)
+      .flat()
+      .filter((text) => sentByB.has(text)).length;
+    const read = reads[cutRead()]?.length;
+    const seen = `b reported ${bBefore} before the refusal, sent ${sentByB.size}; the cut's read: ${read}`;
+    expect(bBefore, seen).toBeGreaterThan(0);
+    expect(learnedFromB, seen).toBeGreaterThanOrEqual(bBefore);
+  }, 90_000);
 });

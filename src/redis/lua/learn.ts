@@ -9,11 +9,17 @@ import { PRELUDE } from './prelude.js';
  * so its algorithms carry on between steps; it stops looking meanwhile and is
  * told when outcomes come: `n<worker>`, see `tellLearner`).
  *
+ * Nothing is read for `settle` ms after a cut was queued (`cut`, set by
+ * `releaseScript`), whoever asks and why: the other workers send the outcomes
+ * they answered before the refusal when they hear of it, and the cut is
+ * learned with them (a refusal read ahead of them reads too low a ceiling).
+ *
  * KEYS: state, samples, learner lock.
- * ARGV: worker id, lock ms, most outcomes.
+ * ARGV: worker id, lock ms, most outcomes, settle ms.
  * Reply: {0} when another worker holds the lock, or nothing is queued and
- * this worker did not hold it; {2} nothing queued, lock kept;
- * else {1, now ms, version, learned state or '', outcomes}.
+ * this worker did not hold it; {2} nothing queued, lock kept; {3, ms} a cut
+ * settles for ms more, lock kept (or taken); else {1, now ms, version,
+ * learned state or '', outcomes}.
  */
 export const learnReadScript = new LuaScript(`${PRELUDE}
 local st, smp, ln = KEYS[1], KEYS[2], KEYS[3]
@@ -26,7 +32,9 @@ if #samples == 0 then
   return {2}
 end
 redis.call('SET', ln, ARGV[1], 'PX', ARGV[2])
-local s = redis.call('HMGET', st, 'ver', 'alg')
+local s = redis.call('HMGET', st, 'ver', 'alg', 'cut')
+local settled = num(s[3]) + num(ARGV[4])
+if settled > now then return {3, int(settled - now)} end
 return {1, now, num(s[1]), s[2] or '', samples}
 `);
 

@@ -11,8 +11,10 @@ import { PRELUDE } from './prelude.js';
  * Redis's clock is dated now in both), so the learner never moves the pause
  * end that leases were already scheduled from. A congestion signal
  * claims the scope's current epoch: only the first one admitted under it
- * counts — it bumps the epoch and has the scope learned at once (this worker
- * takes the learning lock if free, else its holder is told: `l<worker>`) —
+ * counts — it bumps the epoch, notes when if other workers are live (`cut`:
+ * the learner reads nothing until their outcomes answered before it came, see
+ * `learnReadScript`) and has the scope learned (this worker takes the
+ * learning lock if free, else its holder is told: `l<worker>`) —
  * and later ones admitted under an old epoch are dropped, so one congestion
  * event makes one cut fleet-wide. Outcomes the worker answered before this
  * one and had not sent yet (gathered under a rate lease) come with it and are
@@ -54,6 +56,8 @@ if ARGV[4] == '1' then
   if num(ARGV[5]) == ep then
     ep = ep + 1
     redis.call('HSET', st, 'ep', int(ep))
+    -- Alone, nobody else has outcomes to bring: the cut is learned at once.
+    if redis.call('ZCOUNT', wk, '(' .. int(now), '+inf') > 1 then redis.call('HSET', st, 'cut', int(now)) end
     cut = 1
   else
     keep = false
