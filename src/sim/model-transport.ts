@@ -1,22 +1,20 @@
 import type { Clock } from '../clock.js';
-import { defineOptions, number } from '../option-spec.js';
+import { defineOptions, number, type OptionsOf } from '../option-spec.js';
 import type { ServerModel } from './models/model.js';
 import { httpDate } from './models/retry-after.js';
 import { type Exchange, type ExchangeRequest, type Transport, timeoutError } from './transport.js';
 
-/** Options for {@link ModelTransport}. */
-export interface ModelTransportOptions {
+const readOptions = defineOptions('ModelTransport', {
   /**
    * The client gives up on a request after this long, ms (the server still
    * counts it, as a real server would).
    * @default 30000
    */
-  timeoutMs?: number;
-}
-
-const readOptions = defineOptions<ModelTransportOptions>()('ModelTransport', {
   timeoutMs: number(30_000, { min: 1, infinite: true }),
 });
+
+/** Options for {@link ModelTransport}. */
+export interface ModelTransportOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * A server model served in virtual time: each request arrives at the model at

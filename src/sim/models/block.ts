@@ -1,37 +1,33 @@
-import { defineOptions, number } from '../../option-spec.js';
+import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { textReply } from './reply.js';
 import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
-/** Options of {@link BlockModel}. Latency defaults to 200 ms. */
-export interface BlockOptions extends LatencyOptions {
+const OWNER = 'BlockModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Requests a client (IP or session) may send before it is blocked.
    * @default 300
    */
-  threshold?: number;
+  threshold: number(300, { min: 0, integer: true }),
   /**
    * Span over which the client's requests are counted, ms (`Infinity`: its whole life).
    * @default Infinity
    */
-  windowMs?: number;
+  windowMs: number(Infinity, { min: 1, infinite: true }),
   /**
    * How long a block lasts, ms (`Infinity`: until the client changes identity).
    * @default Infinity
    */
-  blockMs?: number;
-}
-
-const OWNER = 'BlockModel';
-const readOptions = defineOptions<BlockOptions>()(OWNER, {
-  threshold: number(300, { min: 0, integer: true }),
-  windowMs: number(Infinity, { min: 1, infinite: true }),
   blockMs: number(Infinity, { min: 0, infinite: true }),
   ...latencySpec(200),
 });
+
+/** Options of {@link BlockModel}. Latency defaults to 200 ms. */
+export interface BlockOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * An anti-bot wall: a client's first `threshold` requests (within `windowMs`)

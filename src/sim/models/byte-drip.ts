@@ -1,31 +1,28 @@
-import { defineOptions, number } from '../../option-spec.js';
-import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { CLIENT_RATE_SPEC, ClientRateTrigger } from './client-rate.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { sizedReply } from './reply.js';
 import { ServingModel } from './serving-model.js';
 
-/** Options of {@link ByteDripModel}. Latency defaults to 150 ms. */
-export interface ByteDripOptions extends ClientRateOptions, LatencyOptions {
+const OWNER = 'ByteDripModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Body size of every response, bytes.
    * @default 16384
    */
-  bodyBytes?: number;
+  bodyBytes: number(16_384, { min: 0, integer: true }),
   /**
    * Speed at which a body over the client's free rate is dripped, bytes/s.
    * @default 4096
    */
-  bytesPerSecond?: number;
-}
-
-const OWNER = 'ByteDripModel';
-const readOptions = defineOptions<ByteDripOptions>()(OWNER, {
-  bodyBytes: number(16_384, { min: 0, integer: true }),
   bytesPerSecond: number(4096, { min: 1 }),
   ...CLIENT_RATE_SPEC,
   ...latencySpec(150),
 });
+
+/** Options of {@link ByteDripModel}. Latency defaults to 150 ms. */
+export interface ByteDripOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * Byte-drip (a soft-throttling form, docs/server-models.md): the status line comes fast, but a

@@ -1,27 +1,24 @@
-import { number } from '../../option-spec.js';
+import { number, type OptionsOf } from '../../option-spec.js';
 import type { ModelRequest } from './model.js';
 import { ClientWindow } from './time-log.js';
 
-/** When a soft-throttling penalty applies: to a client's requests above a rate. */
-export interface ClientRateOptions {
+/** The rules of {@link ClientRateOptions}. */
+export const CLIENT_RATE_SPEC = {
   /**
    * Requests/s each client gets without penalty, measured over `windowMs`;
    * `0` penalises every request.
    * @default 5
    */
-  rate?: number;
+  rate: number(5, { min: 0 }),
   /**
    * Span over which a client's rate is measured, ms.
    * @default 1000
    */
-  windowMs?: number;
-}
-
-/** The rules of {@link ClientRateOptions}. */
-export const CLIENT_RATE_SPEC = {
-  rate: number(5, { min: 0 }),
   windowMs: number(1000, { min: 1 }),
 };
+
+/** When a soft-throttling penalty applies: to a client's requests above a rate. */
+export interface ClientRateOptions extends OptionsOf<typeof CLIENT_RATE_SPEC> {}
 
 /**
  * Decides, per request, whether its client is over its free rate: more than

@@ -1,35 +1,31 @@
-import { choice, defineOptions, number } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { choice, defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
-import { RETRY_AFTER_FORMS, type RetryAfterForm } from './retry-after.js';
+import { RETRY_AFTER_FORMS } from './retry-after.js';
 import { ServingModel } from './serving-model.js';
 
-/** Options of {@link ConcurrencyCapModel}. Latency defaults to 350 ms. */
-export interface ConcurrencyCapOptions extends LatencyOptions {
+const OWNER = 'ConcurrencyCapModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Requests served at once; the one after is rejected.
    * @default 10
    */
-  limit?: number;
+  limit: number(10, { min: 1, integer: true }),
   /**
    * Status of the rejection.
    * @default 503
    */
-  status?: number;
+  status: number(503, { min: 400, max: 599, integer: true }),
   /**
    * Retry-After form on the rejection (the wait stated is one latency).
    * @default 'none'
    */
-  retryAfter?: RetryAfterForm;
-}
-
-const OWNER = 'ConcurrencyCapModel';
-const readOptions = defineOptions<ConcurrencyCapOptions>()(OWNER, {
-  limit: number(10, { min: 1, integer: true }),
-  status: number(503, { min: 400, max: 599, integer: true }),
   retryAfter: choice('none', RETRY_AFTER_FORMS),
   ...latencySpec(350),
 });
+
+/** Options of {@link ConcurrencyCapModel}. Latency defaults to 350 ms. */
+export interface ConcurrencyCapOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * A server with `limit` workers: while `limit` requests are in flight (arrived

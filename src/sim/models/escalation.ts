@@ -1,58 +1,51 @@
-import { choice, defineOptions, number } from '../../option-spec.js';
+import { choice, defineOptions, number, type OptionsOf } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
-import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { CLIENT_RATE_SPEC, ClientRateTrigger } from './client-rate.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
-import { RETRY_AFTER_FORMS, type RetryAfterForm } from './retry-after.js';
+import { RETRY_AFTER_FORMS } from './retry-after.js';
 import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
-/** Options of {@link EscalationModel}. Latency defaults to 200 ms. */
-export interface EscalationOptions extends ClientRateOptions, LatencyOptions {
+const OWNER = 'EscalationModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Extra time to first byte of a request answered in the soft stage, ms.
    * @default 1000
    */
-  delayMs?: number;
+  delayMs: number(1000, { min: 0 }),
   /**
    * Strikes (requests over the client's free rate) answered by delay alone.
    * @default 20
    */
-  softStrikes?: number;
+  softStrikes: number(20, { min: 0, integer: true }),
   /**
    * Strikes after which the client is blocked; strikes between `softStrikes`
    * and this get 429. Must be at least `softStrikes`.
    * @default 100
    */
-  blockStrikes?: number;
+  blockStrikes: number(100, (earlier) => ({ min: earlier.softStrikes as number, integer: true })),
   /**
    * How long a strike is remembered, ms.
    * @default 600000
    */
-  memoryMs?: number;
+  memoryMs: number(600_000, { min: 1, infinite: true }),
   /**
    * How long a block lasts, ms (`Infinity`: until the client changes identity).
    * @default Infinity
    */
-  blockMs?: number;
+  blockMs: number(Infinity, { min: 0, infinite: true }),
   /**
    * Retry-After form on the 429s (the wait stated is `windowMs`).
    * @default 'seconds'
    */
-  retryAfter?: RetryAfterForm;
-}
-
-const OWNER = 'EscalationModel';
-const readOptions = defineOptions<EscalationOptions>()(OWNER, {
-  delayMs: number(1000, { min: 0 }),
-  softStrikes: number(20, { min: 0, integer: true }),
-  blockStrikes: number(100, (earlier) => ({ min: earlier.softStrikes as number, integer: true })),
-  memoryMs: number(600_000, { min: 1, infinite: true }),
-  blockMs: number(Infinity, { min: 0, infinite: true }),
   retryAfter: choice('seconds', RETRY_AFTER_FORMS),
   ...CLIENT_RATE_SPEC,
   ...latencySpec(200),
 });
+
+/** Options of {@link EscalationModel}. Latency defaults to 200 ms. */
+export interface EscalationOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * Escalating throttling (a soft-throttling form, docs/server-models.md): each request over the

@@ -1,26 +1,24 @@
-import { defineOptions, flag } from '../../option-spec.js';
+import { defineOptions, flag, type OptionsOf } from '../../option-spec.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import type { Scheduled } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
 import { ServingModel } from './serving-model.js';
-import { WINDOW_SPEC, type WindowOptions, windowSettings } from './window-options.js';
+import { WINDOW_SPEC, windowSettings } from './window-options.js';
 
-/** Options of {@link FixedWindowModel}. Latency defaults to 350 ms, the demo server's. */
-export interface FixedWindowOptions extends WindowOptions {
+const OWNER = 'FixedWindowModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Windows on the clock (`[k × windowMs, (k + 1) × windowMs)`, as a per-minute
    * counter keyed by the minute is) rather than starting at the first arrival
    * after the last one expired (as the demo server does).
    * @default false
    */
-  aligned?: boolean;
-}
-
-const OWNER = 'FixedWindowModel';
-const readOptions = defineOptions<FixedWindowOptions>()(OWNER, {
   aligned: flag(false),
   ...WINDOW_SPEC,
 });
+
+/** Options of {@link FixedWindowModel}. Latency defaults to 350 ms, the demo server's. */
+export interface FixedWindowOptions extends OptionsOf<typeof readOptions> {}
 type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 interface Window {

@@ -1,33 +1,31 @@
-import { defineOptions, given, number } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
-import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
+import { defineOptions, given, number, type OptionsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
+import { LIMIT_SPEC } from './limit-options.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
 import { ServingModel } from './serving-model.js';
 
-/** Options of {@link GcraModel}. Latency defaults to 350 ms. */
-export interface GcraOptions extends LimitOptions, LatencyOptions {
+const OWNER = 'GcraModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Sustained rate in requests/s, constant or on a schedule.
    * @default 30
    */
-  rate?: RateInput;
+  rate: given<RateInput>(),
   /**
    * Requests that may arrive back to back on top of the sustained rate (the
    * tolerance, in emission intervals).
    * @default 1
    */
-  burst?: number;
-}
-
-const OWNER = 'GcraModel';
-const readOptions = defineOptions<GcraOptions>()(OWNER, {
-  rate: given(),
   burst: number(1, { min: 0 }),
   ...LIMIT_SPEC,
   ...latencySpec(350),
 });
+
+/** Options of {@link GcraModel}. Latency defaults to 350 ms. */
+export interface GcraOptions extends OptionsOf<typeof readOptions> {}
+
 type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 /**

@@ -1,30 +1,30 @@
-import { custom, hasMethods, number } from '../../option-spec.js';
+import { custom, hasMethods, number, type OptionsOf } from '../../option-spec.js';
 import { type Random, seededRandom, uniform } from '../../random.js';
 
-/** Latency options shared by every model that serves requests. */
-export interface LatencyOptions {
-  /** Base service latency (time to first byte) of a served request, ms. Default: per model. */
-  latencyMs?: number;
-  /**
-   * Seeded jitter: each served request gets an extra uniform `[0, jitterMs)` ms.
-   * @default 0
-   */
-  jitterMs?: number;
-  /**
-   * Source of the jitter (and of any other chance in the model).
-   * @default seededRandom(0)
-   */
-  random?: Random;
-}
-
-/** The rules of {@link LatencyOptions}, `latencyMs` defaulting to `defaultLatencyMs`; {@link latencyOf} turns their settings into a {@link Latency}. */
+/**
+ * The rules of the latency options every model that serves requests has,
+ * `latencyMs` defaulting to `defaultLatencyMs`; {@link latencyOf} turns their
+ * settings into a {@link Latency}.
+ */
 export function latencySpec(defaultLatencyMs: number) {
   return {
+    /** Base service latency (time to first byte) of a served request, ms. Default: per model. */
     latencyMs: number(defaultLatencyMs, { min: 0 }),
+    /**
+     * Seeded jitter: each served request gets an extra uniform `[0, jitterMs)` ms.
+     * @default 0
+     */
     jitterMs: number(0, { min: 0 }),
+    /**
+     * Source of the jitter (and of any other chance in the model).
+     * @default seededRandom(0)
+     */
     random: RANDOM,
   };
 }
+
+/** Latency options shared by every model that serves requests. */
+export interface LatencyOptions extends OptionsOf<ReturnType<typeof latencySpec>> {}
 
 const isRandom = hasMethods<Random>('next');
 const RANDOM = custom((value, fail): Random => {

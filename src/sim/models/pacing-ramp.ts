@@ -1,43 +1,38 @@
-import { defineOptions, number } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
-/** Options of {@link PacingRampModel}. Latency defaults to 200 ms. */
-export interface PacingRampOptions extends LatencyOptions {
+const OWNER = 'PacingRampModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Extra delay per step, ms.
    * @default 40
    */
-  stepMs?: number;
+  stepMs: number(40, { min: 0 }),
   /**
    * Requests from one client per step.
    * @default 100
    */
-  stepRequests?: number;
+  stepRequests: number(100, { min: 1, integer: true }),
   /**
    * Largest extra delay, ms.
    * @default 3000
    */
-  maxDelayMs?: number;
+  maxDelayMs: number(3000, { min: 0 }),
   /**
    * Which of the client's requests count: all it ever sent (`Infinity`, the
    * plain ramp), or those of the last `windowMs` (the decaying ramp: slowing
    * down lowers the delay again).
    * @default Infinity
    */
-  windowMs?: number;
-}
-
-const OWNER = 'PacingRampModel';
-const readOptions = defineOptions<PacingRampOptions>()(OWNER, {
-  stepMs: number(40, { min: 0 }),
-  stepRequests: number(100, { min: 1, integer: true }),
-  maxDelayMs: number(3000, { min: 0 }),
   windowMs: number(Infinity, { min: 1, infinite: true }),
   ...latencySpec(200),
 });
+
+/** Options of {@link PacingRampModel}. Latency defaults to 200 ms. */
+export interface PacingRampOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * Per-client pacing ramp (a soft-throttling form, docs/server-models.md): never an error, but the

@@ -1,37 +1,33 @@
-import { defineOptions, number } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { textReply } from './reply.js';
 import { ServingModel } from './serving-model.js';
 
-/** Options of {@link QueueTimeoutModel}. `latencyMs` is the service time, default 250 ms. */
-export interface QueueTimeoutOptions extends LatencyOptions {
+const OWNER = 'QueueTimeoutModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Workers serving requests at once.
    * @default 4
    */
-  workers?: number;
+  workers: number(4, { min: 1, integer: true }),
   /**
    * How long a request that found every worker busy is held in the queue before
    * the queue's timeout releases it, ms.
    * @default 2000
    */
-  holdMs?: number;
+  holdMs: number(2000, { min: 0 }),
   /**
    * Status of a request released by the timeout: 200 (served degraded, the soft
    * form) or an error such as 503 / 504.
    * @default 200
    */
-  heldStatus?: number;
-}
-
-const OWNER = 'QueueTimeoutModel';
-const readOptions = defineOptions<QueueTimeoutOptions>()(OWNER, {
-  workers: number(4, { min: 1, integer: true }),
-  holdMs: number(2000, { min: 0 }),
   heldStatus: number(200, { min: 200, max: 599, integer: true }),
   ...latencySpec(250),
 });
+
+/** Options of {@link QueueTimeoutModel}. `latencyMs` is the service time, default 250 ms. */
+export interface QueueTimeoutOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * Queue-with-timeout (a soft-throttling form, docs/server-models.md): a request that finds an idle

@@ -1,6 +1,6 @@
-import { choice, defineOptions, number } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
-import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
+import { choice, defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
+import { LIMIT_SPEC } from './limit-options.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { ScopedState } from './scoped-state.js';
 import { ServingModel } from './serving-model.js';
@@ -11,40 +11,36 @@ export type QuotaHeaderFamily = 'both' | 'x-ratelimit' | 'ietf';
 /** How `X-RateLimit-Reset` is written: seconds from now, or epoch seconds (GitHub). */
 export type ResetForm = 'delta' | 'epoch';
 
-/** Options of {@link QuotaModel}. Latency defaults to 200 ms. */
-export interface QuotaOptions extends LimitOptions, LatencyOptions {
+const OWNER = 'QuotaModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Requests allowed per window.
    * @default 60
    */
-  limit?: number;
+  limit: number(60, { min: 1, integer: true }),
   /**
    * Window length, ms. Windows are aligned to model time 0.
    * @default 60000
    */
-  windowMs?: number;
+  windowMs: number(60_000, { min: 1 }),
   /**
    * Header families sent: `X-RateLimit-Limit/Remaining/Reset`, the IETF
    * `RateLimit` / `RateLimit-Policy` structured fields, or both.
    * @default 'both'
    */
-  headers?: QuotaHeaderFamily;
+  headers: choice<QuotaHeaderFamily>('both', ['both', 'x-ratelimit', 'ietf']),
   /**
    * Form of `X-RateLimit-Reset`.
    * @default 'delta'
    */
-  resetForm?: ResetForm;
-}
-
-const OWNER = 'QuotaModel';
-const readOptions = defineOptions<QuotaOptions>()(OWNER, {
-  limit: number(60, { min: 1, integer: true }),
-  windowMs: number(60_000, { min: 1 }),
-  headers: choice('both', ['both', 'x-ratelimit', 'ietf']),
-  resetForm: choice('delta', ['delta', 'epoch']),
+  resetForm: choice<ResetForm>('delta', ['delta', 'epoch']),
   ...LIMIT_SPEC,
   ...latencySpec(200),
 });
+
+/** Options of {@link QuotaModel}. Latency defaults to 200 ms. */
+export interface QuotaOptions extends OptionsOf<typeof readOptions> {}
+
 const POLICY = '"default"';
 
 interface Usage {

@@ -1,24 +1,22 @@
-import { defineOptions, number } from '../../option-spec.js';
-import { CLIENT_RATE_SPEC, type ClientRateOptions, ClientRateTrigger } from './client-rate.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
+import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { CLIENT_RATE_SPEC, ClientRateTrigger } from './client-rate.js';
+import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { ServingModel } from './serving-model.js';
 
-/** Options of {@link TarpitModel}. Latency defaults to 150 ms. */
-export interface TarpitOptions extends ClientRateOptions, LatencyOptions {
+const OWNER = 'TarpitModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * How long a request over the client's free rate is held before its first byte, ms.
    * @default 1500
    */
-  delayMs?: number;
-}
-
-const OWNER = 'TarpitModel';
-const readOptions = defineOptions<TarpitOptions>()(OWNER, {
   delayMs: number(1500, { min: 0 }),
   ...CLIENT_RATE_SPEC,
   ...latencySpec(150),
 });
+
+/** Options of {@link TarpitModel}. Latency defaults to 150 ms. */
+export interface TarpitOptions extends OptionsOf<typeof readOptions> {}
 
 /**
  * Tarpit (a soft-throttling form, docs/server-models.md): a request above its client's free rate is

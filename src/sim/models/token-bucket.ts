@@ -1,32 +1,30 @@
-import { defineOptions, given, number } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
-import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
+import { defineOptions, given, number, type OptionsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
+import { LIMIT_SPEC } from './limit-options.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';
 import { ServingModel } from './serving-model.js';
 
-/** Options of {@link TokenBucketModel}. Latency defaults to 350 ms. */
-export interface TokenBucketOptions extends LimitOptions, LatencyOptions {
+const OWNER = 'TokenBucketModel';
+const readOptions = defineOptions(OWNER, {
   /**
    * Refill rate in tokens (requests)/s, constant or on a schedule.
    * @default 30
    */
-  rate?: RateInput;
+  rate: given<RateInput>(),
   /**
    * Bucket size: the largest burst served back to back. The bucket starts full.
    * @default 10
    */
-  burst?: number;
-}
-
-const OWNER = 'TokenBucketModel';
-const readOptions = defineOptions<TokenBucketOptions>()(OWNER, {
-  rate: given(),
   burst: number(10, { min: 1 }),
   ...LIMIT_SPEC,
   ...latencySpec(350),
 });
+
+/** Options of {@link TokenBucketModel}. Latency defaults to 350 ms. */
+export interface TokenBucketOptions extends OptionsOf<typeof readOptions> {}
+
 type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 interface Bucket {

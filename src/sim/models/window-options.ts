@@ -1,30 +1,27 @@
-import { given, number, type SettingsOf } from '../../option-spec.js';
-import { type LatencyOptions, latencySpec } from './latency.js';
-import { LIMIT_SPEC, type LimitOptions } from './limit-options.js';
+import { given, number, type OptionsOf, type SettingsOf } from '../../option-spec.js';
+import { latencySpec } from './latency.js';
+import { LIMIT_SPEC } from './limit-options.js';
 import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
 
-/** Options of the window models (fixed window, sliding log). Latency defaults to 350 ms. */
-export interface WindowOptions extends LimitOptions, LatencyOptions {
+/** The rules of {@link WindowOptions}; {@link windowSettings} makes the rate a schedule. */
+export const WINDOW_SPEC = {
   /**
    * Capacity in requests/s, constant or on a schedule: each `windowMs` window
    * admits `floor(rate × windowMs / 1000)` requests.
    * @default 30
    */
-  rate?: RateInput;
+  rate: given<RateInput>(),
   /**
    * Window length, ms.
    * @default 1000
    */
-  windowMs?: number;
-}
-
-/** The rules of {@link WindowOptions}; {@link windowSettings} makes the rate a schedule. */
-export const WINDOW_SPEC = {
-  rate: given<RateInput>(),
   windowMs: number(1000, { min: 1 }),
   ...LIMIT_SPEC,
   ...latencySpec(350),
 };
+
+/** Options of the window models (fixed window, sliding log). Latency defaults to 350 ms. */
+export interface WindowOptions extends OptionsOf<typeof WINDOW_SPEC> {}
 
 /**
  * The settings of a window model, read by a reader built on {@link WINDOW_SPEC}:
