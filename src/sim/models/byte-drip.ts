@@ -1,9 +1,9 @@
 import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
-import { CLIENT_RATE_SPEC, ClientRateTrigger } from './client-rate.js';
+import { CLIENT_RATE_SPEC } from './client-rate.js';
+import { ClientRateModel } from './client-rate-model.js';
 import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { sizedReply } from './reply.js';
-import { ServingModel } from './serving-model.js';
 
 const OWNER = 'ByteDripModel';
 const readOptions = defineOptions(OWNER, {
@@ -29,9 +29,8 @@ export interface ByteDripOptions extends OptionsOf<typeof readOptions> {}
  * request above its client's free rate gets its body at `bytesPerSecond` — the download phase
  * dominates, and large pages suffer most. Requests within the rate get the body at once.
  */
-export class ByteDripModel extends ServingModel<ReturnType<typeof readOptions>> {
+export class ByteDripModel extends ClientRateModel<ReturnType<typeof readOptions>> {
   readonly name = 'drip';
-  readonly #trigger = new ClientRateTrigger(this.settings);
 
   constructor(options: ByteDripOptions = {}) {
     super(readOptions(options));
@@ -39,12 +38,7 @@ export class ByteDripModel extends ServingModel<ReturnType<typeof readOptions>> 
 
   arrive(request: ModelRequest): ModelReply {
     const { bodyBytes, bytesPerSecond } = this.settings;
-    const bodyMs = this.#trigger.over(request) ? (bodyBytes * 1000) / bytesPerSecond : 0;
+    const bodyMs = this.over(request) ? (bodyBytes * 1000) / bytesPerSecond : 0;
     return sizedReply(200, bodyBytes, { ttfbMs: this.latency.sample(), bodyMs });
-  }
-
-  /** The free rate per client (`undefined` when 0: everything drips). */
-  capacity(): number | undefined {
-    return this.#trigger.capacity();
   }
 }

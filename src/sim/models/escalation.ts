@@ -1,10 +1,10 @@
 import { choice, defineOptions, number, type OptionsOf } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
-import { CLIENT_RATE_SPEC, ClientRateTrigger } from './client-rate.js';
+import { CLIENT_RATE_SPEC } from './client-rate.js';
+import { ClientRateModel } from './client-rate-model.js';
 import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { RETRY_AFTER_FORMS } from './retry-after.js';
-import { ServingModel } from './serving-model.js';
 import { ClientWindow } from './time-log.js';
 
 const OWNER = 'EscalationModel';
@@ -53,9 +53,8 @@ export interface EscalationOptions extends OptionsOf<typeof readOptions> {}
  * ones up to `blockStrikes` get 429 (hard), and the strike after that blocks the client with a 403
  * captcha page. Requests within the rate are served normally until the block.
  */
-export class EscalationModel extends ServingModel<ReturnType<typeof readOptions>> {
+export class EscalationModel extends ClientRateModel<ReturnType<typeof readOptions>> {
   readonly name = 'escalation';
-  readonly #trigger = new ClientRateTrigger(this.settings);
   readonly #strikes = new ClientWindow(this.settings.memoryMs);
   readonly #blocks = new BlockList();
 
@@ -69,16 +68,11 @@ export class EscalationModel extends ServingModel<ReturnType<typeof readOptions>
     if (this.#blocks.blocked(client, at, () => this.#strikes.forget(client))) {
       return blockPageReply(this.latency.sample());
     }
-    if (!this.#trigger.over(request)) return this.served();
+    if (!this.over(request)) return this.served();
     const strikes = this.#strikes.record(client, at);
     if (strikes <= softStrikes) return this.served(delayMs);
     if (strikes <= blockStrikes) return this.refused(request, windowMs);
     this.#blocks.block(client, at, blockMs);
     return blockPageReply(this.latency.sample());
-  }
-
-  /** The free rate per client (`undefined` when 0). */
-  capacity(): number | undefined {
-    return this.#trigger.capacity();
   }
 }

@@ -1,8 +1,8 @@
 import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
-import { CLIENT_RATE_SPEC, ClientRateTrigger } from './client-rate.js';
+import { CLIENT_RATE_SPEC } from './client-rate.js';
+import { ClientRateModel } from './client-rate-model.js';
 import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
-import { ServingModel } from './serving-model.js';
 
 const OWNER = 'TarpitModel';
 const readOptions = defineOptions(OWNER, {
@@ -23,20 +23,14 @@ export interface TarpitOptions extends OptionsOf<typeof readOptions> {}
  * still answered 200, but only after being held `delayMs` before the first byte — time to first
  * byte inflates while the body arrives at normal speed.
  */
-export class TarpitModel extends ServingModel<ReturnType<typeof readOptions>> {
+export class TarpitModel extends ClientRateModel<ReturnType<typeof readOptions>> {
   readonly name = 'tarpit';
-  readonly #trigger = new ClientRateTrigger(this.settings);
 
   constructor(options: TarpitOptions = {}) {
     super(readOptions(options));
   }
 
   arrive(request: ModelRequest): ModelReply {
-    return this.served(this.#trigger.over(request) ? this.settings.delayMs : 0);
-  }
-
-  /** The free rate per client (`undefined` when 0: everything is tarpitted). */
-  capacity(): number | undefined {
-    return this.#trigger.capacity();
+    return this.served(this.over(request) ? this.settings.delayMs : 0);
   }
 }

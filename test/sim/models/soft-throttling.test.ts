@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ByteDripModel } from '../../../src/sim/models/byte-drip.js';
+import { EscalationModel } from '../../../src/sim/models/escalation.js';
 import { QueueTimeoutModel } from '../../../src/sim/models/queue-timeout.js';
 import { TarpitModel } from '../../../src/sim/models/tarpit.js';
 import { arriveAll, countStatuses, evenly, requests } from './arrivals.js';
@@ -44,5 +45,17 @@ describe('QueueTimeoutModel', () => {
   it('can release held requests with an error status', () => {
     const model = new QueueTimeoutModel({ workers: 1, heldStatus: 504 });
     expect(arriveAll(model, [0, 1]).map((r) => r.status)).toEqual([200, 504]);
+  });
+});
+
+describe('the client-rate models (tarpit, byte-drip, escalation)', () => {
+  it('give their free rate per client as capacity, none when every request is penalised', () => {
+    const models = (rate: number) => [
+      new TarpitModel({ rate }),
+      new ByteDripModel({ rate }),
+      new EscalationModel({ rate }),
+    ];
+    for (const model of models(7)) expect(model.capacity()).toBe(7);
+    for (const model of models(0)) expect(model.capacity()).toBeUndefined();
   });
 });
