@@ -54,6 +54,26 @@ export function savedRecord(
   return saved as Record<string, unknown>;
 }
 
+/**
+ * Reads the numeric fields of saved state: each field `rules` names (in its
+ * order), checked against its rule; a field not saved takes its `fallback`
+ * (one for all fields, or one each). Throws {@link InvalidOptionError} naming
+ * `owner` and the first malformed field.
+ */
+export function savedNumbers<K extends string>(
+  owner: string,
+  saved: Readonly<Record<string, unknown>>,
+  rules: Readonly<Record<K, NumberRule>>,
+  fallback: number | Readonly<Record<K, number>>,
+): Record<K, number> {
+  const read = {} as Record<K, number>;
+  for (const name of Object.keys(rules) as K[]) {
+    const dflt = typeof fallback === 'number' ? fallback : fallback[name];
+    read[name] = numberOption(owner, name, saved[name], dflt, rules[name]);
+  }
+  return read;
+}
+
 function describeRule(rule: NumberRule): string {
   const kind = rule.integer ? 'an integer' : 'a number';
   const range: string[] = [];

@@ -1,8 +1,9 @@
+import { savedNumbers } from '../options.js';
 import {
   type AdaptiveRateState,
+  DECISION_RULES,
+  METER_RULES,
   readQuotaPace,
-  readRateDecisions,
-  readRateMeter,
 } from './adaptive-rate-state.js';
 import type { ClockReading } from './clock-reading.js';
 import { readProbeBudget } from './probe-budget-state.js';
@@ -41,12 +42,9 @@ export function restoreRate(
   clocks: ClockReading,
 ): void {
   const { meter, prober } = parts;
-  const state = readRateDecisions(
-    saved,
-    decisionsToState(decisions, prober.probeMs, clocks),
-    OWNER,
-  );
-  const meterState = readRateMeter(saved, meter.snapshot(clocks), OWNER);
+  const fresh = decisionsToState(decisions, prober.probeMs, clocks);
+  const state = savedNumbers(OWNER, saved, DECISION_RULES, fresh);
+  const meterState = savedNumbers(OWNER, saved, METER_RULES, meter.snapshot(clocks));
   const budget = readProbeBudget(saved, OWNER);
   const quota = readQuotaPace(saved, OWNER);
   meter.restore(meterState, clocks);

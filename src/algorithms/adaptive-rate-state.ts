@@ -1,5 +1,4 @@
-import { InvalidOptionError } from '../errors.js';
-import { type NumberRule, numberOption, savedRecord } from '../options.js';
+import { type NumberRule, savedNumbers, savedRecord } from '../options.js';
 import type { ProbeBudgetState } from './probe-budget.js';
 import type { QuotaPaceState } from './quota-pace.js';
 import type { RateMeterState } from './rate-meter-state.js';
@@ -29,53 +28,40 @@ export type AdaptiveRateState = RateDecisionState &
   };
 
 const RATE: NumberRule = { min: 0 };
+const ANY: NumberRule = {};
 
-/**
- * Reads the decision fields of state saved by `AdaptiveRate.snapshot()`,
- * validating each; missing fields keep their `fresh` value. Throws
- * {@link InvalidOptionError} naming a malformed field.
- */
-export function readRateDecisions(
-  state: Readonly<Record<string, unknown>>,
-  fresh: RateDecisionState,
-  owner: string,
-): RateDecisionState {
-  const n = (name: keyof RateDecisionState, rule: NumberRule = {}) =>
-    numberOption(owner, name, state[name], fresh[name], rule);
-  return {
-    ceiling: n('ceiling', RATE),
-    margin: n('margin', { min: 0, max: 0.5 }),
-    probeMs: n('probeMs', { min: -1 }),
-    holdUntil: n('holdUntil'),
-    lastDecreaseAt: n('lastDecreaseAt'),
-  };
-}
+/** How each decision field of saved state is checked. */
+export const DECISION_RULES: Readonly<Record<keyof RateDecisionState, NumberRule>> = {
+  ceiling: RATE,
+  margin: { min: 0, max: 0.5 },
+  probeMs: { min: -1 },
+  holdUntil: ANY,
+  lastDecreaseAt: ANY,
+};
 
-/**
- * Reads the measurement fields of saved state (see {@link RateMeterState}),
- * validating each; missing fields keep their `fresh` value.
- */
-export function readRateMeter(
-  state: Readonly<Record<string, unknown>>,
-  fresh: RateMeterState,
-  owner: string,
-): RateMeterState {
-  const n = (name: keyof RateMeterState, rule: NumberRule = {}) =>
-    numberOption(owner, name, state[name], fresh[name] as number, rule);
-  return {
-    startedAt: n('startedAt'),
-    lastAt: n('lastAt'),
-    rttMs: n('rttMs', { min: 0 }),
-    unpacedAt: n('unpacedAt'),
-    pauseFrom: n('pauseFrom'),
-    pauseTo: n('pauseTo'),
-    offeredSincePause: n('offeredSincePause', { min: 0 }),
-    acceptedSum: n('acceptedSum', { min: 0 }),
-    acceptedAt: n('acceptedAt'),
-    offeredSum: n('offeredSum', { min: 0 }),
-    offeredAt: n('offeredAt'),
-  };
-}
+/** How each measurement field of saved state (see {@link RateMeterState}) is checked. */
+export const METER_RULES: Readonly<Record<keyof RateMeterState, NumberRule>> = {
+  startedAt: ANY,
+  lastAt: ANY,
+  rttMs: RATE,
+  unpacedAt: ANY,
+  pauseFrom: ANY,
+  pauseTo: ANY,
+  offeredSincePause: RATE,
+  acceptedSum: RATE,
+  acceptedAt: ANY,
+  offeredSum: RATE,
+  offeredAt: ANY,
+};
+
+/** How each field of saved quota state is checked. */
+const QUOTA_RULES: Readonly<Record<keyof QuotaPaceState, NumberRule>> = {
+  cap: RATE,
+  expiresAt: RATE,
+  policyCap: RATE,
+  windowMs: RATE,
+  resetAt: RATE,
+};
 
 /** Reads saved quota state, validating each field; undefined when none was saved. */
 export function readQuotaPace(
@@ -83,14 +69,5 @@ export function readQuotaPace(
   owner: string,
 ): QuotaPaceState | undefined {
   const record = savedRecord(owner, 'quota', state.quota);
-  if (record === undefined) return undefined;
-  const n = (name: keyof QuotaPaceState) =>
-    numberOption(`${owner} quota`, name, record[name], 0, { min: 0 });
-  return {
-    cap: n('cap'),
-    expiresAt: n('expiresAt'),
-    policyCap: n('policyCap'),
-    windowMs: n('windowMs'),
-    resetAt: n('resetAt'),
-  };
+  return record && savedNumbers(`${owner} quota`, record, QUOTA_RULES, 0);
 }
