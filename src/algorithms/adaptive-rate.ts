@@ -9,16 +9,12 @@ import type { AdaptiveRateState } from './adaptive-rate-state.js';
 import { cutOnRefusal } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
 import { speedOf } from './congestion.js';
-import { probingRate } from './probe-curve.js';
+import { learnedRate, learnedRateIdle } from './learned-rate.js';
 import { QuotaPace } from './quota-pace.js';
 import { RateParts } from './rate-parts.js';
 import { RefusalPause } from './refusal-pause.js';
 import { type AlarmAction, isRefusal, type RatePolicy, type Sample } from './sample.js';
 
-/** A probe's clock runs only while the server is accepting at least this share of what is sent. */
-const IN_USE = 0.6;
-/** Idleness is judged only when a window should hold at least this many requests. */
-const MIN_JUDGED = 8;
 const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
 
 /**
@@ -68,7 +64,7 @@ export class AdaptiveRate implements RatePolicy {
 
   /** Current rate in requests/s; `Infinity` means unpaced. Never NaN, never above `documentedRate`. */
   get rate(): number {
-    return Math.min(this.#learnedRate(), this.#s.documentedRate, this.#quotaCap());
+    return Math.min(learnedRate(this.#parts), this.#s.documentedRate, this.#quotaCap());
   }
 
   /** Monotonic ms before which nothing may be sent (a server-requested pause); 0 when none. */
@@ -94,7 +90,7 @@ export class AdaptiveRate implements RatePolicy {
     const parts = this.#used();
     const { meter, prober } = parts;
     const activeMs = meter.advance(sample, this.rate);
-    if (prober.probeMs !== undefined && !this.#idle(at)) {
+    if (prober.probeMs !== undefined && !learnedRateIdle(parts, at)) {
       // One sample moves the probe at most one window: after a silence it resumes, not leaps.
       prober.advance(Math.min(activeMs, meter.windowMs));
     }
@@ -102,8 +98,8 @@ export class AdaptiveRate implements RatePolicy {
     const speed = speedOf(sample);
     prober.onRequest();
     const refused = isRefusal(sample) && !sample.overConcurrency;
-    const onResume = refused && meter.refusedOnResume(sample, this.rate);
-    const closed = onResume || (refused && meter.refusedInTail(sample));
+    const onResume = refused && meter.pauses.refusedOnResume(sample, this.rate);
+    const closed = onResume || (refused && meter.pauses.refusedInTail(sample));
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
     // the reset); one as sending resumed after a pause, the pause's (it was too short).
@@ -121,7 +117,7 @@ export class AdaptiveRate implements RatePolicy {
     if (speed !== 'grow') {
       this.#refusalPause ??= new RefusalPause();
       const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate };
-      const pauseMs = this.#refusalPause.forSample(sample, closed, meter, pace);
+      const pauseMs = this.#refusalPause.forSample(sample, closed, meter.pauses, pace);
       if (pauseMs > 0) this.#pause(at, pauseMs, !closed, onResume);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
@@ -139,7 +135,7 @@ export class AdaptiveRate implements RatePolicy {
    */
   onAlarm(at: number, action: AlarmAction): void {
     const { meter, prober, alarm, decisions } = this.#used();
-    const served = Math.min(this.#learnedRate(), meter.accepted(at) ?? Infinity);
+    const served = Math.min(learnedRate(this.#parts), meter.accepted(at) ?? Infinity);
     if (!alarm.apply(action, at, decisions, served, this.#s.minRate)) return;
     prober.setProbe(undefined);
     prober.openBudget(at);
@@ -168,15 +164,6 @@ export class AdaptiveRate implements RatePolicy {
     return this.#parts;
   }
 
-  /** Whether the server accepts clearly less than the rate (so a probe tests nothing: the demand or the concurrency limit binds). */
-  #idle(at: number): boolean {
-    const { meter } = this.#used();
-    const rate = this.#learnedRate();
-    if ((rate * meter.windowMs) / 1000 < MIN_JUDGED) return false;
-    const accepted = meter.accepted(at);
-    return accepted !== undefined && accepted < IN_USE * rate;
-  }
-
   /** Starts a probe once the hold is over, no pause is pending and the budget can pay for it. */
   #maybeProbe(at: number): void {
     const { prober, decisions, meter } = this.#used();
@@ -197,7 +184,7 @@ export class AdaptiveRate implements RatePolicy {
   #pause(at: number, ms: number, billed: boolean, closure = false): void {
     const { meter, prober, decisions } = this.#used();
     const before = Math.max(at, meter.pausedUntil);
-    meter.pause(at, ms, closure);
+    meter.pauses.record(at, ms, closure);
     if (billed) prober.onPause(Math.max(0, meter.pausedUntil - before));
     decisions.holdUntil = Math.max(decisions.holdUntil, meter.pausedUntil);
   }
@@ -205,7 +192,7 @@ export class AdaptiveRate implements RatePolicy {
   #cut(sample: Sample, speed: 'cut' | 'cut-hard'): void {
     const parts = this.#used();
     const probeStartedAt = parts.now - (parts.prober.probeMs ?? 0);
-    cutOnRefusal(parts.decisions, sample, speed, this.#learnedRate(), probeStartedAt, parts);
+    cutOnRefusal(parts.decisions, sample, speed, learnedRate(parts), probeStartedAt, parts);
   }
 
   /** Replaces the ceiling by its recount, once the outcomes it needs are in. */
@@ -224,29 +211,16 @@ export class AdaptiveRate implements RatePolicy {
     const parts = this.#used();
     parts.quota ??= new QuotaPace();
     const pauseUntil = parts.quota.onQuota(quota, sample);
-    if (pauseUntil > sample.at) parts.meter.pause(sample.at, pauseUntil - sample.at);
+    if (pauseUntil > sample.at) parts.meter.pauses.record(sample.at, pauseUntil - sample.at);
   }
 
   /** Whether a published quota, not the learned ceiling, sets the pace now. */
   #quotaBinds(): boolean {
-    return this.#parts?.quota !== undefined && this.#quotaCap() <= this.#learnedRate();
+    return this.#parts?.quota !== undefined && this.#quotaCap() <= learnedRate(this.#parts);
   }
 
   #quotaCap(): number {
     const parts = this.#parts;
     return parts?.quota?.cap(parts.now) ?? Infinity;
-  }
-
-  /** The learned rate (before caps); `Infinity` while unpaced. */
-  #learnedRate(): number {
-    const parts = this.#parts;
-    if (parts === undefined || parts.decisions.ceiling === 0) return Infinity;
-    const { ceiling, margin } = parts.decisions;
-    const { prober, meter } = parts;
-    const probeMs = prober.probeMs;
-    const { minRate, probeStep: firstStep, probeDoublingMs: doublingMs } = this.#s;
-    if (probeMs === undefined) return Math.max(minRate, ceiling * (1 - margin));
-    const accepted = meter.accepted(parts.now) ?? 0;
-    return probingRate({ ceiling, firstStep, doublingMs }, probeMs, accepted, minRate);
   }
 }

@@ -73,7 +73,7 @@ export class CeilingRecounts {
     const count = meter.acceptedSentIn(recount.from, recount.to);
     if (ceiling === 0 || count === undefined) return undefined;
     if (recount.raiseOnly && count.fromMs <= recount.from) {
-      onFirstCount(recount.pauseMs ?? meter.lastPauseMs);
+      onFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
     }
     return recountedCeiling(recount, count, ceiling);
   }
@@ -89,12 +89,12 @@ export class CeilingRecounts {
       if (this.#firstCounted) return undefined;
       this.#firstCounted = true;
       const asked = sample.signal.retryAfterMs ?? (isRefusal(sample) ? FIRST_UNHINTED_PAUSE_MS : 0);
-      const pausedMs = meter.pausedWithin(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt);
+      const pausedMs = meter.pauses.within(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt);
       const recount = firstCeilingRecount(sample, pausedMs, meter.rttMs);
       return { ...recount, pauseMs: Math.max(minPauseMs, asked) };
     }
     const paused = !cut.calm && sample.signal.retryAfterMs !== undefined;
-    const window = paused ? meter.grantWindow(sample) : undefined;
+    const window = paused ? meter.pauses.grantWindow(sample) : undefined;
     return window && grantRecount(sample, window, cut.current, meter.rttMs);
   }
 }

@@ -1,16 +1,10 @@
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import { DecayingCount } from './decaying-count.js';
+import { LatestPause } from './latest-pause.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import type { Sample } from './sample.js';
 import { SentTimes } from './sent-times.js';
-import { ServerPause } from './server-pause.js';
-
-/**
- * A closure's tail lasts at most this long, ms: a limit still refusing the
- * sends of a second after it reopened is refusing the rate.
- */
-const CLOSURE_TAIL_MS = 1000;
 
 /** A measurement needs at least this share of the window behind it. */
 const MIN_HISTORY = 0.1;
@@ -41,12 +35,10 @@ export class RateMeter {
   #lastAt = NEVER;
   #rttMs = 0;
   #unpacedAt = NEVER;
-  /** The latest server pause, once there was one. */
-  #pause: ServerPause | undefined;
-  /** The sends after a closure's pause whose refusal is the closure's (not saved). */
-  #closureTail: { from: number; to: number } | undefined;
   /** Send times of the latest acceptances, allocated at the first. */
   #sent: SentTimes | undefined;
+  /** The server's latest pause, and a closure's tail. */
+  readonly pauses = new LatestPause();
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
@@ -64,25 +56,9 @@ export class RateMeter {
     return this.#rttMs;
   }
 
-  /** When the latest server pause ended (or ends), ms; `-Infinity` when there was none. */
-  get pauseEnd(): number {
-    return this.#pause?.to ?? -Infinity;
-  }
-
-  /** How long the latest server pause was, ms (0 when none). */
-  get lastPauseMs(): number {
-    return this.#pause === undefined ? 0 : this.#pause.to - this.#pause.from;
-  }
-
-  /** How much of [`from`, `to`] the latest server pause covered, ms. */
-  pausedWithin(from: number, to: number): number {
-    return this.#pause?.within(from, to) ?? 0;
-  }
-
   /** Monotonic ms before which the server asked for silence; 0 when none is pending. */
   get pausedUntil(): number {
-    const to = this.#pause?.to ?? 0;
-    return to > this.#lastAt ? to : 0;
+    return this.pauses.pendingAfter(this.#lastAt);
   }
 
   /**
@@ -101,10 +77,7 @@ export class RateMeter {
       this.#offered ??= new DecayingCount(this.#windowMs / 2);
       this.#offered.spread(from, at, rate);
     }
-    const pause = this.#pause;
-    if (pause === undefined) return at - from;
-    if (rate !== Infinity) pause.credit(from, at, rate);
-    return at - from - pause.within(from, at);
+    return at - from - this.pauses.advance(from, at, rate);
   }
 
   /** Stretches the window to hold {@link WINDOW_REQUESTS} at `rate` (requests/s; `Infinity`: unpaced). */
@@ -122,47 +95,10 @@ export class RateMeter {
     this.#accepted.add(sample.at);
     this.#sent ??= new SentTimes();
     this.#sent.keep(sample.sentAt);
-    this.#pause?.accepted(sample.sentAt);
+    this.pauses.accepted(sample.sentAt);
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
     this.#rttMs = this.#rttMs === 0 ? rtt : this.#rttMs + (rtt - this.#rttMs) * RTT_SMOOTHING;
-  }
-
-  /**
-   * Whether a refusal came for the first request sent after the latest pause
-   * (within half a pacing interval at `rate` of its end, before anything sent
-   * since was accepted): the server is still closed — a long window spent, a
-   * pause asked too short — which says nothing about the rate. A later send's
-   * refusal may overtake an earlier send's acceptance, so only the first counts.
-   */
-  refusedOnResume(sample: Sample, rate: number): boolean {
-    return this.#pause?.refusedOnResume(sample, rate) ?? false;
-  }
-
-  /**
-   * Whether a refusal came for a request sent in a closure's tail: within one
-   * pause length (at most {@link CLOSURE_TAIL_MS}) after the end of a pause that waited out a server found still
-   * closed as sending resumed. A limit that reopens gradually (a log whose
-   * oldest entries age out at the rate they were sent) refuses the sends that
-   * outrun its reopening — still the closure, which says nothing about the rate.
-   */
-  refusedInTail(sample: Sample): boolean {
-    const tail = this.#closureTail;
-    return tail !== undefined && sample.sentAt >= tail.from && sample.sentAt < tail.to;
-  }
-
-  /**
-   * Records a server-requested pause of `ms` from `at` (overlapping pauses
-   * merge); `closure`: it waits out a server found still closed as sending
-   * resumed, and the sends in its tail are judged by {@link RateMeter.refusedInTail}.
-   */
-  pause(at: number, ms: number, closure = false): void {
-    const pause = this.#pause;
-    const merged = pause === undefined || at >= pause.to ? new ServerPause(at, at + ms) : pause;
-    merged.to = Math.max(merged.to, at + ms);
-    this.#pause = merged;
-    if (closure)
-      this.#closureTail = { from: merged.to, to: merged.to + Math.min(ms, CLOSURE_TAIL_MS) };
   }
 
   /**
@@ -201,14 +137,15 @@ export class RateMeter {
 
   /** Whether the last server pause is old enough (two windows) not to disturb the measurement. */
   calm(at: number): boolean {
-    return this.#pause === undefined || this.#pause.to + this.#rttMs <= at - 2 * this.#windowMs;
+    const end = this.pauses.end;
+    return end === -Infinity || end + this.#rttMs <= at - 2 * this.#windowMs;
   }
 
   /**
    * The ceiling a throttling `sample` reveals, given the `current` learned
    * rate (`Infinity` when unpaced), and whether it was measured calmly:
    * unpaced, what was accepted; after a calm spell, what was {@link sent};
-   * soon after a pause, what was {@link grantedAfterPause}, cutting the
+   * soon after a pause, what was {@link LatestPause.granted}, cutting the
    * failed rate by at most half. Undefined when nothing is known yet.
    */
   ceilingAt(sample: Sample, current: number): { ceiling: number; calm: boolean } | undefined {
@@ -222,19 +159,9 @@ export class RateMeter {
     else
       ceiling = Math.min(
         current,
-        Math.max(this.grantedAfterPause(sample, current), current * DEEPEST_CUT),
+        Math.max(this.pauses.granted(sample, current), current * DEEPEST_CUT),
       );
     return ceiling === Infinity ? undefined : { ceiling, calm };
-  }
-
-  /** What the server granted since its latest pause ({@link ServerPause.granted}); Infinity when none. */
-  grantedAfterPause(sample: Sample, rate: number): number {
-    return this.#pause?.granted(sample, rate) ?? Infinity;
-  }
-
-  /** The sends a refusal soon after the latest pause is judged by; undefined when there was none. */
-  grantWindow(sample: Sample): { from: number; to: number; spanMs: number } | undefined {
-    return this.#pause?.grantWindow(sample);
   }
 
   /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
@@ -245,9 +172,7 @@ export class RateMeter {
       lastAt: wall(this.#lastAt),
       rttMs: this.#rttMs,
       unpacedAt: wall(this.#unpacedAt),
-      pauseFrom: this.#pause === undefined ? NEVER : wall(this.#pause.from),
-      pauseTo: this.#pause === undefined ? 0 : wall(this.#pause.to),
-      offeredSincePause: this.#pause?.offered ?? 0,
+      ...this.pauses.snapshot(wall),
       acceptedSum: this.#accepted?.sum ?? 0,
       acceptedAt: wall(this.#accepted?.at ?? NEVER),
       offeredSum: this.#offered?.sum ?? 0,
@@ -262,10 +187,7 @@ export class RateMeter {
     this.#lastAt = local(state.lastAt);
     this.#rttMs = state.rttMs;
     this.#unpacedAt = local(state.unpacedAt);
-    this.#pause =
-      state.pauseTo === 0
-        ? undefined
-        : new ServerPause(local(state.pauseFrom), local(state.pauseTo), state.offeredSincePause);
+    this.pauses.restore(state, local);
     this.#accepted ??= new DecayingCount(this.#windowMs / 2);
     this.#accepted.sum = state.acceptedSum;
     this.#accepted.at = local(state.acceptedAt);

@@ -66,7 +66,7 @@ export function firstCeilingRecount(sample: Sample, pausedMs = 0, answerMs = 0):
 
 /**
  * A refusal soon after a pause that asks for another: the sends the server
- * granted in `window` (see `RateMeter.grantWindow`), bounded like the cut it
+ * granted in `window` (see `LatestPause.grantWindow`), bounded like the cut it
  * refines: at most the `current` rate that failed, at least `DEEPEST_CUT` of it.
  */
 export function grantRecount(

@@ -1,4 +1,4 @@
-import type { RateMeter } from './rate-meter.js';
+import type { LatestPause } from './latest-pause.js';
 import { isRefusal, type Sample } from './sample.js';
 
 /** Pauses for refusals that name none, ms: the first, the longest, and "right after a pause". */
@@ -35,7 +35,8 @@ export class RefusalPause {
   #closedSince = 0;
 
   /**
-   * The pause an outcome that does not grow the rate brings, ms (0: none):
+   * The pause an outcome that does not grow the rate brings, ms (0: none),
+   * given the server's `latest` pause:
    * after a send refused as sending resumed (`closed`), a longer one (see
    * `#longer`; `rate`: the rate held, requests/s); else the server's
    * `Retry-After` or, for a refusal that names none, see `#unhinted`; at least
@@ -45,27 +46,27 @@ export class RefusalPause {
   forSample(
     sample: Sample,
     closed: boolean,
-    meter: RateMeter,
+    latest: LatestPause,
     pace: { minPauseMs: number; rate: number },
   ): number {
     const hintMs = sample.signal.retryAfterMs;
     if (!closed) this.#closedSince = sample.at;
     const ms = closed
-      ? this.#longer(hintMs, meter, sample.at, pace.rate)
-      : (hintMs ?? this.#unhinted(sample, meter));
+      ? this.#longer(hintMs, latest, sample.at, pace.rate)
+      : (hintMs ?? this.#unhinted(sample, latest));
     if (ms === undefined || !Number.isFinite(ms)) return 0;
     return sample.overConcurrency ? ms : Math.max(pace.minPauseMs, ms);
   }
 
   /**
-   * The pause a refusal that names none brings, given the `meter`'s last
+   * The pause a refusal that names none brings, given the `latest`
    * pause; none for a refusal of concurrency (the concurrency limit handles
    * that), for anything that is not a refusal, or for a request sent before
    * the last pause ended (the same burst).
    */
-  #unhinted(sample: Sample, meter: RateMeter): number | undefined {
+  #unhinted(sample: Sample, latest: LatestPause): number | undefined {
     if (!isRefusal(sample) || sample.overConcurrency) return undefined;
-    const endedAt = meter.pauseEnd;
+    const endedAt = latest.end;
     if (sample.sentAt < endedAt) return undefined;
     const soon = sample.sentAt - endedAt < UNHINTED_PAUSE.soonMs;
     this.#unhintedMs = soon
@@ -75,7 +76,7 @@ export class RefusalPause {
   }
 
   /**
-   * The pause after a refusal at `at` as sending resumed: the `meter`'s last
+   * The pause after a refusal at `at` as sending resumed: the `latest`
    * pause proved too short, so up to twice as long (and 32 s) — a quarter of
    * the time closed so far, or what the held `rate` takes to send
    * {@link REQUESTS_PER_CLOSED_PAUSE} requests if longer — or the server's
@@ -83,12 +84,12 @@ export class RefusalPause {
    * answers `Retry-After: 0` (or nothing, or the same short pause) until the
    * window ends is waited out in pauses that grow with it.
    */
-  #longer(hintMs: number | undefined, meter: RateMeter, at: number, rate: number): number {
+  #longer(hintMs: number | undefined, latest: LatestPause, at: number, rate: number): number {
     const grown = Math.max(
       CLOSED_SHARE * (at - this.#closedSince),
       (1000 * REQUESTS_PER_CLOSED_PAUSE) / rate,
     );
-    const doubled = 2 * meter.lastPauseMs;
+    const doubled = 2 * latest.lengthMs;
     this.#unhintedMs = Math.min(
       UNHINTED_PAUSE.max,
       Math.max(UNHINTED_PAUSE.first, Math.min(doubled, grown)),

@@ -51,21 +51,21 @@ describe('RateMeter', () => {
   it('holds a server pause until it ends, merging pauses that overlap', () => {
     const meter = new RateMeter(WINDOW_MS);
     accept(meter, 10, 0, 1000);
-    meter.pause(1100, 2000);
+    meter.pauses.record(1100, 2000);
     expect(meter.pausedUntil).toBe(3100);
-    meter.pause(2000, 3000); // overlaps: one pause to 5000
+    meter.pauses.record(2000, 3000); // overlaps: one pause to 5000
     expect(meter.pausedUntil).toBe(5000);
-    expect(meter.lastPauseMs).toBe(5000 - 1100);
-    expect(meter.pausedWithin(0, 2000)).toBe(900);
+    expect(meter.pauses.lengthMs).toBe(5000 - 1100);
+    expect(meter.pauses.within(0, 2000)).toBe(900);
     accept(meter, 10, 5000, 5200);
     expect(meter.pausedUntil).toBe(0); // over once time passed it
-    expect(meter.pauseEnd).toBe(5000);
+    expect(meter.pauses.end).toBe(5000);
   });
 
   it('counts only the time outside a pause as active', () => {
     const meter = new RateMeter(WINDOW_MS);
     meter.advance(sample({ sentAt: 0, at: 100 }), Infinity);
-    meter.pause(100, 1000);
+    meter.pauses.record(100, 1000);
     const active = meter.advance(sample({ sentAt: 1500, at: 1600 }), Infinity);
     expect(active).toBe(1500 - 1000);
   });
@@ -74,7 +74,7 @@ describe('RateMeter', () => {
     const meter = new RateMeter(WINDOW_MS);
     expect(meter.calm(0)).toBe(true);
     accept(meter, 10, 0, 1000);
-    meter.pause(1000, 1000);
+    meter.pauses.record(1000, 1000);
     expect(meter.calm(5000)).toBe(false);
     expect(meter.calm(2000 + 2 * WINDOW_MS + RTT_MS)).toBe(true);
   });
@@ -121,13 +121,13 @@ describe('RateMeter', () => {
   it('after a pause, grants about the requests accepted per the longer of the pause and the span since', () => {
     const meter = new RateMeter(WINDOW_MS);
     accept(meter, 10, 0, 1000, 10);
-    meter.pause(1000, 1000); // silence until 2000
+    meter.pauses.record(1000, 1000); // silence until 2000
     accept(meter, 10, 2000, 3000, 10); // 10 requests in the second after it
     const refusal = sample({ sentAt: 3000, at: 3010, kind: 'throttled' });
     meter.advance(refusal, 10);
-    const window = meter.grantWindow(refusal);
+    const window = meter.pauses.grantWindow(refusal);
     expect(window).toMatchObject({ from: 2000, to: 3000 });
-    const granted = meter.grantedAfterPause(refusal, 10);
+    const granted = meter.pauses.granted(refusal, 10);
     expect(granted).toBeGreaterThan(8); // about 10 per second
     expect(granted).toBeLessThanOrEqual(10);
   });
@@ -135,7 +135,7 @@ describe('RateMeter', () => {
   it('resumes from its snapshot with the same measurements and pause', () => {
     const meter = new RateMeter(WINDOW_MS);
     accept(meter, 20, 0, 10_000, 20);
-    meter.pause(10_100, 2000);
+    meter.pauses.record(10_100, 2000);
     const copy = new RateMeter(WINDOW_MS);
     copy.restore(throughJson(meter.snapshot(SAME_CLOCKS)), SAME_CLOCKS);
     expect(copy.accepted(10_100)).toBe(meter.accepted(10_100));

@@ -1,0 +1,131 @@
+import { NEVER } from './congestion.js';
+import type { RateMeterState } from './rate-meter-state.js';
+import type { Sample } from './sample.js';
+import { ServerPause } from './server-pause.js';
+
+/**
+ * A closure's tail lasts at most this long, ms: a limit still refusing the
+ * sends of a second after it reopened is refusing the rate.
+ */
+const CLOSURE_TAIL_MS = 1000;
+
+/** The saved part of a {@link LatestPause}: its fields of {@link RateMeterState}. */
+export type LatestPauseState = Pick<RateMeterState, 'pauseFrom' | 'pauseTo' | 'offeredSincePause'>;
+
+/**
+ * The server's latest pause as a {@link RateMeter} keeps it: pauses that
+ * overlap merge into one, which remembers what the pacer offered since it
+ * ended; a pause that waited out a server still closed as sending resumed
+ * (a closure) also marks the sends of its tail, whose refusals are the
+ * closure's, not the rate's.
+ */
+export class LatestPause {
+  /** The latest server pause, once there was one. */
+  #pause: ServerPause | undefined;
+  /** The sends after a closure's pause whose refusal is the closure's (not saved). */
+  #closureTail: { from: number; to: number } | undefined;
+
+  /** When the latest pause ended (or ends), ms; `-Infinity` when there was none. */
+  get end(): number {
+    return this.#pause?.to ?? -Infinity;
+  }
+
+  /** How long the latest pause was, ms (0 when none). */
+  get lengthMs(): number {
+    return this.#pause === undefined ? 0 : this.#pause.to - this.#pause.from;
+  }
+
+  /** How much of [`from`, `to`] the latest pause covered, ms. */
+  within(from: number, to: number): number {
+    return this.#pause?.within(from, to) ?? 0;
+  }
+
+  /** The end of the latest pause if it is after `now`, ms; else 0. */
+  pendingAfter(now: number): number {
+    const to = this.#pause?.to ?? 0;
+    return to > now ? to : 0;
+  }
+
+  /**
+   * Records a server-requested pause of `ms` from `at` (overlapping pauses
+   * merge); `closure`: it waits out a server found still closed as sending
+   * resumed, and the sends in its tail are judged by {@link LatestPause.refusedInTail}.
+   */
+  record(at: number, ms: number, closure = false): void {
+    const pause = this.#pause;
+    const merged = pause === undefined || at >= pause.to ? new ServerPause(at, at + ms) : pause;
+    merged.to = Math.max(merged.to, at + ms);
+    this.#pause = merged;
+    if (closure)
+      this.#closureTail = { from: merged.to, to: merged.to + Math.min(ms, CLOSURE_TAIL_MS) };
+  }
+
+  /**
+   * Credits the pacer's offer at `rate` (requests/s, `Infinity` when unpaced:
+   * nothing to credit) over [`from`, `at`] to the latest pause, and returns how
+   * much of that span it covered, ms.
+   */
+  advance(from: number, at: number, rate: number): number {
+    const pause = this.#pause;
+    if (pause === undefined) return 0;
+    if (rate !== Infinity) pause.credit(from, at, rate);
+    return pause.within(from, at);
+  }
+
+  /** Notes an accepted outcome sent at `sentAt` (it shows when sending resumed). */
+  accepted(sentAt: number): void {
+    this.#pause?.accepted(sentAt);
+  }
+
+  /**
+   * Whether a refusal came for the first request sent after the latest pause
+   * (within half a pacing interval at `rate` of its end, before anything sent
+   * since was accepted): the server is still closed — a long window spent, a
+   * pause asked too short — which says nothing about the rate. A later send's
+   * refusal may overtake an earlier send's acceptance, so only the first counts.
+   */
+  refusedOnResume(sample: Sample, rate: number): boolean {
+    return this.#pause?.refusedOnResume(sample, rate) ?? false;
+  }
+
+  /**
+   * Whether a refusal came for a request sent in a closure's tail: within one
+   * pause length (at most {@link CLOSURE_TAIL_MS}) after the end of a pause
+   * that waited out a server found still closed as sending resumed. A limit
+   * that reopens gradually (a log whose oldest entries age out at the rate
+   * they were sent) refuses the sends that outrun its reopening — still the
+   * closure, which says nothing about the rate.
+   */
+  refusedInTail(sample: Sample): boolean {
+    const tail = this.#closureTail;
+    return tail !== undefined && sample.sentAt >= tail.from && sample.sentAt < tail.to;
+  }
+
+  /** What the server granted since its latest pause ({@link ServerPause.granted}); Infinity when none. */
+  granted(sample: Sample, rate: number): number {
+    return this.#pause?.granted(sample, rate) ?? Infinity;
+  }
+
+  /** The sends a refusal soon after the latest pause is judged by; undefined when there was none. */
+  grantWindow(sample: Sample): { from: number; to: number; spanMs: number } | undefined {
+    return this.#pause?.grantWindow(sample);
+  }
+
+  /** Plain state, times mapped by `wall` (to wall-clock epoch ms); the closure's tail is not saved. */
+  snapshot(wall: (t: number) => number): LatestPauseState {
+    const pause = this.#pause;
+    return {
+      pauseFrom: pause === undefined ? NEVER : wall(pause.from),
+      pauseTo: pause === undefined ? 0 : wall(pause.to),
+      offeredSincePause: pause?.offered ?? 0,
+    };
+  }
+
+  /** Restores the pause from {@link LatestPause.snapshot}'s state, times mapped by `local`. */
+  restore(state: LatestPauseState, local: (t: number) => number): void {
+    this.#pause =
+      state.pauseTo === 0
+        ? undefined
+        : new ServerPause(local(state.pauseFrom), local(state.pauseTo), state.offeredSincePause);
+  }
+}

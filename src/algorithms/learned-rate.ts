@@ -1,0 +1,38 @@
+import { probingRate } from './probe-curve.js';
+import type { RateParts } from './rate-parts.js';
+
+/** A probe's clock runs only while the server is accepting at least this share of what is sent. */
+const IN_USE = 0.6;
+/** Idleness is judged only when a window should hold at least this many requests. */
+const MIN_JUDGED = 8;
+
+/**
+ * The rate an adaptive rate's `parts` have learned, requests/s, before the
+ * caps (documented rate, quota): `margin` below the learned ceiling, or on the
+ * probe's curve above it while a probe runs (see {@link probingRate}); never
+ * below `minRate`. `Infinity` while unpaced (no parts yet, or no ceiling).
+ */
+export function learnedRate(parts: RateParts | undefined): number {
+  if (parts === undefined || parts.decisions.ceiling === 0) return Infinity;
+  const { ceiling, margin } = parts.decisions;
+  const { prober, meter } = parts;
+  const probeMs = prober.probeMs;
+  const { minRate, probeStep: firstStep, probeDoublingMs: doublingMs } = parts.settings;
+  if (probeMs === undefined) return Math.max(minRate, ceiling * (1 - margin));
+  const accepted = meter.accepted(parts.now) ?? 0;
+  return probingRate({ ceiling, firstStep, doublingMs }, probeMs, accepted, minRate);
+}
+
+/**
+ * Whether, at `at`, the server accepts clearly less than the learned rate
+ * (under 60 % of it, judged once a window holds enough requests at it): the
+ * demand or the concurrency limit binds, not the rate, so a probe tests
+ * nothing and its clock stands still.
+ */
+export function learnedRateIdle(parts: RateParts, at: number): boolean {
+  const { meter } = parts;
+  const rate = learnedRate(parts);
+  if ((rate * meter.windowMs) / 1000 < MIN_JUDGED) return false;
+  const accepted = meter.accepted(at);
+  return accepted !== undefined && accepted < IN_USE * rate;
+}
