@@ -1,5 +1,6 @@
 import { type CancelTimer, type Clock, sleepOn } from './clock.js';
-import { defineOptions, number, type OptionsOf } from './option-spec.js';
+import { number } from './option-rules.js';
+import { defineOptions, type OptionsOf } from './option-spec.js';
 import { MinHeap } from './util/heap.js';
 
 interface Entry {

@@ -4,13 +4,13 @@ import {
   check,
   choice,
   custom,
-  defineOptions,
   flag,
   given,
   hasMethods,
   number,
   passedOn,
-} from '../src/option-spec.js';
+} from '../src/option-rules.js';
+import { defineOptions } from '../src/option-spec.js';
 
 interface WidgetOptions {
   size?: number;

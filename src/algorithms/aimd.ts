@@ -1,4 +1,5 @@
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { numberOption, savedRecord, sharedSettings } from '../options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';

@@ -1,5 +1,6 @@
 import type { BreakerState } from '../events/event.js';
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { sharedSettings } from '../options.js';
 import type { Random } from '../random.js';
 import type { Reaction } from '../signal.js';

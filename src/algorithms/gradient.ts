@@ -1,4 +1,5 @@
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { numberOption } from '../options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';

@@ -1,4 +1,4 @@
-import { number } from '../option-spec.js';
+import { number } from '../option-rules.js';
 import type { NumberRule } from '../options.js';
 
 /**

@@ -1,6 +1,7 @@
 import type { LatencyBaseline } from '../detect/baseline-file.js';
 import type { ThroughputDecayOptions } from '../detect/throughput-decay.js';
-import { check, defineOptions, given, number } from '../option-spec.js';
+import { check, given, number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { AlarmReplayOptions } from './alarm-replay.js';
 
 /** Options of `LogAnalyzer`. */

@@ -2,7 +2,8 @@ import type { Clock } from '../clock.js';
 import type { LatencyBaseline } from '../detect/baseline-file.js';
 import { BaselineCapture } from '../detect/latency-baseline.js';
 import { InvalidOptionError } from '../errors.js';
-import { defineOptions, given, number } from '../option-spec.js';
+import { given, number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { httpHost, type Probe, type ProbeOutcome } from './probe.js';
 
 /** Options of {@link captureBaselines}. */

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js';
 import { percentiles } from '../detect/percentiles.js';
 import { diagnosePhases } from '../detect/phase-diagnosis.js';
-import { defineOptions, given, number } from '../option-spec.js';
+import { given, number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { PhaseTimings } from '../timings.js';
 import { isFailingStep, isThrottledStep, type RampStep, stoppedScaling } from './knee.js';
 import type { Probe, ProbeOutcome } from './probe.js';

@@ -1,4 +1,4 @@
-import { custom, number } from '../option-spec.js';
+import { custom, number } from '../option-rules.js';
 import type { Random } from '../random.js';
 
 /**

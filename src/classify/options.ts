@@ -1,5 +1,6 @@
 import type { HeadersInput } from '../headers/header-value.js';
-import { check, defineOptions, func, number } from '../option-spec.js';
+import { check, func, number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { DEFAULT_BLOCK_MARKERS } from './markers.js';
 
 /**

@@ -1,14 +1,8 @@
 import type { Dispatcher } from 'undici';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import { InvalidOptionError } from '../errors.js';
-import {
-  check,
-  defineOptions,
-  type EarlierSettings,
-  hasMethods,
-  number,
-  type OptionRule,
-} from '../option-spec.js';
+import { check, hasMethods, number } from '../option-rules.js';
+import { defineOptions, type EarlierSettings, type OptionRule } from '../option-spec.js';
 import {
   type ControlledSettings,
   controlledSettings,

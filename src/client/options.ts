@@ -7,17 +7,8 @@ import { ScopeRegistry } from '../controller/registry.js';
 import { byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
-import {
-  check,
-  definedOnly,
-  defineOptions,
-  func,
-  hasMethods,
-  number,
-  type OptionSpec,
-  passedOn,
-  type SettingsOf,
-} from '../option-spec.js';
+import { check, func, hasMethods, number, passedOn } from '../option-rules.js';
+import { definedOnly, defineOptions, type OptionSpec, type SettingsOf } from '../option-spec.js';
 import { type Random, systemRandom } from '../random.js';
 import type { Fleet } from '../store/fleet.js';
 import type { StateStore } from '../store/store.js';

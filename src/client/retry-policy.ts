@@ -1,6 +1,7 @@
 import type { Backoff } from '../backoff/backoff.js';
 import { fullJitter } from '../backoff/full-jitter.js';
-import { check, defineOptions, flag, hasMethods, number, type OptionsOf } from '../option-spec.js';
+import { check, flag, hasMethods, number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import { REACTIONS, type Signal } from '../signal.js';
 
 const readOptions = defineOptions('retry', {

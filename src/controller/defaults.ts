@@ -3,7 +3,8 @@ import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js
 import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import { InvalidOptionError } from '../errors.js';
-import { defineOptions, func, given, number } from '../option-spec.js';
+import { func, given, number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { guardSettings, type LatencyGuardOptions } from './latency-guard.js';
 import type { ScopeFactory, ScopeSetup } from './registry.js';
 import type { RetryBudgetOptions } from './retry-budget.js';

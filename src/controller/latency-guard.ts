@@ -1,6 +1,7 @@
 import type { AlarmAction } from '../algorithms/sample.js';
 import { SortedWindow } from '../detect/sorted-window.js';
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { sharedSettings } from '../options.js';
 
 /** Options for {@link LatencyGuard}. */

@@ -1,4 +1,5 @@
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { sharedSettings } from '../options.js';
 
 /** Options for {@link RetryBudget}. */

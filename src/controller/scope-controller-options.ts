@@ -2,7 +2,8 @@ import type { BreakerOptions, BreakerSnapshot } from '../algorithms/breaker-poli
 import type { ConcurrencyLimit, RatePolicy } from '../algorithms/sample.js';
 import { type Clock, systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
-import { defineOptions, given, number, required } from '../option-spec.js';
+import { given, number, required } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { type Random, systemRandom } from '../random.js';
 import type { LatencyGuardOptions } from './latency-guard.js';
 import { DEFAULT_MAX_PAUSE_MS } from './pause-cap.js';

@@ -7,7 +7,8 @@ import type { ScopeFactory } from '../controller/registry.js';
 import { byDomain, byHost, type ScopeResolver } from '../controller/resolvers.js';
 import { InvalidOptionError } from '../errors.js';
 import type { EventSink } from '../events/event.js';
-import { check, choice, custom, defineOptions, func, number, required } from '../option-spec.js';
+import { check, choice, custom, func, number, required } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { CrawlProgress } from './crawl-progress.js';
 
 /** Options of {@link runCrawl}. */

@@ -1,4 +1,5 @@
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { durations } from './numbers.js';
 import { quantileSorted, sortedCopy } from './percentiles.js';
 

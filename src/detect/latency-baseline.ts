@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
-import { defineOptions, number, type OptionsOf } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import { numberOption } from '../options.js';
 import { baselineProblems, type LatencyBaseline } from './baseline-file.js';
 import { isDuration, safeRatio } from './numbers.js';

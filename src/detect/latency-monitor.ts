@@ -1,4 +1,5 @@
-import { custom, defineOptions, number, type OptionsOf } from '../option-spec.js';
+import { custom, number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import { baselineProblems, type LatencyBaseline } from './baseline-file.js';
 import { isDuration, safeRatio } from './numbers.js';
 import { type Percentiles, percentilesOfSorted } from './percentiles.js';

@@ -1,4 +1,5 @@
-import { check, defineOptions, number } from '../option-spec.js';
+import { check, number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { PhaseTimings } from '../timings.js';
 import { isDuration } from './numbers.js';
 import { median } from './percentiles.js';

@@ -1,4 +1,5 @@
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { partialCorrelation, slopes2, spearman } from './correlation.js';
 import { isDuration, isPlausible, spread } from './numbers.js';
 import { median } from './percentiles.js';

@@ -1,4 +1,5 @@
-import { choice, custom, defineOptions, number, type OptionsOf } from '../option-spec.js';
+import { choice, custom, number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import { DecayingSum, fadedLength } from './ema.js';
 import { isDuration, isPlausible, safeRatio } from './numbers.js';
 import type { AlarmTransition } from './transition.js';

@@ -1,5 +1,6 @@
 import { type CancelTimer, type Clock, systemClock } from '../clock.js';
-import { defineOptions, given, number, type OptionsOf } from '../option-spec.js';
+import { given, number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import { type NumberRule, numberOption } from '../options.js';
 import { type WaitOptions, WaitQueue } from './wait-queue.js';
 

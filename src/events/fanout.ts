@@ -1,5 +1,6 @@
 import { InvalidOptionError } from '../errors.js';
-import { defineOptions, func } from '../option-spec.js';
+import { func } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { ControlEvent, EventSink } from './event.js';
 import type { BufferedSink } from './jsonl-sink.js';
 

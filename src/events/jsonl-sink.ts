@@ -3,17 +3,8 @@ import { basename, dirname } from 'node:path';
 import type { Writable } from 'node:stream';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
-import {
-  check,
-  choice,
-  defineOptions,
-  flag,
-  func,
-  hasMethods,
-  isBoolean,
-  number,
-  type OptionsOf,
-} from '../option-spec.js';
+import { check, choice, flag, func, hasMethods, isBoolean, number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import type { ControlEvent, EventSink } from './event.js';
 import { LineBatcher, type Output } from './line-batcher.js';
 import { runStart } from './run-start.js';

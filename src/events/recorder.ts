@@ -1,4 +1,5 @@
-import { defineOptions, number, type OptionsOf } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import type { ControlEvent, ControlEventType, EventSink } from './event.js';
 
 const readOptions = defineOptions('EventRecorder', {

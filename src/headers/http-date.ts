@@ -1,4 +1,4 @@
-import { check, number } from '../option-spec.js';
+import { check, number } from '../option-rules.js';
 
 /**
  * Strict parser for the three HTTP-date forms of RFC 9110 §5.6.7. The text is

@@ -1,4 +1,5 @@
-import { defineOptions, number } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { DATE_OPTION, NOW_OPTION, parseHttpDate } from './http-date.js';
 
 const DAY_MS = 86_400_000;

@@ -14,7 +14,7 @@ import type {
 } from 'axios';
 import type { RequestControl } from '../client/request-input.js';
 import type { ScopeRegistry } from '../controller/registry.js';
-import { check } from '../option-spec.js';
+import { check } from '../option-rules.js';
 import { AttemptControl, type IntegrationOptions } from './attempt-control.js';
 import type { ControlledAttempt } from './controlled-attempt.js';
 import { streamEnded } from './stream-end.js';

@@ -16,7 +16,7 @@ import type {
 } from '@crawlee/core';
 import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
 import type { ScopeRegistry } from '../controller/registry.js';
-import { check, hasMethods } from '../option-spec.js';
+import { check, hasMethods } from '../option-rules.js';
 import { AttemptControl, type IntegrationOptions } from './attempt-control.js';
 import type { ControlledAttempt } from './controlled-attempt.js';
 import { admitWithin, type RetryRequestErrorClass, sessionContext } from './crawlee-admission.js';

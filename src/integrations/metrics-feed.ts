@@ -7,14 +7,8 @@ import {
   type LimitMessage,
   type ReleaseMessage,
 } from '../events/diagnostics.js';
-import {
-  func,
-  hasMethods,
-  number,
-  type OptionSpec,
-  required,
-  type SettingsOf,
-} from '../option-spec.js';
+import { func, hasMethods, number, required } from '../option-rules.js';
+import type { OptionSpec, SettingsOf } from '../option-spec.js';
 import type { SignalKind } from '../signal.js';
 import { Histogram } from './histogram.js';
 

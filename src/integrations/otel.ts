@@ -10,7 +10,8 @@ import {
   metrics,
   type Observable,
 } from '@opentelemetry/api';
-import { check, defineOptions, hasMethods } from '../option-spec.js';
+import { check, hasMethods } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { SECONDS_BUCKETS } from './histogram.js';
 import { METRICS_RULES, MetricsFeed, type MetricsOptions, SCOPE_GAUGES } from './metrics-feed.js';
 

@@ -3,7 +3,9 @@
  *
  * @packageDocumentation
  */
-import { defineOptions, hasMethods, required } from '../option-spec.js';
+
+import { hasMethods, required } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { Histogram } from './histogram.js';
 import {
   type LabelGauges,

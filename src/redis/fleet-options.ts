@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { type Clock, systemClock } from '../clock.js';
 import { InvalidOptionError } from '../errors.js';
-import { check, defineOptions, type EarlierSettings, func, given, number } from '../option-spec.js';
+import { check, func, given, number } from '../option-rules.js';
+import { defineOptions, type EarlierSettings } from '../option-spec.js';
 import type { RedisLink } from './link.js';
 
 /** Options of {@link redisFleet}. Give exactly one of `url`, `client` or `link`. */

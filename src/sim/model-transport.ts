@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
-import { defineOptions, number, type OptionsOf } from '../option-spec.js';
+import { number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import type { ServerModel } from './models/model.js';
 import { httpDate } from './models/retry-after.js';
 import { type Exchange, type ExchangeRequest, type Transport, timeoutError } from './transport.js';

@@ -1,5 +1,6 @@
 import { systemClock } from '../clock.js';
-import { defineOptions, given, number, type OptionsOf } from '../option-spec.js';
+import { given, number } from '../option-rules.js';
+import { defineOptions, type OptionsOf } from '../option-spec.js';
 import type { ScopeState, StateStore } from './store.js';
 
 const readOptions = defineOptions('MemoryStore', {

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
-import { check, defineOptions, hasMethods } from '../option-spec.js';
+import { check, hasMethods } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import { HOSTILE_ROUTES } from './hostile-routes.js';
 import { closeServer, LISTEN_SPEC, listen, urlHost } from './http-lifecycle.js';
 

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import { check, number } from '../option-spec.js';
+import { check, number } from '../option-rules.js';
 
 /** The rules of a test server's `port` (0: any free one) and `host` options. */
 export const LISTEN_SPEC = {

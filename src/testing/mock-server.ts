@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../clock.js';
-import { check, defineOptions, hasMethods, number, required } from '../option-spec.js';
+import { check, hasMethods, number, required } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
 import type { ModelReply, ModelRequest, ServerModel } from '../sim/models/model.js';
 import { textReply } from '../sim/models/reply.js';
 import { httpDate } from '../sim/models/retry-after.js';

@@ -1,4 +1,5 @@
-import { number, type OptionsOf } from '../../option-spec.js';
+import { number } from '../../option-rules.js';
+import type { OptionsOf } from '../../option-spec.js';
 import type { ModelRequest } from './model.js';
 import { ClientWindow } from './time-log.js';
 

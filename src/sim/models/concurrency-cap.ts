@@ -1,4 +1,5 @@
-import { choice, defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { choice, number } from '../../option-rules.js';
+import { defineOptions, type OptionsOf } from '../../option-spec.js';
 import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { RETRY_AFTER_FORMS } from './retry-after.js';

@@ -1,4 +1,5 @@
-import { choice, defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { choice, number } from '../../option-rules.js';
+import { defineOptions, type OptionsOf } from '../../option-spec.js';
 import { BlockList, blockPageReply } from './block-page.js';
 import { CLIENT_RATE_SPEC } from './client-rate.js';
 import { ClientRateModel } from './client-rate-model.js';

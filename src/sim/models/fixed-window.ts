@@ -1,4 +1,5 @@
-import { defineOptions, flag, type OptionsOf } from '../../option-spec.js';
+import { flag } from '../../option-rules.js';
+import { defineOptions, type OptionsOf } from '../../option-spec.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import type { Scheduled } from './rate-schedule.js';
 import { ScopedState } from './scoped-state.js';

@@ -1,4 +1,5 @@
-import { defineOptions, given, number, type OptionsOf } from '../../option-spec.js';
+import { given, number } from '../../option-rules.js';
+import { defineOptions, type OptionsOf } from '../../option-spec.js';
 import { latencySpec } from './latency.js';
 import { LIMIT_SPEC } from './limit-options.js';
 import type { ModelReply, ModelRequest } from './model.js';

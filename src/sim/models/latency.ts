@@ -1,4 +1,5 @@
-import { custom, hasMethods, number, type OptionsOf } from '../../option-spec.js';
+import { custom, hasMethods, number } from '../../option-rules.js';
+import type { OptionsOf } from '../../option-spec.js';
 import { type Random, seededRandom, uniform } from '../../random.js';
 
 /**

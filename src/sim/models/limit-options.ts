@@ -1,4 +1,5 @@
-import { choice, type OptionsOf } from '../../option-spec.js';
+import { choice } from '../../option-rules.js';
+import type { OptionsOf } from '../../option-spec.js';
 import { RETRY_AFTER_FORMS } from './retry-after.js';
 import { LIMIT_SCOPES } from './scoped-state.js';
 

@@ -1,4 +1,5 @@
-import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { number } from '../../option-rules.js';
+import { defineOptions, type OptionsOf } from '../../option-spec.js';
 import { latencySpec } from './latency.js';
 import type { ModelReply, ModelRequest } from './model.js';
 import { ServingModel } from './serving-model.js';

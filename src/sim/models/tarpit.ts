@@ -1,4 +1,5 @@
-import { defineOptions, number, type OptionsOf } from '../../option-spec.js';
+import { number } from '../../option-rules.js';
+import { defineOptions, type OptionsOf } from '../../option-spec.js';
 import { CLIENT_RATE_SPEC } from './client-rate.js';
 import { ClientRateModel } from './client-rate-model.js';
 import { latencySpec } from './latency.js';

@@ -1,4 +1,5 @@
-import { given, number, type OptionsOf, type SettingsOf } from '../../option-spec.js';
+import { given, number } from '../../option-rules.js';
+import type { OptionsOf, SettingsOf } from '../../option-spec.js';
 import { latencySpec } from './latency.js';
 import { LIMIT_SPEC } from './limit-options.js';
 import { type RateInput, type Scheduled, withRateSchedule } from './rate-schedule.js';
