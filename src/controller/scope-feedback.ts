@@ -9,7 +9,7 @@ import {
 import type { Signal } from '../signal.js';
 import { CapEvidence } from './cap-evidence.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
-import { OverloadFilter } from './overload-filter.js';
+import { OverloadFilter, type RatePhase } from './overload-filter.js';
 import { capPause } from './pause-cap.js';
 
 /** How many recent successes the highest accepted concurrency is taken over. */
@@ -82,12 +82,18 @@ export class ScopeFeedback {
     const capped = capPause(reported, this.#maxPauseMs);
     const heard = capped?.signal ?? reported;
     this.#overload ??= new OverloadFilter();
-    const signal = this.#overload.judge(heard, this.rate.probing === true);
+    const signal = this.#overload.judge(heard, this.#phase());
     return {
       sample: this.#sampleOf(request, at, signal, outstanding),
       heard,
       cappedCause: capped?.cause,
     };
+  }
+
+  /** How the rate stands now: unpaced, held or probing. */
+  #phase(): RatePhase {
+    if (this.rate.probing === true) return 'probing';
+    return this.#pacedSince === undefined ? 'unpaced' : 'held';
   }
 
   /** Feeds a judged sample to the algorithms; returns the latency alarm it raised, if any. */

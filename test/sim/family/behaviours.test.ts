@@ -307,6 +307,24 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('obeys a limit that refuses with bare 503s once an unseen consumer takes a share of it', async () => {
+    // The rate learned before the consumer came is refused a tenth of the time: bare 503s at that
+    // share passed for an origin's noise and were never obeyed (6.7 % refused before; 2.0 %
+    // measured: one tried as a refusal cuts the rate, and the errors stop).
+    const shared = server({
+      kind: 'gcra',
+      rate: [{ fromMs: 0, rate: 40 }],
+      burst: 20,
+      refusalStatus: 503,
+      retryAfter: 'none',
+      client: { maxConcurrency: 16, timeoutMs: 30_000 },
+      background: { share: 0.15, active: [{ fromMs: 60_000, toMs: 180_000 }] },
+    });
+    const { measures } = await runFamilyServer(shared, ratewise);
+    expect(measures.refused).toBeLessThanOrEqual(0.03);
+    expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+  });
+
   it('reads the grant of a server that answers in seconds once its pages are in', async () => {
     // A 429 comes back at once, a page 1.5 s later: recounted at a second, the grant read as a
     // third of capacity (58.5 % and 56.5 % before; 93.8 % and 93.0 % measured).
