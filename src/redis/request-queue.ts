@@ -1,5 +1,6 @@
 import type { CancelTimer, Clock } from '../clock.js';
 import { type WaitOptions, WaitQueue } from '../enforce/wait-queue.js';
+import { grantsOf } from './acquire-grants.js';
 import { BookedSends } from './booked-sends.js';
 import type { FleetGrant } from './fleet-grant.js';
 import { LeaseBook } from './lease-book.js';
@@ -39,9 +40,8 @@ export class RequestQueue {
   /** The pump sleeps until a slot frees (a freed slot of ours wakes it). */
   #sleepingFull = false;
   /**
-   * The last acquire timed out: Redis is slow. Until one comes back in time,
-   * ask for one lease at a time, one call timeout apart — leases granted to a
-   * call that gave up hold slots nobody uses until they are ended.
+   * The last acquire timed out (Redis is slow): until one comes back in time,
+   * ask for one lease at a time, one call timeout apart.
    */
   #strained = false;
 
@@ -181,7 +181,7 @@ export class RequestQueue {
     };
     const sentAt = this.#clock.now();
     this.#calling = true;
-    const reply = await calls.acquire(ask, (late) => this.#endLate(late, first)).catch(() => {});
+    const reply = await calls.acquire(ask, (late) => this.#late(late, first)).catch(() => {});
     this.#calling = false;
     this.#strained = reply === undefined;
     if (reply === undefined) {
@@ -201,13 +201,7 @@ export class RequestQueue {
       const full = Number(reply[0]) === ACQUIRE.full;
       return this.#sleep(Number(reply[1]) / 1000, full);
     }
-    const before = view.inflight - waits.length;
-    waits.forEach((wait, i) => {
-      const leaseId = `${this.#fleet.settings.workerId}#${first + i}`;
-      this.leases.add(leaseId);
-      const waitMs = Number(wait) / 1000;
-      this.#handOut({ leaseId, epoch: view.epoch, inflight: before + i + 1, waitMs });
-    });
+    for (const grant of grantsOf(reply, first, this.#fleet.settings.workerId)) this.#handOut(grant);
     // The window is full now and this worker queued for the next slot: wait to be woken, or
     // for the first lease to expire (a dead worker's slots come back so, waking nobody).
     if (this.#waiting.size > 0 && view.inflight >= view.window && this.#ended.length === 0)
@@ -217,14 +211,21 @@ export class RequestQueue {
       );
   }
 
-  /** Leases granted after their call timed out: nobody will use them. */
-  #endLate(late: unknown[], first: number): void {
-    const granted = (late[11] as unknown[]).length;
-    for (let i = 0; i < granted; i++) this.end(`${this.#fleet.settings.workerId}#${first + i}`, '');
+  /**
+   * Leases granted after their call timed out: to callers still waiting while
+   * the worker is shared (else they would ask again, one lease per call
+   * timeout, while these held slots unused), the rest ended unused.
+   */
+  #late(late: unknown[], first: number): void {
+    for (const grant of grantsOf(late, first, this.#fleet.settings.workerId))
+      if (this.#fleet.shared) this.#handOut(grant);
+      else this.end(grant.leaseId, '');
     if (Number(late[12]) === 1) this.#parts.learn();
   }
 
+  /** A grant to the next waiting caller (its lease held meanwhile, ended if none is left). */
   #handOut(grant: FleetGrant): void {
+    if (grant.leaseId !== '') this.leases.add(grant.leaseId);
     this.#granted.push(grant);
     if (this.#waiting.wakeOne()) return;
     this.#granted.pop(); // the caller left meanwhile

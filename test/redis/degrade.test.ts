@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { controlSetup } from '../../src/controller/defaults.js';
 import type { ControlEvent } from '../../src/events/event.js';
 import { scopeKeys } from '../../src/redis/keys.js';
-import { OK, pause, useRedis } from './fleet-helpers.js';
+import { OK, pause, until, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
 
@@ -56,6 +56,34 @@ describe('a fleet worker when Redis goes away', () => {
     expect(fleet.shared).toBe(true);
     const mine = redis.lines.filter((line) => line.includes(`(${fleet.settings.workerId})`));
     expect(mine).toEqual([expect.stringMatching(/joined the fleet/)]);
+    await registry.close();
+  });
+
+  it("gives a late reply's lease to the caller still waiting (not one lease per call timeout)", async () => {
+    const fleet = await redis.fleet({ leaseMs: 3000, callTimeoutMs: 100 });
+    const other = await redis.fleet();
+    const registry = fleet.registry({ setup: controlSetup() });
+    const leases = scopeKeys('rw', 'host:late').leases;
+    const held = async () =>
+      (await fleet.link.command(leases, ['ZRANGE', leases, '0', '-1'])) as string[];
+    (await registry.admit('host:late')).report(OK); // lease #1
+    await until(async () => (await held()).length === 0, 2000);
+    // Redis busy for 250 ms: the next acquire (lease #2) times out at 100 ms and its reply comes
+    // late, with the retry's (lease #3) — before Redis has been silent for three call timeouts.
+    const busy = `local t0 = redis.call('TIME')
+      repeat local t = redis.call('TIME')
+      until (t[1] - t0[1]) * 1000000 + t[2] - t0[2] >= 250000
+      return 1`;
+    const blocked = other.link.command(undefined, ['EVAL', busy, '0']);
+    await pause(5);
+    const started = performance.now();
+    const permit = await registry.admit('host:late');
+    expect(performance.now() - started).toBeGreaterThan(100); // the first call did time out
+    await blocked;
+    await until(async () => (await held()).length === 1, 2000);
+    expect(await held()).toEqual([`${fleet.settings.workerId}#2`]); // the late one, in use
+    expect(fleet.shared).toBe(true);
+    permit.report(OK);
     await registry.close();
   });
 
