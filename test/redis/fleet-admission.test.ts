@@ -46,15 +46,15 @@ describe('fleet admission on a real Redis', () => {
   });
 
   it('a Retry-After received by one worker holds every worker', async () => {
-    const [a, b] = [
-      redis.registry(await redis.fleet()),
-      redis.registry(await redis.fleet()),
-    ] as const;
+    const fleet = await redis.fleet();
+    const [a, b] = [redis.registry(await redis.fleet()), redis.registry(fleet)] as const;
     (await b.admit('host:pause')).report(OK); // b knows the scope before the pause
     const permit = await a.admit('host:pause');
     permit.report({ ...REFUSED, retryAfterMs: 400 });
     const reported = performance.now();
-    await pause(20); // the release reaches Redis
+    const state = scopeKeys('rw', 'host:pause').state;
+    // The release reached Redis (the pause is there for b to find).
+    await until(async () => Number((await stateOf(fleet, state)).pause) > 0);
     (await b.admit('host:pause')).report(OK);
     expect(performance.now() - reported).toBeGreaterThanOrEqual(380);
   });
@@ -96,12 +96,18 @@ describe('fleet admission on a real Redis', () => {
     const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
     const noisy = await registry.admit('host:noise');
     const refused = await registry.admit('host:noise');
+    const keys = scopeKeys('rw', 'host:noise');
+    const leases = async () =>
+      Number(await fleet.link.command(keys.leases, ['ZCARD', keys.leases]));
     noisy.report({ kind: 'overloaded', reason: '503', status: 503 });
-    await pause(100);
+    await until(async () => (await leases()) === 1); // the 503's end reached Redis first
     refused.report(REFUSED);
-    await pause(200);
+    // The 429's end, and the learner's step that learns it.
+    await until(
+      async () => (await leases()) === 0 && Number((await stateOf(fleet, keys.state)).rate) > 0,
+    );
     // Both were admitted under epoch 0: the 429 still claims it, the 503 did not.
-    const state = await stateOf(fleet, scopeKeys('rw', 'host:noise').state);
+    const state = await stateOf(fleet, keys.state);
     expect(state.ep).toBe('1');
     // The learner took the 503 as noise (the window holds) and the 429 as the rate's.
     expect(state.win).toBe('8');
@@ -114,14 +120,25 @@ describe('fleet admission on a real Redis', () => {
     await held.admit('host:lease');
     await held.admit('host:lease');
     await held.close(); // stops renewing, like a killed worker; the leases stay in Redis
-    const survivor = redis.registry(await redis.fleet({ leaseMs: 300 }), {
-      maxConcurrency: 2,
-      initialConcurrency: 2,
-    });
+    const leases = scopeKeys('rw', 'host:lease').leases;
+    const expiries = async () => {
+      const reply = await dying.link.command(leases, ['ZRANGE', leases, '0', '-1', 'WITHSCORES']);
+      const flat = (reply as unknown[]).flat(); // RESP2 flat, RESP3 pairs
+      return flat.flatMap((id, i) => (i % 2 === 0 ? [[String(id), Number(flat[i + 1])]] : []));
+    };
+    const firstExpiry = Math.min(...(await expiries()).map(([, at]) => at as number)); // Redis ms
+    const fleet = await redis.fleet({ leaseMs: 300 });
+    const survivor = redis.registry(fleet, { maxConcurrency: 2, initialConcurrency: 2 });
     const started = performance.now();
-    (await survivor.admit('host:lease')).report(OK);
+    const permit = await survivor.admit('host:lease');
     const waited = performance.now() - started;
-    expect(waited).toBeGreaterThan(150);
+    // Its lease expires 300 ms after Redis granted it (renewals only push that later).
+    const mine = (await expiries()).find(([id]) =>
+      String(id).startsWith(`${fleet.settings.workerId}#`),
+    );
+    const grantedAt = Number(mine?.[1]) - 300;
+    permit.report(OK);
+    expect(grantedAt).toBeGreaterThanOrEqual(firstExpiry); // not before a dead lease expired
     expect(waited).toBeLessThan(300 + 1000);
   });
 
