@@ -10,6 +10,7 @@
 // refusal brings only its worker's (`ordered`); `complete`: a refusal is learned one batch time
 // late, with every worker's successes answered before it.
 //   node bench/fleet-lag-model.mjs [--order ordered] [--lag 0] [--batch 250] [--workers 1] [--seconds 300]
+//     [--from 10]   (the steady state counted from this second: 20 with --seconds 45 is fleet.mjs's)
 import { parseArgs } from 'node:util';
 import { AdaptiveRate } from '../dist/algorithms/adaptive-rate.js';
 
@@ -21,6 +22,7 @@ const { values } = parseArgs({
     workers: { type: 'string', default: '1' },
     flush: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '300' },
+    from: { type: 'string', default: '10' },
   },
 });
 const [order, lagMs, seconds] = [values.order, Number(values.lag), Number(values.seconds)];
@@ -106,8 +108,9 @@ while (now < seconds * 1000) {
     });
   }
 }
-const steady = okBySecond.slice(10, seconds).reduce((a, b) => a + b, 0) / (seconds - 10);
+const from = Number(values.from);
+const steady = okBySecond.slice(from, seconds).reduce((a, b) => a + b, 0) / (seconds - from);
 const state = rate.snapshot({ monotonic: now, wall: now });
 console.log(
-  `order ${order}, lag ${lagMs} ms, batches ${batchMs} ms, ${workers.length} workers: ${steady.toFixed(2)} ok/s over 10-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
+  `order ${order}, lag ${lagMs} ms, batches ${batchMs} ms, ${workers.length} workers: ${steady.toFixed(2)} ok/s over ${from}-${seconds} s (${((100 * steady) / 30).toFixed(1)} % of 30), ${refusals} refusals, ceiling ${state.ceiling.toFixed(2)}, margin ${state.margin.toFixed(4)}`,
 );
