@@ -97,9 +97,10 @@ const readOptions = defineOptions<AimdOptions>()(OWNER, {
  *   is used, so it settles near twice what the pace keeps in flight. A request
  *   sent before the last decrease does not decrease again, so a burst of 429s
  *   is one event;
- * - on a reset or timeout, decreases by `backoffRatio` once per event;
- * - on overload (`cut-hard`) decreases by `overloadRatio` and holds increases
- *   for `overloadHoldMs`.
+ * - on a reset or timeout, decreases by `backoffRatio` once per event; on
+ *   overload (`cut-hard`), by `overloadRatio`, and holds increases for
+ *   `overloadHoldMs`; neither for a request sent while under half the limit
+ *   was in flight (the limit was not what failed).
  */
 export class AimdLimit implements ConcurrencyLimit {
   readonly #s: AimdSettings;
@@ -153,10 +154,15 @@ export class AimdLimit implements ConcurrencyLimit {
 
   #grow(sample: Sample): void {
     if (sample.at < (this.#holdUntil ?? NEVER)) return;
-    if (sample.inflight * 2 < this.#value) return; // app-limited: no evidence of headroom
+    if (this.#underHalfUsed(sample)) return; // app-limited: no evidence of headroom
     const step = this.#value < this.#slowStartThreshold ? 1 : 1 / this.#value;
     const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling?.cap ?? Infinity));
     this.#value = Math.min(cap, this.#value + step);
+  }
+
+  /** Whether under half the limit was in flight: the outcome says nothing about the limit. */
+  #underHalfUsed(sample: Sample): boolean {
+    return sample.inflight * 2 < this.#value;
   }
 
   #refused(sample: Sample): void {
@@ -180,7 +186,7 @@ export class AimdLimit implements ConcurrencyLimit {
   }
 
   #decrease(sample: Sample, ratio: number): void {
-    if (sample.inflight * 2 < this.#value) return; // the limit was not in use: no evidence it is too high
+    if (this.#underHalfUsed(sample)) return; // the limit was not in use: no evidence it is too high
     if (!startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER)) return;
     this.#lastDecreaseAt = sample.at;
     this.#value = Math.max(this.#s.min, this.#value * ratio);

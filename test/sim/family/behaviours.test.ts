@@ -51,6 +51,18 @@ async function quotaMeasures(rate: number, overrides: Partial<FamilyServer>) {
   return (await runFamilyServer(quota, ratewise)).measures;
 }
 
+/** Ratewise's measures over 300 s on a 60 s sliding log granting `rate` requests/s, with the pages, clients and hints of `overrides`. */
+async function longLogMeasures(rate: number, overrides: Partial<FamilyServer>) {
+  const log = server({
+    kind: 'sliding-log',
+    rate: [{ fromMs: 0, rate }],
+    windowMs: 60_000,
+    durationMs: 300_000,
+    ...overrides,
+  });
+  return (await runFamilyServer(log, ratewise)).measures;
+}
+
 describe('ratewise on targeted family servers (virtual time)', () => {
   it('finds a capacity that rose 4x within seconds when refusals are cheap (Retry-After: 0)', async () => {
     // Target 5 s; measured 6.6 s: the probe's excess doubles each second from 5 %.
@@ -121,18 +133,13 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       ['none', 1, 50, 64],
       ['fixed', 4, 300, 256],
     ] as const) {
-      const log = server({
-        kind: 'sliding-log',
-        rate: [{ fromMs: 0, rate: 200 }],
-        windowMs: 60_000,
+      const measures = await longLogMeasures(200, {
         retryAfter,
         retryAfterS,
         latencyMs,
         jitterMs: latencyMs / 5,
         client: { maxConcurrency, timeoutMs: 30_000 },
-        durationMs: 300_000,
       });
-      const { measures } = await runFamilyServer(log, ratewise);
       expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
       expect(measures.refused).toBeLessThanOrEqual(0.005);
     }
@@ -143,19 +150,14 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // first sends after the closure's pause outrun it and one is refused. Read as a refusal of the
     // held rate, it halved the rate (86.8 %, and 96.3 % with the quarter-of-closed pauses); read as
     // the closure's tail (sent within 1 s of that pause's end), it brings a pause, no cut: 100 %.
-    const log = server({
-      kind: 'sliding-log',
-      rate: [{ fromMs: 0, rate: 400 }],
-      windowMs: 60_000,
+    const measures = await longLogMeasures(400, {
       refusalStatus: 503,
       retryAfter: 'fixed',
       retryAfterS: 2,
       latencyMs: 350,
       jitterMs: 245,
       client: { maxConcurrency: 256, timeoutMs: 30_000 },
-      durationMs: 300_000,
     });
-    const { measures } = await runFamilyServer(log, ratewise);
     expect(measures.goodput).toBeGreaterThanOrEqual(0.98);
     expect(measures.refused).toBeLessThanOrEqual(0.005);
   }, 60_000); // 300 s of a 400 req/s server: ~6 s of CPU
