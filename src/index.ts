@@ -20,7 +20,8 @@ export type {
   AdaptiveRateState,
   RateDecisionState,
 } from './algorithms/adaptive-rate-state.js';
-export { AimdLimit, type AimdOptions, type AimdState } from './algorithms/aimd.js';
+export { AimdLimit, type AimdState } from './algorithms/aimd.js';
+export type { AimdOptions } from './algorithms/aimd-options.js';
 export {
   type BreakerOptions,
   type BreakerOutcome,

@@ -1,61 +1,13 @@
-import { number } from '../option-rules.js';
-import { defineOptions } from '../option-spec.js';
-import { numberOption, savedRecord, sharedSettings } from '../options.js';
+import { numberOption, savedRecord } from '../options.js';
+import { type AimdOptions, type AimdSettings, aimdSettings } from './aimd-options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
-import { CUT_RATIO, LIMIT_RANGE_SPEC } from './limit-range.js';
 import { readProbeBudget } from './probe-budget-state.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
 
 /** Share of time probing past a refused concurrency may spend in server-requested pauses. */
 const PAUSED_SHARE = 0.03;
-
-/** Options of {@link AimdLimit}. */
-export interface AimdOptions {
-  /**
-   * Limit to start from. A browser opens up to six connections per host, so four
-   * in flight is within what any site sees from one visitor; slow start then
-   * doubles the limit each round trip, so starting low costs only a few round trips.
-   * @default 4
-   */
-  initialLimit?: number;
-  /** Smallest limit (an integer >= 1). @default 1 */
-  min?: number;
-  /** Largest limit, a politeness and socket budget. @default 32 */
-  max?: number;
-  /**
-   * Factor applied to the limit on a `cut` that is not a refusal (a reset, a
-   * timeout), once per congestion event. 0.7 is CUBIC's β (RFC 9438): because
-   * we decrease only once per event, a gentle cut suffices. A refusal (429)
-   * cuts by what it shows instead: see {@link AimdLimit}.
-   * @default 0.7
-   */
-  backoffRatio?: number;
-  /** Factor applied on a `cut-hard` (503 and friends: an origin in trouble). @default 0.5 */
-  overloadRatio?: number;
-  /**
-   * Milliseconds after a `cut-hard` during which successes do not raise the
-   * limit: a success from a struggling origin is no proof of headroom.
-   * @default 5000
-   */
-  overloadHoldMs?: number;
-  /**
-   * Slow start: while the limit is below this threshold each success adds 1, so
-   * a fully used window doubles every round trip, as TCP does to reach the knee
-   * quickly. Every decrease lowers the threshold to the decreased limit, so slow
-   * start ends at the first cut. `0` disables slow start.
-   * @default Infinity (until the first decrease or `max`)
-   */
-  slowStartThreshold?: number;
-  /**
-   * Past a concurrency the server refused, the limit grows by this much per
-   * success: finding the cap again then costs about this share of refusals
-   * (the same budget the adaptive rate probes with).
-   * @default 0.01
-   */
-  refusedShare?: number;
-}
 
 /** Serialisable state of an {@link AimdLimit}; numbers only, times as wall-clock epoch ms. */
 export type AimdState = {
@@ -72,14 +24,7 @@ export type AimdState = {
 };
 
 const OWNER = 'AimdLimit';
-const readOptions = defineOptions<AimdOptions>()(OWNER, {
-  ...LIMIT_RANGE_SPEC,
-  backoffRatio: number(0.7, CUT_RATIO),
-  overloadRatio: number(0.5, CUT_RATIO),
-  overloadHoldMs: number(5000, { min: 0 }),
-  slowStartThreshold: number(Infinity, { min: 0, infinite: true }),
-  refusedShare: number(0.01, { min: 0, max: 1 }),
-});
+const NO_OPTIONS: AimdOptions = Object.freeze({});
 
 /**
  * Additive-increase / multiplicative-decrease concurrency limit, done the way
@@ -218,21 +163,6 @@ export class AimdLimit implements ConcurrencyLimit {
     if (ceiling !== undefined) this.#concurrencyCeiling().restore(ceiling, clocks);
   }
 }
-
-/** Validated {@link AimdOptions}: the initial limit within [min, max], the threshold at most max. */
-type AimdSettings = Readonly<Required<AimdOptions>>;
-
-const NO_OPTIONS: AimdOptions = Object.freeze({});
-/** Validated once per options object: one scope per host must stay cheap. */
-const aimdSettings = sharedSettings((options: AimdOptions): AimdSettings => {
-  const settings = readOptions(options);
-  const { min, max } = settings;
-  return Object.freeze({
-    ...settings,
-    initialLimit: clamp(settings.initialLimit, min, max),
-    slowStartThreshold: Math.min(settings.slowStartThreshold, max),
-  });
-});
 
 /** Reads saved concurrency-ceiling state, validating each field; undefined when none was saved. */
 function readCeiling(saved: unknown, owner: string): ConcurrencyCeilingState | undefined {

@@ -1,6 +1,7 @@
 import { AdaptiveRate } from '../algorithms/adaptive-rate.js';
 import type { AdaptiveRateOptions } from '../algorithms/adaptive-rate-options.js';
-import { AimdLimit, type AimdOptions } from '../algorithms/aimd.js';
+import { AimdLimit } from '../algorithms/aimd.js';
+import type { AimdOptions } from '../algorithms/aimd-options.js';
 import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import { InvalidOptionError } from '../errors.js';
 import { func, given, number } from '../option-rules.js';
