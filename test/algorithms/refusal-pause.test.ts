@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { LatestPause } from '../../src/algorithms/latest-pause.js';
+import { RefusalPause } from '../../src/algorithms/refusal-pause.js';
+import { sample } from './samples.js';
+
+const PACE = { minPauseMs: 0, rate: 10 };
+
+/** A 429 sent at `sentAt`, answered 50 ms later, with `retryAfterMs` if given. */
+const refusal = (sentAt: number, retryAfterMs?: number) =>
+  sample({
+    sentAt,
+    at: sentAt + 50,
+    kind: 'throttled',
+    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+  });
+
+/** Asks `pauses` for the pause `s` brings and records it, as the adaptive rate does. */
+function pauseFor(
+  pauses: RefusalPause,
+  latest: LatestPause,
+  s: ReturnType<typeof refusal>,
+  closed = false,
+) {
+  const ms = pauses.forSample(s, closed, latest, PACE);
+  if (ms > 0) latest.record(s.at, ms, closed);
+  return ms;
+}
+
+describe('RefusalPause', () => {
+  it('pauses a second for a refusal that names none, doubling while refusals follow right after each pause, up to 32 s', () => {
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    const seen: number[] = [];
+    let sentAt = 0;
+    for (let i = 0; i < 8; i++) {
+      seen.push(pauseFor(pauses, latest, refusal(sentAt)));
+      sentAt = latest.end + 100; // refused again 100 ms after the pause
+    }
+    expect(seen).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 32_000, 32_000]);
+    // A refusal long after the last pause is a new event: a second again.
+    expect(pauseFor(pauses, latest, refusal(latest.end + 60_000))).toBe(1000);
+  });
+
+  it('brings no second pause for a refusal of the same burst (sent before the last pause ended)', () => {
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    expect(pauseFor(pauses, latest, refusal(0))).toBe(1000);
+    expect(pauses.forSample(refusal(500), false, latest, PACE)).toBe(0);
+  });
+
+  it("takes the server's Retry-After, at least minPauseMs, but no floor for a concurrency refusal", () => {
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    const floor = { minPauseMs: 500, rate: 10 };
+    expect(pauses.forSample(refusal(0, 3000), false, latest, floor)).toBe(3000);
+    expect(pauses.forSample(refusal(0, 100), false, latest, floor)).toBe(500);
+    const overConcurrency = { ...refusal(0), overConcurrency: true };
+    expect(pauses.forSample(overConcurrency, false, latest, floor)).toBe(0); // a free slot is what it lacked
+    const asked = { ...refusal(0, 100), overConcurrency: true };
+    expect(pauses.forSample(asked, false, latest, floor)).toBe(100);
+    expect(pauses.forSample(sample({ at: 50, kind: 'server-error' }), false, latest, floor)).toBe(
+      0,
+    );
+  });
+
+  it('waits out a server still closed in pauses that grow with the time closed, never more than doubling the last', () => {
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    const fast = { minPauseMs: 0, rate: 1000 }; // 100 requests take 0.1 s: the time closed decides
+    const first = refusal(0);
+    latest.record(first.at, pauses.forSample(first, false, latest, fast)); // 1 s, closed since 50
+    const seen: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const onResume = refusal(latest.end);
+      const ms = pauses.forSample(onResume, true, latest, fast);
+      const closedMs = onResume.at - first.at;
+      expect(ms).toBeLessThanOrEqual(Math.max(1000, 2 * latest.lengthMs));
+      expect(ms).toBeLessThanOrEqual(Math.max(1000, closedMs / 4));
+      seen.push(ms);
+      latest.record(onResume.at, ms, true);
+    }
+    for (let i = 1; i < seen.length; i++)
+      expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1] as number);
+    expect(seen.at(-1)).toBeGreaterThan(1000); // it grew
+    // A slow scope keeps a pause no shorter than 100 requests take at its rate; a longer Retry-After wins.
+    const slow = { minPauseMs: 0, rate: 1 };
+    expect(pauses.forSample(refusal(latest.end), true, latest, slow)).toBe(
+      Math.min(32_000, 2 * latest.lengthMs),
+    );
+    expect(pauses.forSample(refusal(latest.end, 60_000), true, latest, fast)).toBe(60_000);
+  });
+});
