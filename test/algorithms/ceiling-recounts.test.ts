@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { CeilingRecounts, type CutToRecount } from '../../src/algorithms/ceiling-recounts.js';
+import { RateMeter } from '../../src/algorithms/rate-meter.js';
+import { sample } from './samples.js';
+
+/** A meter that saw `perSecond` requests sent over [0, 2000) accepted 100 ms later. */
+function meterAt(perSecond: number): RateMeter {
+  const meter = new RateMeter(5000);
+  for (let sentAt = 0; sentAt < 2000; sentAt += 1000 / perSecond) {
+    const s = sample({ sentAt, at: sentAt + 100 });
+    meter.advance(s, Infinity);
+    meter.accept(s);
+  }
+  return meter;
+}
+
+/** The refusal the recounts refine: sent at 2000, refused 10 ms later, asking for a second. */
+const refused = sample({ sentAt: 2000, at: 2010, kind: 'throttled', retryAfterMs: 1000 });
+const unpaced: CutToRecount = { current: Infinity, calm: true, floor: 0, probeSpanMs: undefined };
+const none = () => {};
+
+describe('CeilingRecounts', () => {
+  it('recounts the first ceiling once, from the sends of the second before the refusal, when their outcomes are in', () => {
+    const recounts = new CeilingRecounts();
+    const meter = meterAt(30);
+    expect(recounts.plan(refused, unpaced, meter, 0)).toBe(true);
+    expect(recounts.due(2500, meter, 10, none)).toBeUndefined(); // the outcomes are not all in
+    const charged: number[] = [];
+    const counted = recounts.due(5000, meter, 10, (pauseMs) => charged.push(pauseMs));
+    expect(counted).toBeGreaterThanOrEqual(29); // 30 accepted in that second
+    expect(counted).toBeLessThanOrEqual(31);
+    expect(charged).toEqual([1000]); // charged the pause its refusal asked for, as a probe is
+    expect(recounts.due(6000, meter, 10, none)).toBeUndefined(); // counted once
+    expect(recounts.plan(refused, unpaced, meter, 0)).toBe(false); // the first ceiling only once
+  });
+
+  it('lets the first count only raise the ceiling', () => {
+    const recounts = new CeilingRecounts();
+    const meter = meterAt(30);
+    recounts.plan(refused, unpaced, meter, 0);
+    expect(recounts.due(5000, meter, 50, none)).toBeUndefined(); // 30 < 50: the ceiling stays
+  });
+
+  it("recounts a refused probe's ceiling from the sends of its span, within the cut's bounds", () => {
+    const meter = meterAt(30);
+    const probe = (floor: number): CutToRecount => ({
+      current: 40,
+      calm: true,
+      floor,
+      probeSpanMs: 1000,
+    });
+    const recounts = new CeilingRecounts();
+    expect(recounts.plan(refused, probe(20), meter, 0)).toBe(true);
+    const counted = recounts.due(5000, meter, 25, none) as number;
+    expect(counted).toBeGreaterThanOrEqual(29);
+    expect(counted).toBeLessThanOrEqual(31);
+    const floored = new CeilingRecounts();
+    floored.plan(refused, probe(35), meter, 0);
+    expect(floored.due(5000, meter, 36, none)).toBe(35); // never below the floor the cut set
+  });
+
+  it('recounts a refusal soon after a pause from what the server granted since that pause', () => {
+    const meter = new RateMeter(5000);
+    const accept = (sentAt: number) => {
+      const s = sample({ sentAt, at: sentAt + 100 });
+      meter.advance(s, 10);
+      meter.accept(s);
+    };
+    for (let sentAt = 0; sentAt < 1000; sentAt += 100) accept(sentAt);
+    meter.pauses.record(1000, 1000); // silence until 2000
+    for (let sentAt = 2000; sentAt < 3000; sentAt += 100) accept(sentAt); // 10 in the second after it
+    const again = sample({ sentAt: 3000, at: 3010, kind: 'throttled', retryAfterMs: 1000 });
+    meter.advance(again, 10);
+    const recounts = new CeilingRecounts();
+    const cut: CutToRecount = { current: 15, calm: false, floor: 5, probeSpanMs: undefined };
+    expect(recounts.plan(again, cut, meter, 0)).toBe(true);
+    const counted = recounts.due(6000, meter, 12, none) as number;
+    expect(counted).toBeGreaterThanOrEqual(9); // about the 10 a second granted
+    expect(counted).toBeLessThanOrEqual(10.5);
+  });
+
+  it('plans nothing for a paced refusal that was no probe and came with no pause to count from', () => {
+    const recounts = new CeilingRecounts();
+    const meter = meterAt(30);
+    const held: CutToRecount = { current: 40, calm: false, floor: 20, probeSpanMs: undefined };
+    expect(recounts.plan(refused, held, meter, 0)).toBe(false); // no pause yet: nothing granted to count
+    expect(recounts.plan(refused, { ...held, calm: true }, meter, 0)).toBe(false);
+  });
+});
