@@ -1,4 +1,6 @@
-import { type NumberRule, numberOption, rejectUnknownOptions, sharedSettings } from '../options.js';
+import { number } from '../option-rules.js';
+import { defineOptions } from '../option-spec.js';
+import { type NumberRule, sharedSettings } from '../options.js';
 
 /** Options of {@link AdaptiveRate}. */
 export interface AdaptiveRateOptions {
@@ -70,24 +72,24 @@ export interface AdaptiveRateOptions {
 /** Validated {@link AdaptiveRateOptions}, every default applied. */
 export type AdaptiveRateSettings = Required<AdaptiveRateOptions>;
 
-const OWNER = 'AdaptiveRate';
-const KNOWN = [
-  'startRate',
-  'documentedRate',
-  'minRate',
-  'margin',
-  'refusedShare',
-  'pausedShare',
-  'probeStep',
-  'probeDoublingMs',
-  'minHoldMs',
-  'overloadRatio',
-  'overloadHoldMs',
-  'windowMs',
-  'minPauseMs',
-];
 const POSITIVE: NumberRule = { min: Number.MIN_VALUE };
 const SHARE: NumberRule = { min: 0, max: 0.5 };
+
+const readOptions = defineOptions<AdaptiveRateOptions>()('AdaptiveRate', {
+  startRate: number(Infinity, { ...POSITIVE, infinite: true }),
+  documentedRate: number(Infinity, { ...POSITIVE, infinite: true }),
+  minRate: number(0.1, POSITIVE),
+  margin: number(0.03, { min: 0.01, max: 0.25 }),
+  refusedShare: number(0.01, SHARE),
+  pausedShare: number(0.05, SHARE),
+  probeStep: number(0.05, { min: 0.001, max: 1 }),
+  probeDoublingMs: number(1000, { min: 1 }),
+  minHoldMs: number(2000, { min: 0 }),
+  overloadRatio: number(0.7, { min: 0.01, max: 1 }),
+  overloadHoldMs: number(5000, { min: 0 }),
+  windowMs: number(2000, { min: 100 }),
+  minPauseMs: number(500, { min: 0 }),
+});
 
 /**
  * Validates options, naming the option, the value and the expectation on
@@ -95,24 +97,5 @@ const SHARE: NumberRule = { min: 0, max: 0.5 };
  * every instance built from it.
  */
 export const adaptiveRateSettings = sharedSettings(
-  (options: AdaptiveRateOptions): AdaptiveRateSettings => {
-    rejectUnknownOptions(OWNER, options, KNOWN);
-    const n = (name: keyof AdaptiveRateOptions, fallback: number, rule: NumberRule) =>
-      numberOption(OWNER, name, options[name], fallback, rule);
-    return Object.freeze({
-      startRate: n('startRate', Infinity, { ...POSITIVE, infinite: true }),
-      documentedRate: n('documentedRate', Infinity, { ...POSITIVE, infinite: true }),
-      minRate: n('minRate', 0.1, POSITIVE),
-      margin: n('margin', 0.03, { min: 0.01, max: 0.25 }),
-      refusedShare: n('refusedShare', 0.01, SHARE),
-      pausedShare: n('pausedShare', 0.05, SHARE),
-      probeStep: n('probeStep', 0.05, { min: 0.001, max: 1 }),
-      probeDoublingMs: n('probeDoublingMs', 1000, { min: 1 }),
-      minHoldMs: n('minHoldMs', 2000, { min: 0 }),
-      overloadRatio: n('overloadRatio', 0.7, { min: 0.01, max: 1 }),
-      overloadHoldMs: n('overloadHoldMs', 5000, { min: 0 }),
-      windowMs: n('windowMs', 2000, { min: 100 }),
-      minPauseMs: n('minPauseMs', 500, { min: 0 }),
-    });
-  },
+  (options: AdaptiveRateOptions): AdaptiveRateSettings => Object.freeze(readOptions(options)),
 );
