@@ -10,7 +10,7 @@ import { serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
 const run = promisify(execFile);
 const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
 
-/** A 3-master cluster, 8 workers (`clusterLanes` callers each) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
+/** A 3-master cluster, 8 workers (`clusterLanes` callers each, started together once all are set up) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
 export async function cluster(clusterLanes) {
   const nodes = await startRedisCluster();
   const server = await serveMock(['--model', 'healthy', '--latency', '20']);
@@ -23,8 +23,13 @@ export async function cluster(clusterLanes) {
       redis: url,
       cluster: true,
       scopes: 1000,
+      go: true,
     }),
   );
+  // Every worker set up (modules loaded, cluster connected) before any runs: the calls of the
+  // first ones do not wait behind the others' start-up on the 2 cores.
+  await Promise.all(workers.map((w) => w.ready));
+  for (const w of workers) w.go();
   const pings = pingEvery(nodes.nodes, 5);
   await sleep(15_000);
   await Promise.all(
