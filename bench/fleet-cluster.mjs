@@ -48,13 +48,18 @@ export async function cluster(clusterLanes) {
     leftShared: reports.flatMap((r) => r.modes ?? []).filter((m) => !/joined/.test(m.line)).length,
     callP50: Math.max(...reports.map((r) => r.callP50)),
     callP99: Math.max(...reports.map((r) => r.callP99)),
+    // A request's admission: its acquire's round trip (calls begun during the run, not the close).
+    acquireP50: Math.max(...reports.map((r) => r.acquireP50 ?? 0)),
+    acquireP99: Math.max(...reports.map((r) => r.acquireP99 ?? 0)),
+    closeCalls: sum(reports, 'closeCalls'),
     roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
     byScript: perRequest(reports),
     // Where the tail comes from: each worker's event loop, an idle process's PING, Redis itself.
     loopP99: Math.max(...reports.map((r) => r.loopP99 ?? 0)),
     loopMax: Math.max(...reports.map((r) => r.loopMax ?? 0)),
     perWorker: reports.map(
-      (r) => `${fixed(r.callP50, 1)}/${fixed(r.callP99, 0)}/${fixed(r.loopP99, 0)}`,
+      (r) =>
+        `${fixed(r.callP50, 1)}/${fixed(r.callP99, 0)}/${fixed(r.acquireP99, 0)}/${fixed(r.loopP99, 0)}`,
     ),
     ping,
     inside,

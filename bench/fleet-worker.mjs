@@ -32,8 +32,15 @@ const clock = {
   sleep: (ms, signal) => systemClock.sleep(ms, signal),
 };
 
-/** Round-trip times of the fleet's script calls (EVALSHA/EVAL), ms; calls by script or command. */
+/**
+ * Round-trip times of the fleet's script calls (EVALSHA/EVAL) begun during the run, ms (and of
+ * the acquires among them: a request's admission); those of the close (every scope's last ends
+ * and learning, at once) are counted apart. Calls by script or command.
+ */
 const calls = [];
+const acquires = [];
+let closing = false;
+let closeCalls = 0;
 const byScript = {};
 const scriptNames = new Map(
   Object.entries({ ...acquire, ...heartbeat, ...learn, ...release, ...share })
@@ -58,12 +65,15 @@ if (options.redis) {
     ...link,
     command: async (key, args) => {
       const started = performance.now();
+      const duringRun = !closing;
       try {
         return await link.command(key, args);
       } finally {
         if (args[0] === 'EVALSHA' || args[0] === 'EVAL') {
-          calls.push(performance.now() - started);
           const name = scriptNames.get(args[0] === 'EVALSHA' ? args[1] : '') ?? 'eval';
+          if (!duringRun) closeCalls++;
+          else calls.push(performance.now() - started);
+          if (duringRun && name === 'acquire') acquires.push(performance.now() - started);
           byScript[name] = (byScript[name] ?? 0) + 1;
         } else byScript[args[0]] = (byScript[args[0]] ?? 0) + 1;
       }
@@ -205,10 +215,14 @@ function watch() {
 await Promise.all(Array.from({ length: options.lanes }, lane));
 const timeline = seconds?.stop();
 if (options.hold) await new Promise(() => undefined);
+closing = true;
+loopDelay.disable(); // the run's event loop, not the close's
 await client.close();
 calls.sort((a, b) => a - b);
-const at = (q) =>
-  calls.length ? calls[Math.min(calls.length - 1, Math.floor(q * calls.length))] : null;
+acquires.sort((a, b) => a - b);
+const quantile = (times, q) =>
+  times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))] : null;
+const at = (q) => quantile(calls, q);
 process.stdout.write(
   `${JSON.stringify({
     pid: process.pid,
@@ -221,6 +235,9 @@ process.stdout.write(
     callP50: at(0.5),
     callP99: at(0.99),
     callMax: calls.at(-1) ?? null,
+    acquireP50: quantile(acquires, 0.5),
+    acquireP99: quantile(acquires, 0.99),
+    closeCalls,
     // Script calls that took longer than the call timeout (100 ms) and than 3 of them (300 ms).
     callsOver100: calls.filter((ms) => ms > 100).length,
     callsOver300: calls.filter((ms) => ms > 300).length,

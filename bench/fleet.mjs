@@ -418,10 +418,10 @@ try {
   if (wants('cluster')) {
     const r = await cluster(clusterLanes);
     console.log(
-      `cluster (${clusterLanes} lanes per worker): ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms (worst worker); ${fixed(r.roundTrips)} round trips / request (${r.byScript})`,
+      `cluster (${clusterLanes} lanes per worker): ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms, admission (acquire) p50 ${fixed(r.acquireP50)} ms, p99 ${fixed(r.acquireP99)} ms (worst worker; calls begun during the run, ${r.closeCalls} more in the close); ${fixed(r.roundTrips)} round trips / request (${r.byScript})`,
     );
     console.log(
-      `  where the tail is: worker event-loop delay p99 ${fixed(r.loopP99)} ms, max ${fixed(r.loopMax)} ms (worst worker); per worker call p50/p99/loop p99 ms: ${r.perWorker.join(', ')}; PING from an idle process p50 ${fixed(r.ping.p50)} ms, p99 ${fixed(r.ping.p99)} ms, max ${fixed(r.ping.max)} ms; scripts inside Redis ${fixed(r.inside, 0)} µs per call`,
+      `  where the tail is: worker event-loop delay p99 ${fixed(r.loopP99)} ms, max ${fixed(r.loopMax)} ms (worst worker); per worker call p50/p99/acquire p99/loop p99 ms: ${r.perWorker.join(', ')}; PING from an idle process p50 ${fixed(r.ping.p50)} ms, p99 ${fixed(r.ping.p99)} ms, max ${fixed(r.ping.max)} ms; scripts inside Redis ${fixed(r.inside, 0)} µs per call`,
     );
   }
 } finally {
