@@ -62,7 +62,11 @@ export function cutOnRefusal(
   const measured = meter.ceilingAt(sample, current);
   const probing = prober.probeMs !== undefined;
   const learned = { ceiling: decisions.ceiling, margin: decisions.margin };
-  const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing);
+  // The rate held before the probe drew no cut, and the probe's own reading
+  // is no lower (lower, the capacity fell while it probed).
+  const held = learned.ceiling * (1 - learned.margin);
+  const proven = probing && prober.heldUncut && (measured?.ceiling ?? 0) >= held;
+  const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
   const floor = Math.max(settings.minRate, lowest);
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   decisions.margin = margin;
@@ -117,7 +121,11 @@ export function cutOnRefusal(
  * reading taken across a pause or at a slow pace can be far too low, and the
  * next probe may be a long way off); refused before anything was `measured`
  * (a burst limit met at once), as many per second as were in flight — a guess
- * the first probes soon correct.
+ * the first probes soon correct. `proven`: the rate held before the probe drew
+ * no cut since the last refused probe, so the probe leaves the ceiling it
+ * started from (a slow scope's recount, a few requests counted over the
+ * probe's climb, reads below that rate, and the margin taken off again at each
+ * probe ratcheted a refusal-free rate down).
  */
 export function lowestCeiling(
   sample: Sample,
@@ -125,9 +133,10 @@ export function lowestCeiling(
   measured: boolean,
   learned: LearnedCeiling,
   probing: boolean,
+  proven = false,
 ): number {
   if (current === Infinity) return measured ? 0 : sample.inflight;
-  if (probing) return learned.ceiling * (1 - learned.margin);
+  if (probing) return proven ? learned.ceiling : learned.ceiling * (1 - learned.margin);
   return current * HELD_CUT;
 }
 

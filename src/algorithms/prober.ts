@@ -69,6 +69,8 @@ export class Prober {
   #probeMs: number | undefined;
   /** The last refused probe, for its aftermath. */
   readonly #lastProbe = new RefusedProbeMemory();
+  /** Whether a cut at a held rate came since the last refused probe (or no probe was refused yet). */
+  #heldCut = true;
 
   /** @param shares what the budget earns, as in `AdaptiveRateOptions`. */
   constructor(shares: ProbeShares) {
@@ -128,6 +130,7 @@ export class Prober {
    */
   onCut(cut: CutReport, ceiling: number): void {
     const probing = this.#probeMs !== undefined;
+    this.#heldCut = !probing;
     if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
     if (this.#inAftermath(cut)) this.#current().confirmed = false;
     else {
@@ -142,6 +145,14 @@ export class Prober {
       };
     }
     this.#probeMs = undefined;
+  }
+
+  /**
+   * Whether the rate held since the last refused probe drew no cut: a probe
+   * refused now then tells nothing against it (it was refusal-free).
+   */
+  get heldUncut(): boolean {
+    return !this.#heldCut;
   }
 
   /** Starts a probe if the gate is open and the budget can pay for it. */
