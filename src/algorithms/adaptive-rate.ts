@@ -111,6 +111,9 @@ export class AdaptiveRate implements RatePolicy {
     )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
+      // Refuted by a success, a cap on trial leaves its refusal to the rate (see Sample.capTrial).
+      const trial = sample.capTrial === 'refuted' ? meter.refutedTrial : undefined;
+      if (trial !== undefined) this.#cut(trial, 'cut');
       meter.accept(sample);
       this.#applyRecount(at);
     }

@@ -75,6 +75,13 @@ export class AimdLimit implements ConcurrencyLimit {
 
   /** Updates the limit from one sample and returns the new limit. */
   onSample(sample: Sample): number {
+    const refuted = this.#ceiling?.refutedBy(sample);
+    if (refuted !== undefined) {
+      // The cap on trial was a rate limit (or rose): forget it, resume as before it.
+      this.#ceiling = undefined;
+      this.#value = Math.max(this.#value, refuted.limit);
+      this.#slowStartThreshold = refuted.threshold;
+    }
     const speed = speedOf(sample);
     if (speed === 'grow') {
       this.#ceiling?.onAccepted(sample);
@@ -115,7 +122,10 @@ export class AimdLimit implements ConcurrencyLimit {
     if (!startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER)) return;
     this.#lastDecreaseAt = sample.at;
     const ceiling = this.#concurrencyCeiling();
-    ceiling.onRefused(sample, this.#s.min);
+    ceiling.onRefused(sample, this.#s.min, {
+      limit: this.#value,
+      threshold: this.#slowStartThreshold,
+    });
     this.#value = Math.max(this.#s.min, Math.min(this.#value, ceiling.cap));
     this.#slowStartThreshold = this.#value;
   }

@@ -10,6 +10,9 @@ import {
 import { FIRST_UNHINTED_PAUSE_MS } from './refusal-pause.js';
 import { isRefusal, type Sample } from './sample.js';
 
+/** A refuted cap trial's sends are taken as answered this many mean round trips after the last. */
+const ANSWERED_RTTS = 1.5;
+
 /** The cut a recount refines. */
 export interface CutToRecount {
   /** The learned rate that was refused (`Infinity`: unpaced). */
@@ -88,10 +91,15 @@ export class CeilingRecounts {
     if (cut.current === Infinity) {
       if (this.#firstCounted) return undefined;
       this.#firstCounted = true;
-      const asked = sample.signal.retryAfterMs ?? (isRefusal(sample) ? FIRST_UNHINTED_PAUSE_MS : 0);
-      const pausedMs = meter.pauses.within(sample.sentAt - FIRST_RECOUNT_SPAN_MS, sample.sentAt);
-      const recount = firstCeilingRecount(sample, pausedMs, meter.rttMs);
-      return { ...recount, pauseMs: Math.max(minPauseMs, asked) };
+      const first = meter.refutedTrial ?? sample;
+      const asked = first.signal.retryAfterMs ?? (isRefusal(first) ? FIRST_UNHINTED_PAUSE_MS : 0);
+      const pausedMs = meter.pauses.within(first.sentAt - FIRST_RECOUNT_SPAN_MS, first.sentAt);
+      const recount = firstCeilingRecount(first, pausedMs, meter.rttMs);
+      // A refuted trial's count is due once its sends are answered (half again the mean round
+      // trip), before the sends since its pause crowd them out of the kept send times.
+      const answered = first.sentAt + ANSWERED_RTTS * meter.rttMs;
+      const at = first === sample ? recount.at : Math.max(sample.at, answered);
+      return { ...recount, at: Math.min(recount.at, at), pauseMs: Math.max(minPauseMs, asked) };
     }
     const paused = !cut.calm && sample.signal.retryAfterMs !== undefined;
     const window = paused ? meter.pauses.grantWindow(sample) : undefined;

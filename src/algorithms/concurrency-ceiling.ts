@@ -2,6 +2,14 @@ import type { ClockReading } from './clock-reading.js';
 import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
 import type { Sample } from './sample.js';
 
+/**
+ * A cap on trial is checked once it was held this long, ms, after the pause
+ * its refusal asked for: a window that the burst on resuming overruns refuses
+ * at no more in flight than the cap first (which refutes it for free), where a
+ * check refused with it would cost another pause.
+ */
+const TRIAL_HOLD_MS = 1000;
+
 /** Serialisable state of a {@link ConcurrencyCeiling}. */
 export type ConcurrencyCeilingState = {
   /** The most in flight the server is known to accept; 0 when it never refused a concurrency. */
@@ -29,6 +37,12 @@ export class ConcurrencyCeiling {
   /** How far past the ceiling the probe tries; 0 while holding. */
   #step = 0;
   #budget: ProbeBudget | undefined;
+  /**
+   * The ceiling came from a cap on trial (see {@link Sample.capTrial}): the
+   * limit and threshold it cut, restored if the trial fails, and from when a
+   * success's send opens its check. Not saved.
+   */
+  #trial: { limit: number; threshold: number; checkFrom: number } | undefined;
 
   constructor(refusedShare: number, pausedShare: number) {
     this.#refusedShare = refusedShare;
@@ -50,21 +64,49 @@ export class ConcurrencyCeiling {
       // Accepted past the ceiling: it was too low; the next try goes twice as far.
       this.#ceiling = sample.inflight;
       this.#step *= 2;
-    } else if (this.#step === 0 && budget.allows()) this.#step = 1;
+    } else if (
+      this.#step === 0 &&
+      budget.allows() &&
+      sample.sentAt >= (this.#trial?.checkFrom ?? Number.NEGATIVE_INFINITY)
+    )
+      this.#step = 1;
   }
 
   /**
    * Learns from a refusal for concurrency: the server took one less than the
    * refused request made (what was accepted lags a round trip behind in a
-   * slow start, so it would read half the cap).
+   * slow start, so it would read half the cap). A cap on trial starts with a
+   * probe's worth of credit, so it is checked (one past it) once held for
+   * {@link TRIAL_HOLD_MS}; `cut`: the limit and slow-start threshold before
+   * the refusal, restored if the trial fails.
    */
-  onRefused(sample: Sample, min: number): void {
+  onRefused(sample: Sample, min: number, cut: { limit: number; threshold: number }): void {
     this.#ceiling = Math.max(min, sample.inflight - 1);
-    this.#budget ??= new ProbeBudget(this.#refusedShare, this.#pausedShare, sample.at);
+    const tentative = sample.capTrial === 'begins';
+    this.#budget ??= new ProbeBudget(
+      this.#refusedShare,
+      this.#pausedShare,
+      sample.at,
+      tentative ? 1 : 0,
+    );
     if (this.#step > 0) {
       this.#budget.charge({ refusals: 1, pauseMs: sample.signal.retryAfterMs ?? 0 });
       this.#step = 0;
     }
+    const checkFrom = sample.at + (sample.signal.retryAfterMs ?? 0) + TRIAL_HOLD_MS;
+    this.#trial = tentative ? { ...cut, checkFrom } : undefined;
+  }
+
+  /**
+   * Whether `sample` refutes a cap on trial: a success past it, or a refusal
+   * that refutes it (see {@link Sample.capTrial}). Then the limit and
+   * threshold it cut are returned, for the caller to restore and forget this ceiling.
+   */
+  refutedBy(sample: Sample): { limit: number; threshold: number } | undefined {
+    const trial = this.#trial;
+    if (trial === undefined) return undefined;
+    const beyond = sample.signal.kind === 'ok' && sample.inflight > this.#ceiling;
+    return beyond || sample.capTrial === 'refuted' ? trial : undefined;
   }
 
   /** Plain state, times as wall-clock epoch ms. */

@@ -39,6 +39,11 @@ export class RateMeter {
   #sent: SentTimes | undefined;
   /** The server's latest pause, and a closure's tail. */
   readonly pauses = new LatestPause();
+  /**
+   * The refusal that began a cap on trial, what was accepted then, and whether
+   * a refusal refuted the trial since; until the rate is paced (not saved).
+   */
+  #trial: { refusal: Sample; accepted: number | undefined; refuted: boolean } | undefined;
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
@@ -72,8 +77,12 @@ export class RateMeter {
     const from = this.#lastAt === NEVER ? at : Math.min(at, this.#lastAt);
     this.#lastAt = Math.max(this.#lastAt, at);
     this.#rescale(rate);
+    if (sample.capTrial === 'begins') {
+      this.#trial = { refusal: sample, accepted: this.accepted(at), refuted: false };
+    } else if (sample.capTrial === 'refuted' && this.#trial) this.#trial.refuted = true;
     if (rate === Infinity) this.#unpacedAt = at;
     else {
+      this.#trial = undefined;
       this.#offered ??= new DecayingCount(this.#windowMs / 2);
       this.#offered.spread(from, at, rate);
     }
@@ -144,13 +153,16 @@ export class RateMeter {
   /**
    * The ceiling a throttling `sample` reveals, given the `current` learned
    * rate (`Infinity` when unpaced), and whether it was measured calmly:
-   * unpaced, what was accepted; after a calm spell, what was {@link sent};
+   * unpaced, what was accepted — since a cap on trial began, no less than
+   * what was accepted then (its pause would read as refused time), and once
+   * it was refuted, just that (see {@link RateMeter.refutedTrial}); after a
+   * calm spell, what was {@link sent};
    * soon after a pause, what was {@link LatestPause.granted}, cutting the
    * failed rate by at most half. Undefined when nothing is known yet.
    */
   ceilingAt(sample: Sample, current: number): { ceiling: number; calm: boolean } | undefined {
     const { at } = sample;
-    const accepted = this.accepted(at);
+    const accepted = this.#acceptedSinceTrial(at);
     const calm = accepted !== undefined && this.calm(at);
     let ceiling: number;
     if (accepted === undefined) ceiling = current;
@@ -162,6 +174,29 @@ export class RateMeter {
         Math.max(this.pauses.granted(sample, current), current * DEEPEST_CUT),
       );
     return ceiling === Infinity ? undefined : { ceiling, calm };
+  }
+
+  /**
+   * Once a cap on trial was refuted (see `Sample.capTrial`), until the rate is
+   * paced: the refusal that began it, the slow start's first, which the rate
+   * reads as if the trial had not been (since, a pause and a burst on resuming
+   * say less about the rate than the slow start did).
+   */
+  get refutedTrial(): Sample | undefined {
+    return this.#refutedTrial()?.refusal;
+  }
+
+  /** What was accepted, read as {@link RateMeter.ceilingAt} says while a cap on trial began and the rate is unpaced. */
+  #acceptedSinceTrial(at: number): number | undefined {
+    const trial = this.#trial;
+    const now = this.accepted(at);
+    if (trial === undefined || trial.accepted === undefined)
+      return trial?.refuted ? undefined : now;
+    return trial.refuted ? trial.accepted : Math.max(now ?? 0, trial.accepted);
+  }
+
+  #refutedTrial(): { refusal: Sample; accepted: number | undefined } | undefined {
+    return this.#trial?.refuted === true ? this.#trial : undefined;
   }
 
   /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */

@@ -21,6 +21,17 @@ export interface Sample {
    */
   overConcurrency?: boolean;
   /**
+   * A concurrency cap read from the first refusal of an unpaced slow start is
+   * on trial: one refusal cannot tell a cap from a rate limit. `begins`: this
+   * refusal (over concurrency) sets it, and the concurrency limit checks it
+   * soon (one more in flight); `refuted`: this outcome shows a rate limit — a
+   * refusal at no more in flight than the cap sent after the trial began, or
+   * a success past it sent before — and the rate reads its next refusal as of
+   * the one that began the trial. The concurrency limit also forgets the cap
+   * when any success comes past it.
+   */
+  capTrial?: 'begins' | 'refuted';
+  /**
    * Requests of the scope still in flight when this outcome arrived (it
    * excluded): sent after it, they are not yet counted in the quota its
    * headers publish. Absent when unknown (read as none).

@@ -8,6 +8,7 @@ import {
 } from '../algorithms/sample.js';
 import type { Signal } from '../signal.js';
 import { CapEvidence } from './cap-evidence.js';
+import { CapTrial, type TrialVerdict } from './cap-trial.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import { OverloadFilter, type RatePhase } from './overload-filter.js';
 import { capPause } from './pause-cap.js';
@@ -51,6 +52,8 @@ export class ScopeFeedback {
   #acceptedInflight: RecentMax | undefined;
   /** Created with the first success: refusals before any say nothing of a cap. */
   #capEvidence: CapEvidence | undefined;
+  /** Created with the first success, like the evidence: the slow start's first refusal, read as a cap on trial. */
+  #capTrial: CapTrial | undefined;
   /** Since when the rate has been paced; undefined while unpaced (no boxed Infinity per scope). */
   #pacedSince: number | undefined;
 
@@ -109,7 +112,9 @@ export class ScopeFeedback {
    * sent unpaced (a slow start raises both at once) or the rate was probing
    * (which raises the concurrency too): then it takes the refusals of
    * separate congestion events to show the cap ({@link CapEvidence}), and
-   * once they have, a refusal at as many in flight as the cap refused counts too.
+   * once they have, a refusal at as many in flight as the cap refused counts
+   * too. The first such refusal of an unpaced slow start is a cap on trial
+   * ({@link CapTrial}).
    */
   #sampleOf(request: SentRequest, at: number, signal: Signal, outstanding: number): Sample {
     const inflight = request.inflightAtSend;
@@ -117,21 +122,33 @@ export class ScopeFeedback {
     if (signal.kind === 'ok') {
       this.#acceptedInflight ??= new RecentMax(RECENT_ACCEPTED);
       this.#capEvidence ??= new CapEvidence();
+      this.#capTrial ??= new CapTrial();
       this.#acceptedInflight.add(inflight);
       this.#capEvidence.onAccepted(inflight, at);
+      if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
     } else if (isRefusal(sample)) {
       const accepted = this.#acceptedInflight?.max;
       const evidence = this.#capEvidence;
       if (accepted === undefined || evidence === undefined) return sample;
       evidence.onRefused(sample);
+      const paced = request.sentAt >= (this.#pacedSince ?? Infinity);
+      const trial = this.#trialVerdict(sample, paced, accepted);
+      if (trial === 'tentative') sample.capTrial = 'begins';
+      else if (trial === 'refuted') sample.capTrial = 'refuted';
       sample.overConcurrency =
+        trial === 'tentative' ||
+        trial === 'cap' ||
         evidence.explains(inflight) ||
-        (inflight > accepted &&
-          signal.kind === 'throttled' &&
-          request.sentAt >= (this.#pacedSince ?? Infinity) &&
-          this.rate.probing !== true);
+        (inflight > accepted && signal.kind === 'throttled' && paced && this.rate.probing !== true);
     }
     return sample;
+  }
+
+  /** How a refusal stands against the cap on trial; only a throttling refusal of a scope never paced can start one. */
+  #trialVerdict(sample: Sample, paced: boolean, accepted: number): TrialVerdict {
+    const trial = this.#capTrial;
+    if (trial === undefined || sample.signal.kind !== 'throttled') return 'other';
+    return trial.judge(sample, !paced && this.rate.rate === Infinity, accepted);
   }
 
   /** Feeds a success's latency to the guard; an alarm action goes to the rate algorithm. */

@@ -57,6 +57,47 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(13); // at the cap, one more only when the budget pays for it
   });
 
+  it('checks a cap on trial one past it a second on, without waiting for the budget, and forgets it when the server takes more', () => {
+    const limit = new AimdLimit({ initialLimit: 4 });
+    succeed(limit, 4);
+    succeed(limit, 8, 2000);
+    const refused = { at: 3000, sentAt: 2900, kind: 'throttled' as const, inflight: 14 };
+    limit.onSample(sample({ ...refused, overConcurrency: true, capTrial: 'begins' }));
+    expect(limit.limit).toBe(13);
+    // Held a second, the cap is checked on a probe's worth of credit: one past it in a round trip.
+    for (let i = 0; i < 20; i++) limit.onSample(sample({ at: 3500 + i, inflight: 13 }));
+    expect(limit.limit).toBe(13);
+    for (let i = 0; i < 20; i++) limit.onSample(sample({ at: 4500 + i, inflight: 13 }));
+    expect(limit.limit).toBe(14);
+    // Accepted at 14 in flight: a rate limit (or a cap that rose); the slow start goes on from 16.
+    limit.onSample(sample({ at: 5000, inflight: 14 }));
+    expect(limit.limit).toBe(17);
+    succeed(limit, 8, 6000);
+    expect(limit.limit).toBe(25);
+  });
+
+  it('forgets a cap on trial that a refusal for the rate refutes, and keeps one the check confirmed', () => {
+    const trial = () => {
+      const limit = new AimdLimit({ initialLimit: 16 });
+      succeed(limit, 16);
+      const refused = { at: 1000, sentAt: 900, kind: 'throttled' as const, inflight: 20 };
+      limit.onSample(sample({ ...refused, overConcurrency: true, capTrial: 'begins' }));
+      return limit;
+    };
+    const refuted = trial();
+    const forRate = { at: 2000, sentAt: 1900, kind: 'throttled' as const, inflight: 12 };
+    refuted.onSample(sample({ ...forRate, capTrial: 'refuted' }));
+    expect(refuted.limit).toBe(32); // as before the trial
+    const confirmed = trial();
+    succeed(confirmed, 19, 1500);
+    const check = { at: 2000, sentAt: 1900, kind: 'throttled' as const, inflight: 20 };
+    confirmed.onSample(sample({ ...check, overConcurrency: true }));
+    expect(confirmed.limit).toBe(19);
+    confirmed.onSample(sample({ at: 2500, sentAt: 2400, inflight: 19 }));
+    confirmed.onSample(sample({ ...forRate, at: 3000, sentAt: 2900 }));
+    expect(confirmed.limit).toBe(19); // a refusal for the rate leaves a cap the check confirmed
+  });
+
   it('leaves the limit to the pacer when a refusal was for the rate', () => {
     const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
     limit.onSample(sample({ at: 1000, sentAt: 990, kind: 'throttled', inflight: 20 }));

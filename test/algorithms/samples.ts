@@ -18,6 +18,8 @@ export interface SampleSpec {
   outstanding?: number;
   /** Refused for its concurrency. */
   overConcurrency?: boolean;
+  /** Its part in a cap on trial. */
+  capTrial?: Sample['capTrial'];
 }
 
 /** A sample for plain-call tests. */
@@ -34,5 +36,6 @@ export function sample(spec: SampleSpec): Sample {
   };
   if (spec.outstanding !== undefined) made.outstanding = spec.outstanding;
   if (spec.overConcurrency !== undefined) made.overConcurrency = spec.overConcurrency;
+  if (spec.capTrial !== undefined) made.capTrial = spec.capTrial;
   return made;
 }

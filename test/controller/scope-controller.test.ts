@@ -86,11 +86,19 @@ describe('ScopeController', () => {
     const first = await Promise.all([1, 2].map(() => controller.admit()));
     await clock.advance(50);
     for (const p of first) p.report(ok);
-    // Sent unpaced (a slow start raises the rate and the in flight at once): not read as a cap.
+    // Sent unpaced (a slow start raises the rate and the in flight at once), the first refusal
+    // above every success is a cap on trial: the limit drops to what the server took, unpaced.
     const unpaced = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
     await clock.advance(50);
     for (const p of unpaced.slice(0, 2)) p.report(ok);
     for (const p of unpaced.slice(2)) p.report(throttled(0));
+    expect(controller.limit).toBe(2);
+    expect(controller.rate).toBe(Infinity);
+    // Refused at no more in flight than that: a rate limit's refusal — the rate paces, the limit is back.
+    await clock.advance(10);
+    const again = await Promise.all([1, 2].map(() => controller.admit()));
+    await clock.advance(50);
+    for (const p of again) p.report(throttled(0));
     expect(controller.limit).toBe(4);
     expect(controller.rate).toBeLessThan(Infinity);
     // Sent paced: four in flight refused where two were accepted — the server took two.

@@ -28,6 +28,17 @@ const server = (overrides: Partial<FamilyServer>): FamilyServer => ({
   ...overrides,
 });
 
+/** A concurrency cap of `slots` on pages of `latencyMs` (jitter half that), its capacity by Little's law. */
+const cappedServer = (slots: number, latencyMs: number, overrides: Partial<FamilyServer>) =>
+  server({
+    kind: 'concurrency-cap',
+    slots,
+    latencyMs,
+    jitterMs: latencyMs / 2,
+    rate: [{ fromMs: 0, rate: (slots * 1000) / (latencyMs * 1.25) }],
+    ...overrides,
+  });
+
 /** Capacity 20 req/s, four times that from 90 s on. */
 const stepUp = [
   { fromMs: 0, rate: 20 },
@@ -65,8 +76,14 @@ async function longLogMeasures(rate: number, overrides: Partial<FamilyServer>) {
 
 describe('ratewise on targeted family servers (virtual time)', () => {
   it('finds a capacity that rose 4x within seconds when refusals are cheap (Retry-After: 0)', async () => {
-    // Target 5 s; measured 6.6 s: the probe's excess doubles each second from 5 %.
-    expect(await stepUpSeconds({ retryAfter: 'zero' })).toBeLessThanOrEqual(10);
+    // Target 5 s: the probe's excess doubles each second from 5 %. Where the step falls in the
+    // probes' cycle decides much of it (5.8-21.1 s over six runs on main at 42ebffb), so the
+    // median of six runs is asserted: 6.3 s on main (one run, the first: 6.6 s), 6.9 s with the
+    // cap trial (21.8 s on the first run: a probe that confirmed the ceiling at 69 s doubled the
+    // wait for the next).
+    const runs = [0, 1, 2, 3, 4, 5].map((index) => stepUpSeconds({ retryAfter: 'zero', index }));
+    const seconds = (await Promise.all(runs)).sort((a, b) => a - b);
+    expect(((seconds[2] as number) + (seconds[3] as number)) / 2).toBeLessThanOrEqual(10);
   });
 
   it('finds a capacity that rose 4x within 30 s when each refusal brings a 2 s pause', async () => {
@@ -317,12 +334,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // Refusals come while the rate probes (which raises the concurrency too), so each alone is
     // ambiguous; three congestion events refused above every success show the cap. Before: 77-79 %.
     const capped = (slots: number, latencyMs: number, maxConcurrency: number) =>
-      server({
-        kind: 'concurrency-cap',
-        slots,
-        latencyMs,
-        jitterMs: latencyMs / 2,
-        rate: [{ fromMs: 0, rate: (slots * 1000) / (latencyMs * 1.25) }],
+      cappedServer(slots, latencyMs, {
         retryAfter: 'none',
         client: { maxConcurrency, timeoutMs: 30_000 },
       });
@@ -353,9 +365,31 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
   });
 
+  it('takes a concurrency cap met in the slow start as the concurrency limit’s, on trial', async () => {
+    // The slow start's first refusal, above every success: read as a rate, it left a guessed
+    // ceiling of "as many per second as were in flight" (cold start 30-40 % before); taken as a
+    // tentative cap and checked one past it, the cap is held from the first seconds.
+    const capped = (slots: number, latencyMs: number, retryAfter: FamilyServer['retryAfter']) =>
+      cappedServer(slots, latencyMs, {
+        retryAfter,
+        retryAfterS: 4,
+        client: { maxConcurrency: 2 * slots, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const [fast, paused] = await Promise.all(
+      [capped(10, 40, 'zero'), capped(60, 170, 'fixed')].map((s) => runFamilyServer(s, ratewise)),
+    );
+    expect(fast?.measures.coldStart).toBeGreaterThanOrEqual(0.9);
+    // Two 4 s pauses in the first 20 s (the first refusal's and the check's) cap it near 60 %.
+    expect(paused?.measures.coldStart).toBeGreaterThanOrEqual(0.5);
+    for (const run of [fast, paused]) expect(run?.measures.refused).toBeLessThanOrEqual(0.015);
+  });
+
   it('reads the grant of a server that answers in seconds once its pages are in', async () => {
     // A 429 comes back at once, a page 1.5 s later: recounted at a second, the grant read as a
-    // third of capacity (58.5 % and 56.5 % before; 93.8 % and 93.0 % measured).
+    // third of capacity (58.5 % and 56.5 % before; 93.8 % and 93.0 % measured). The slow start's
+    // first refusal here looks like a concurrency cap's too: held as one, the GCRA would be
+    // served a tenth of its rate (the cap on trial is checked one past it, accepted, and dropped).
     const slow = (kind: FamilyServer['kind'], rate: number, jitterMs: number) =>
       server({
         kind,

@@ -1,0 +1,68 @@
+import type { Sample } from '../algorithms/sample.js';
+
+/** Refusals at fewer in flight than this start no trial: one request per round trip is what a slow rate limit allows too. */
+const MIN_REFUSED_INFLIGHT = 3;
+
+/** How a refusal stands against the trial. */
+export type TrialVerdict =
+  /** Starts the trial: the cap is tentatively one less than this refusal's in flight. */
+  | 'tentative'
+  /** The trial's cap: the burst it started in, or more in flight than the cap while it holds. */
+  | 'cap'
+  /** Refutes the trial: refused at no more in flight than the cap, a rate limit's refusal. */
+  | 'refuted'
+  /** Outside the trial: the rate's, or for the scope's other evidence to judge. */
+  | 'other';
+
+/**
+ * A concurrency cap read from the first refusal of an unpaced slow start, on
+ * trial. A slow start raises the concurrency and the rate together, so its
+ * first refusal, sent at more in flight than any success, may show a cap —
+ * or a rate limit whose window the burst outran. Read as a rate, a cap met in
+ * the first round trips leaves a guessed ceiling far below capacity; read as
+ * a cap, a rate limit on slow pages leaves the concurrency far below what its
+ * rate needs. So the cap is taken on trial: tentatively one less than that
+ * refusal's in flight, and the concurrency limit checks it soon with one
+ * more. The trial is refuted — the refusal that began it was the rate's — by
+ * a success past the cap sent before it began (the same burst: a cap refuses
+ * every send past it) or a refusal at no more in flight than the cap sent
+ * after (even once a refused check confirmed the cap: a window that the
+ * burst on resuming after a pause exhausts refuses the check too); a success
+ * past the cap sent after it began (the check) ends it, the slow start going
+ * on. Refusals past the cap are the cap's while the trial lasts. Only the
+ * scope's first refusal can begin a trial.
+ */
+export class CapTrial {
+  /** The tentative cap; 0 before the trial. */
+  #cap = 0;
+  /** When the trial began: refusals of requests sent earlier are the burst that started it. */
+  #since = Number.NEGATIVE_INFINITY;
+  #state: 'none' | 'open' | 'over' = 'none';
+
+  /**
+   * Judges a refusal `sample`: `unpaced`, whether it was sent unpaced;
+   * `accepted`, the most in flight recent successes were sent at.
+   */
+  judge(sample: Sample, unpaced: boolean, accepted: number): TrialVerdict {
+    const { inflight, sentAt } = sample;
+    const state = this.#state;
+    if (state === 'none') {
+      const above = unpaced && inflight > accepted && inflight >= MIN_REFUSED_INFLIGHT;
+      this.#state = above ? 'open' : 'over';
+      this.#cap = inflight - 1;
+      this.#since = sample.at;
+      return above ? 'tentative' : 'other';
+    }
+    if (state === 'over') return 'other';
+    if (inflight > this.#cap || sentAt <= this.#since) return 'cap';
+    this.#state = 'over';
+    return 'refuted';
+  }
+
+  /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began). */
+  onAccepted(sample: Sample): boolean {
+    if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
+    this.#state = 'over';
+    return sample.sentAt <= this.#since;
+  }
+}

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { CapTrial } from '../../src/controller/cap-trial.js';
+import { sample } from '../algorithms/samples.js';
+
+const refused = (at: number, sentAt: number, inflight: number) =>
+  sample({ at, sentAt, kind: 'throttled', inflight });
+const accepted = (sentAt: number, inflight: number) =>
+  sample({ at: sentAt + 100, sentAt, inflight });
+
+/** A trial begun by a refusal at 10 in flight (cap 9), arrived at 1000 ms. */
+function begun(): CapTrial {
+  const trial = new CapTrial();
+  expect(trial.judge(refused(1000, 990, 10), true, 8)).toBe('tentative');
+  return trial;
+}
+
+describe('CapTrial', () => {
+  it('begins only at the first refusal, unpaced, above every success and at 3 or more in flight', () => {
+    expect(new CapTrial().judge(refused(1000, 990, 10), false, 8)).toBe('other');
+    expect(new CapTrial().judge(refused(1000, 990, 8), true, 8)).toBe('other');
+    expect(new CapTrial().judge(refused(1000, 990, 2), true, 1)).toBe('other');
+    const late = new CapTrial();
+    late.judge(refused(1000, 990, 8), true, 8);
+    expect(late.judge(refused(2000, 1990, 10), true, 8)).toBe('other');
+  });
+
+  it('holds the burst that began it as the cap’s, whatever its in flight', () => {
+    const trial = begun();
+    expect(trial.judge(refused(1001, 995, 12), true, 8)).toBe('cap');
+    expect(trial.judge(refused(1002, 980, 9), true, 8)).toBe('cap');
+  });
+
+  it('is refuted by a refusal sent after it began at no more in flight than the cap', () => {
+    const trial = begun();
+    expect(trial.judge(refused(2000, 1900, 9), true, 9)).toBe('refuted');
+    expect(trial.judge(refused(2100, 2000, 12), true, 9)).toBe('other');
+  });
+
+  it('is refuted by a success past the cap sent before it began, ended by one sent after', () => {
+    const before = begun();
+    expect(before.onAccepted(accepted(980, 10))).toBe(true);
+    const after = begun();
+    expect(after.onAccepted(accepted(1500, 9))).toBe(false);
+    expect(after.onAccepted(accepted(1600, 10))).toBe(false);
+    expect(after.judge(refused(2000, 1900, 12), true, 10)).toBe('other');
+  });
+
+  it('holds refusals past the cap as the cap’s until a success past it or a refusal under it', () => {
+    const check = begun();
+    expect(check.judge(refused(2000, 1900, 10), true, 9)).toBe('cap');
+    expect(check.judge(refused(3000, 2900, 11), true, 9)).toBe('cap');
+    expect(check.judge(refused(4000, 3900, 8), true, 9)).toBe('refuted');
+    const risen = begun();
+    expect(risen.judge(refused(2000, 1900, 10), true, 9)).toBe('cap');
+    expect(risen.onAccepted(accepted(3000, 10))).toBe(false);
+    expect(risen.judge(refused(4000, 3900, 11), false, 10)).toBe('other');
+  });
+});
