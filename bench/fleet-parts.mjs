@@ -104,3 +104,24 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Sums a field over worker reports. */
 export const sum = (reports, field) => reports.reduce((total, r) => total + (r[field] ?? 0), 0);
+
+/**
+ * The fleet's spacing from every worker's send times (wall ms, merged), over [from, to): the
+ * most sends in any 1 s (a fixed-window server refuses the 31st of a window) and the share of
+ * consecutive sends closer than half the mean interval (bunched).
+ */
+export function spacing(reports, from, to) {
+  const times = reports
+    .flatMap((r) => r.sends ?? [])
+    .filter((t) => t >= from && t < to)
+    .sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[j] < times[i] - 1000 + 1e-9) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  const mean = (times.at(-1) - times[0]) / Math.max(1, times.length - 1);
+  let bunched = 0;
+  for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] < mean / 2) bunched++;
+  return { most, bunched: bunched / Math.max(1, times.length - 1) };
+}

@@ -2,13 +2,15 @@
 // origin for a while with createClient — sharing its scopes through Redis when given one —
 // and prints what it saw as one JSON line. Options come as one JSON argument:
 //   { origin, durationMs, lanes, maxConcurrency?, initialConcurrency?, redis?, cluster?,
-//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline?, go? }
+//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline?, go?, sends? }
 // go: once set up (modules loaded, Redis connected), print {"ready":true} and wait for a line on
 // stdin before the run's durationMs starts (so a cold start on a loaded machine is not measured).
 // scopes > 1 spreads the requests over that many scopes (for the cluster run); hold keeps the
 // process alive after the run (for the SIGKILL loop, which kills it mid-request); timeline adds
-// a per-second record of its own controller (bench/fleet-timeline.mjs prints it).
+// a per-second record of its own controller (bench/fleet-timeline.mjs prints it); sends adds the
+// wall time (ms, this machine's clock) each request's headers went out, for the fleet's spacing.
 
+import { subscribe } from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { createCluster, createClient as createRedis } from '@redis/client';
 import { createClient, systemClock } from '../dist/index.js';
@@ -93,6 +95,13 @@ if (options.redis) {
   await fleet.ready;
 }
 
+/** Wall ms each request's headers were sent (undici's channel, as they leave), when asked. */
+const sends = [];
+if (options.sends)
+  subscribe('undici:client:sendHeaders', () =>
+    sends.push(Math.round((performance.timeOrigin + performance.now()) * 10) / 10),
+  );
+
 const scopes = options.scopes ?? 1;
 /**
  * Times this worker's controller lowered a scope's concurrency limit or rate, 100 ms apart at
@@ -128,6 +137,7 @@ if (options.go) {
   process.stdin.destroy();
 }
 const end = Date.now() + options.durationMs;
+const cpuAtStart = process.cpuUsage();
 let n = 0;
 let busy = 0;
 const seconds = options.timeline ? watch() : undefined;
@@ -214,6 +224,8 @@ function watch() {
 }
 await Promise.all(Array.from({ length: options.lanes }, lane));
 const timeline = seconds?.stop();
+// This process's CPU over the run (user + system, ms): with the requests, its own work per request.
+const cpu = process.cpuUsage(cpuAtStart);
 if (options.hold) await new Promise(() => undefined);
 closing = true;
 loopDelay.disable(); // the run's event loop, not the close's
@@ -238,6 +250,7 @@ process.stdout.write(
     acquireP50: quantile(acquires, 0.5),
     acquireP99: quantile(acquires, 0.99),
     closeCalls,
+    cpuMs: (cpu.user + cpu.system) / 1000,
     // Script calls that took longer than the call timeout (100 ms) and than 3 of them (300 ms).
     callsOver100: calls.filter((ms) => ms > 100).length,
     callsOver300: calls.filter((ms) => ms > 300).length,
@@ -246,6 +259,7 @@ process.stdout.write(
     loopMax: loopDelay.max / 1e6,
     modes,
     ...(timeline ? { timeline } : {}),
+    ...(options.sends ? { sends } : {}),
   })}\n`,
 );
 await fleet?.close();

@@ -8,7 +8,15 @@ import { createServer } from 'node:http';
 import { createClient as createRedis } from '@redis/client';
 import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
 import { cluster } from './fleet-cluster.mjs';
-import { runWorkers, scriptedServer, serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
+import {
+  runWorkers,
+  scriptedServer,
+  serveMock,
+  sleep,
+  spacing,
+  startWorker,
+  sum,
+} from './fleet-parts.mjs';
 
 const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const chosen = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -45,6 +53,7 @@ async function throughput(n, redis, skew = false) {
       go: true,
       ...(redis ? { redis: redis.url } : {}),
       skewMs: skew ? (i % 2 === 0 ? 5000 : -5000) : 0,
+      sends: true,
     }),
   );
   await Promise.all(workers.map((w) => w.ready));
@@ -53,8 +62,10 @@ async function throughput(n, redis, skew = false) {
   for (const w of workers) w.go();
   await sleep(steadyFrom * 1000);
   const s1 = await server.stats();
+  const steadyAt = Date.now();
   await sleep((seconds - steadyFrom) * 1000);
   const s2 = await server.stats();
+  const steadyTo = Date.now();
   const reports = await Promise.all(workers.map((w) => w.done));
   await server.stop();
   const inside = redis ? await redisSide(redis) : undefined;
@@ -78,6 +89,8 @@ async function throughput(n, redis, skew = false) {
     loopP99: Math.max(...reports.map((r) => r.loopP99 ?? 0)),
     loopMax: Math.max(...reports.map((r) => r.loopMax ?? 0)),
     perWorker: reports.map((r) => r.requests ?? 0),
+    spaced: spacing(reports, steadyAt, steadyTo),
+    cpuMsPerRequest: sum(reports, 'cpuMs') / Math.max(1, sum(reports, 'requests')),
     // Why workers left shared mode: ms since Redis last answered / of them the worker's own delay.
     left: reports
       .flatMap((r) => r.modes ?? [])
@@ -128,15 +141,15 @@ function printThroughput(rows) {
       `${r.workers} workers, ${r.mode}: left shared mode after ms silent / of them the worker's own delay: ${r.left.join(', ')}`,
     );
   console.log(
-    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) |`,
+    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) | steady: most sends in 1 s, bunched | workers' CPU ms / request |`,
   );
   console.log(
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of rows) {
     const alone = r.mode === 'alone';
     console.log(
-      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} |`,
+      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} | ${r.spaced.most}, ${pct(r.spaced.bunched)} | ${fixed(r.cpuMsPerRequest)} |`,
     );
   }
 }

@@ -18,8 +18,8 @@ export interface FleetGrant {
   readonly epoch: number;
   /** Leases held fleet-wide at admission, this one included. */
   readonly inflight: number;
-  /** The reserved send time is this far ahead, ms. */
-  readonly waitMs: number;
+  /** The reserved send time, local ms (0: at once). */
+  readonly sendAt: number;
 }
 
 /**
@@ -35,7 +35,7 @@ export class AloneGrants {
 
   /** A grant made without Redis. */
   grant(): FleetGrant {
-    return { leaseId: '', epoch: 0, inflight: 0, waitMs: 0 };
+    return { leaseId: '', epoch: 0, inflight: 0, sendAt: 0 };
   }
 
   /** The request of an alone `grant` was sent. */

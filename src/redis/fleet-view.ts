@@ -77,10 +77,18 @@ export class FleetView {
     return redis - (this.#offset ?? 0);
   }
 
+  /**
+   * A Redis time as the latest local time it can be (ms): what waits for it
+   * is never early, whatever the estimate's error (late by at most the best
+   * round trip's time).
+   */
+  latestLocal(redis: number): number {
+    return redis - (this.#offset === undefined ? 0 : this.#offsetAtLeast);
+  }
+
   /** A pause learned from Redis (a reply or an announcement), in Redis ms: held until the latest local time it can end. */
   pauseFromRedis(redisUntil: number): void {
-    const offset = this.#offset === undefined ? 0 : this.#offsetAtLeast;
-    if (redisUntil > 0) this.pauseLocally(redisUntil - offset);
+    if (redisUntil > 0) this.pauseLocally(this.latestLocal(redisUntil));
   }
 
   /** A pause known locally (this worker's own Retry-After), in local ms. */

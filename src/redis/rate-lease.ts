@@ -109,7 +109,7 @@ export class RateLease {
       share: true,
       epoch: this.#view.epoch,
       inflight,
-      waitMs: 0,
+      sendAt: 0,
     };
     this.#pending.add(grant);
     return grant;

@@ -74,10 +74,10 @@ export class RequestQueue {
     void this.#pump();
     await parked;
     const grant = this.#granted.shift() ?? this.#parts.alone.grant();
-    if (grant.waitMs <= 0) return grant;
+    if (grant.sendAt <= 0) return grant;
     const scheduledAfter = this.#parts.view.pauseUntil; // a pause its send time already follows
     try {
-      await this.#booked.until(this.#clock.now() + grant.waitMs, stage.signal);
+      await this.#booked.until(grant.sendAt, stage.signal);
     } catch (error) {
       this.#parts.release(grant);
       throw error;
@@ -201,7 +201,8 @@ export class RequestQueue {
       const full = Number(reply[0]) === ACQUIRE.full;
       return this.#sleep(Number(reply[1]) / 1000, full);
     }
-    for (const grant of grantsOf(reply, first, this.#fleet.settings.workerId)) this.#handOut(grant);
+    const grants = grantsOf(reply, first, this.#fleet.settings.workerId, view, this.#clock.now());
+    for (const grant of grants) this.#handOut(grant);
     // The window is full now and this worker queued for the next slot: wait to be woken, or
     // for the first lease to expire (a dead worker's slots come back so, waking nobody).
     if (this.#waiting.size > 0 && view.inflight >= view.window && this.#ended.length === 0)
@@ -212,12 +213,12 @@ export class RequestQueue {
   }
 
   /**
-   * Leases granted after their call timed out: to callers still waiting while
-   * the worker is shared (else they would ask again, one lease per call
-   * timeout, while these held slots unused), the rest ended unused.
+   * Leases granted after their call timed out: to callers still waiting while shared (else
+   * they would ask again, one lease per call timeout, these slots unused), the rest ended.
    */
   #late(late: unknown[], first: number): void {
-    for (const grant of grantsOf(late, first, this.#fleet.settings.workerId))
+    const { workerId } = this.#fleet.settings;
+    for (const grant of grantsOf(late, first, workerId, this.#parts.view, this.#clock.now()))
       if (this.#fleet.shared) this.#handOut(grant);
       else this.end(grant.leaseId, '');
     if (Number(late[12]) === 1) this.#parts.learn();
