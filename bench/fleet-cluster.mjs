@@ -10,12 +10,16 @@ import { serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
 const run = promisify(execFile);
 const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
 
-/** A 3-master cluster, 8 workers (`clusterLanes` callers each, started together once all are set up) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s. */
-export async function cluster(clusterLanes) {
+/**
+ * A 3-master cluster, `n` workers (`clusterLanes` callers each, started together once all are
+ * set up) over 1,000 scopes for 30 s, SCRIPT FLUSH on every master at 15 s; `loopMonitor`
+ * false: the workers do not measure their event loops (a timer every ms each).
+ */
+export async function cluster(clusterLanes, n = 8, loopMonitor = true) {
   const nodes = await startRedisCluster();
   const server = await serveMock(['--model', 'healthy', '--latency', '20']);
   const url = `redis://127.0.0.1:${nodes.nodes[0].port}`;
-  const workers = Array.from({ length: 8 }, () =>
+  const workers = Array.from({ length: n }, () =>
     startWorker({
       origin: server.url,
       durationMs: 30_000,
@@ -24,6 +28,7 @@ export async function cluster(clusterLanes) {
       cluster: true,
       scopes: 1000,
       go: true,
+      loopMonitor,
     }),
   );
   // Every worker set up (modules loaded, cluster connected) before any runs: the calls of the
@@ -52,6 +57,10 @@ export async function cluster(clusterLanes) {
     acquireP50: Math.max(...reports.map((r) => r.acquireP50 ?? 0)),
     acquireP99: Math.max(...reports.map((r) => r.acquireP99 ?? 0)),
     closeCalls: sum(reports, 'closeCalls'),
+    // Admissions that paid a round trip (an acquire asking for leases), per request.
+    admissionShare: sum(reports, 'admissionCalls') / Math.max(1, sum(reports, 'requests')),
+    // The workers' own CPU per request (user + system over the run), ms.
+    cpuMsPerRequest: sum(reports, 'cpuMs') / Math.max(1, sum(reports, 'requests')),
     roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),
     byScript: perRequest(reports),
     // Where the tail comes from: each worker's event loop, an idle process's PING, Redis itself.

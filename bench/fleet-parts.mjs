@@ -107,8 +107,8 @@ export const sum = (reports, field) => reports.reduce((total, r) => total + (r[f
 
 /**
  * The fleet's spacing from every worker's send times (wall ms, merged), over [from, to): the
- * most sends in any 1 s (a fixed-window server refuses the 31st of a window) and the share of
- * consecutive sends closer than half the mean interval (bunched).
+ * most sends in any 1 s (a fixed-window server refuses the 31st of a window), the share of
+ * consecutive sends closer than half the mean interval (bunched), and the gaps' p5 and p95 (ms).
  */
 export function spacing(reports, from, to) {
   const times = reports
@@ -121,7 +121,9 @@ export function spacing(reports, from, to) {
     most = Math.max(most, i - j + 1);
   }
   const mean = (times.at(-1) - times[0]) / Math.max(1, times.length - 1);
-  let bunched = 0;
-  for (let i = 1; i < times.length; i++) if (times[i] - times[i - 1] < mean / 2) bunched++;
-  return { most, bunched: bunched / Math.max(1, times.length - 1) };
+  const gaps = times.slice(1).map((t, i) => t - times[i]);
+  const bunched = gaps.filter((gap) => gap < mean / 2).length;
+  gaps.sort((a, b) => a - b);
+  const at = (q) => gaps[Math.min(gaps.length - 1, Math.floor(q * gaps.length))];
+  return { most, bunched: bunched / Math.max(1, gaps.length), gapP5: at(0.05), gapP95: at(0.95) };
 }

@@ -2,7 +2,8 @@
 // origin for a while with createClient — sharing its scopes through Redis when given one —
 // and prints what it saw as one JSON line. Options come as one JSON argument:
 //   { origin, durationMs, lanes, maxConcurrency?, initialConcurrency?, redis?, cluster?,
-//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline?, go?, sends? }
+//     leaseMs?, rateLeaseMinRequests?, horizonMs?, skewMs?, scopes?, hold?, timeline?, go?, sends?,
+//     loopMonitor? }
 // go: once set up (modules loaded, Redis connected), print {"ready":true} and wait for a line on
 // stdin before the run's durationMs starts (so a cold start on a loaded machine is not measured).
 // scopes > 1 spreads the requests over that many scopes (for the cluster run); hold keeps the
@@ -36,7 +37,7 @@ const clock = {
 
 /**
  * Round-trip times of the fleet's script calls (EVALSHA/EVAL) begun during the run, ms (and of
- * the acquires among them: a request's admission); those of the close (every scope's last ends
+ * the acquires that asked for leases among them: a request's admission); those of the close (every scope's last ends
  * and learning, at once) are counted apart. Calls by script or command.
  */
 const calls = [];
@@ -75,7 +76,9 @@ if (options.redis) {
           const name = scriptNames.get(args[0] === 'EVALSHA' ? args[1] : '') ?? 'eval';
           if (!duringRun) closeCalls++;
           else calls.push(performance.now() - started);
-          if (duringRun && name === 'acquire') acquires.push(performance.now() - started);
+          // An admission: an acquire asking for leases (ARGV[13], count; 0 only ends requests).
+          if (duringRun && name === 'acquire' && args[3 + Number(args[2]) + 12] !== '0')
+            acquires.push(performance.now() - started);
           byScript[name] = (byScript[name] ?? 0) + 1;
         } else byScript[args[0]] = (byScript[args[0]] ?? 0) + 1;
       }
@@ -127,9 +130,13 @@ const client = createClient({
   retry: { maxAttempts: 1 },
 });
 
-/** How late this process's event loop ran its callbacks (ms): the floor under every call's time. */
+/**
+ * How late this process's event loop ran its callbacks (ms): the floor under every call's time.
+ * It wakes the loop every ms; `loopMonitor: false` leaves it off (its figures are then null).
+ */
 const loopDelay = monitorEventLoopDelay({ resolution: 1 });
-loopDelay.enable();
+const monitored = options.loopMonitor !== false;
+if (monitored) loopDelay.enable();
 const tally = { ok: 0, refused: 0, other: 0, failed: 0, errors: [] };
 if (options.go) {
   process.stdout.write('{"ready":true}\n');
@@ -249,14 +256,15 @@ process.stdout.write(
     callMax: calls.at(-1) ?? null,
     acquireP50: quantile(acquires, 0.5),
     acquireP99: quantile(acquires, 0.99),
+    admissionCalls: acquires.length,
     closeCalls,
     cpuMs: (cpu.user + cpu.system) / 1000,
     // Script calls that took longer than the call timeout (100 ms) and than 3 of them (300 ms).
     callsOver100: calls.filter((ms) => ms > 100).length,
     callsOver300: calls.filter((ms) => ms > 300).length,
-    loopP50: loopDelay.percentile(50) / 1e6,
-    loopP99: loopDelay.percentile(99) / 1e6,
-    loopMax: loopDelay.max / 1e6,
+    loopP50: monitored ? loopDelay.percentile(50) / 1e6 : null,
+    loopP99: monitored ? loopDelay.percentile(99) / 1e6 : null,
+    loopMax: monitored ? loopDelay.max / 1e6 : null,
     modes,
     ...(timeline ? { timeline } : {}),
     ...(options.sends ? { sends } : {}),

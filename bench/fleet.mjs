@@ -4,6 +4,7 @@
 // for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
 //   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
 //     [--workers=1,4,8] [--shared-only] [--seconds=45] [--steady-from=20] [--cluster-lanes=8]
+//     [--cluster-workers=8] [--no-loop-monitor]
 import { createServer } from 'node:http';
 import { createClient as createRedis } from '@redis/client';
 import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
@@ -26,6 +27,10 @@ const flag = (name, fallback) =>
 const sizes = flag('workers', '1,4,8').split(',').map(Number);
 /** `--cluster-lanes=1`: callers per worker in the cluster scenario (8: flat out on 2 cores). */
 const clusterLanes = Number(flag('cluster-lanes', '8'));
+/** `--cluster-workers=2`: worker processes in the cluster scenario. */
+const clusterWorkers = Number(flag('cluster-workers', '8'));
+/** `--no-loop-monitor`: the cluster's workers do not measure their event loops (a 1 ms timer each). */
+const loopMonitor = !flags.includes('--no-loop-monitor');
 const sharedOnly = flags.includes('--shared-only');
 const wants = (name) => chosen.length === 0 || chosen.includes(name);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
@@ -141,7 +146,7 @@ function printThroughput(rows) {
       `${r.workers} workers, ${r.mode}: left shared mode after ms silent / of them the worker's own delay: ${r.left.join(', ')}`,
     );
   console.log(
-    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) | steady: most sends in 1 s, bunched | workers' CPU ms / request |`,
+    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) | steady: most sends in 1 s, bunched, gap p5-p95 ms | workers' CPU ms / request |`,
   );
   console.log(
     '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -149,7 +154,7 @@ function printThroughput(rows) {
   for (const r of rows) {
     const alone = r.mode === 'alone';
     console.log(
-      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} | ${r.spaced.most}, ${pct(r.spaced.bunched)} | ${fixed(r.cpuMsPerRequest)} |`,
+      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} | ${r.spaced.most}, ${pct(r.spaced.bunched)}, ${fixed(r.spaced.gapP5, 1)}-${fixed(r.spaced.gapP95, 1)} | ${fixed(r.cpuMsPerRequest)} |`,
     );
   }
 }
@@ -429,9 +434,9 @@ try {
     );
   }
   if (wants('cluster')) {
-    const r = await cluster(clusterLanes);
+    const r = await cluster(clusterLanes, clusterWorkers, loopMonitor);
     console.log(
-      `cluster (${clusterLanes} lanes per worker): ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms, admission (acquire) p50 ${fixed(r.acquireP50)} ms, p99 ${fixed(r.acquireP99)} ms (worst worker; calls begun during the run, ${r.closeCalls} more in the close); ${fixed(r.roundTrips)} round trips / request (${r.byScript})`,
+      `cluster (${clusterWorkers} workers, ${clusterLanes} lanes each): ${r.requests} requests over 1000 scopes, ${r.failed} failed, ${r.crossslot} CROSSSLOT, ${r.leftShared} switches to local; script round trip p50 ${fixed(r.callP50)} ms, p99 ${fixed(r.callP99)} ms, admission (acquire) p50 ${fixed(r.acquireP50)} ms, p99 ${fixed(r.acquireP99)} ms (worst worker; calls begun during the run, ${r.closeCalls} more in the close); ${fixed(r.roundTrips)} round trips / request (${r.byScript}); ${pct(r.admissionShare)} of requests paid an admission round trip; workers' CPU ${fixed(r.cpuMsPerRequest)} ms / request`,
     );
     console.log(
       `  where the tail is: worker event-loop delay p99 ${fixed(r.loopP99)} ms, max ${fixed(r.loopMax)} ms (worst worker); per worker call p50/p99/acquire p99/loop p99 ms: ${r.perWorker.join(', ')}; PING from an idle process p50 ${fixed(r.ping.p50)} ms, p99 ${fixed(r.ping.p99)} ms, max ${fixed(r.ping.max)} ms; scripts inside Redis ${fixed(r.inside, 0)} µs per call`,
