@@ -4,7 +4,8 @@
 // for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
 //   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
 //     [--workers=1,4,8] [--shared-only] [--seconds=45] [--steady-from=20] [--cluster-lanes=8]
-//     [--cluster-workers=8] [--no-loop-monitor]
+//     [--cluster-workers=8] [--no-loop-monitor] [--sends-out=FILE] (each throughput run's send times, JSON lines)
+import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createClient as createRedis } from '@redis/client';
 import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
@@ -32,6 +33,8 @@ const clusterWorkers = Number(flag('cluster-workers', '8'));
 /** `--no-loop-monitor`: the cluster's workers do not measure their event loops (a 1 ms timer each). */
 const loopMonitor = !flags.includes('--no-loop-monitor');
 const sharedOnly = flags.includes('--shared-only');
+/** `--sends-out=FILE`: appends each throughput run's send times (wall ms, by worker) and steady span. */
+const sendsOut = flag('sends-out', undefined);
 const wants = (name) => chosen.length === 0 || chosen.includes(name);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
@@ -74,6 +77,10 @@ async function throughput(n, redis, skew = false) {
   const reports = await Promise.all(workers.map((w) => w.done));
   await server.stop();
   const inside = redis ? await redisSide(redis) : undefined;
+  if (sendsOut) {
+    const sends = reports.map((r) => r.sends ?? []);
+    appendFileSync(sendsOut, `${JSON.stringify({ workers: n, steadyAt, steadyTo, sends })}\n`);
+  }
   const share = (a, b, s) => {
     const ok = (b.byStatus['200'] ?? 0) - (a.byStatus['200'] ?? 0);
     const refused = (b.byStatus['429'] ?? 0) - (a.byStatus['429'] ?? 0);
@@ -96,6 +103,8 @@ async function throughput(n, redis, skew = false) {
     perWorker: reports.map((r) => r.requests ?? 0),
     spaced: spacing(reports, steadyAt, steadyTo),
     cpuMsPerRequest: sum(reports, 'cpuMs') / Math.max(1, sum(reports, 'requests')),
+    // Acquires that asked for leases (a round trip a request waited on), per request.
+    admissionCalls: sum(reports, 'admissionCalls') / Math.max(1, sum(reports, 'requests')),
     // Why workers left shared mode: ms since Redis last answered / of them the worker's own delay.
     left: reports
       .flatMap((r) => r.modes ?? [])
@@ -146,15 +155,15 @@ function printThroughput(rows) {
       `${r.workers} workers, ${r.mode}: left shared mode after ms silent / of them the worker's own delay: ${r.left.join(', ')}`,
     );
   console.log(
-    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) | steady: most sends in 1 s, bunched, gap p5-p95 ms | workers' CPU ms / request |`,
+    `| workers | sharing | start-up s | goodput whole run (0-${seconds} s) / steady (${steadyFrom}-${seconds} s) | refused whole / steady | Redis round trips / request | failed | mode switches | script p99 / max ms | calls > 100 / > 300 ms | event-loop p99 / max ms | inside Redis: µs per script, CPU s, calls > 10 ms (slowest ms) | requests per worker (min-max) | steady: most sends in 1 s, bunched, gap p5-p95 ms | workers' CPU ms / request | admission round trips / request |`,
   );
   console.log(
-    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const r of rows) {
     const alone = r.mode === 'alone';
     console.log(
-      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} | ${r.spaced.most}, ${pct(r.spaced.bunched)}, ${fixed(r.spaced.gapP5, 1)}-${fixed(r.spaced.gapP95, 1)} | ${fixed(r.cpuMsPerRequest)} |`,
+      `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} | ${r.spaced.most}, ${pct(r.spaced.bunched)}, ${fixed(r.spaced.gapP5, 1)}-${fixed(r.spaced.gapP95, 1)} | ${fixed(r.cpuMsPerRequest)} | ${alone ? '-' : fixed(r.admissionCalls)} |`,
     );
   }
 }
