@@ -59,6 +59,9 @@ export async function cluster(clusterLanes, n = 8, loopMonitor = true) {
     closeCalls: sum(reports, 'closeCalls'),
     // Admissions that paid a round trip (an acquire asking for leases), per request.
     admissionShare: sum(reports, 'admissionCalls') / Math.max(1, sum(reports, 'requests')),
+    // Channel subscriptions (a scope's first admission in a worker waits for one), per request, and their p99.
+    subscribes: sum(reports, 'subscribes') / Math.max(1, sum(reports, 'requests')),
+    subscribeP99: Math.max(...reports.map((r) => r.subscribeP99 ?? 0)),
     // The workers' own CPU per request (user + system over the run), ms.
     cpuMsPerRequest: sum(reports, 'cpuMs') / Math.max(1, sum(reports, 'requests')),
     roundTrips: sum(reports, 'roundTrips') / Math.max(1, sum(reports, 'requests')),

@@ -42,6 +42,8 @@ const clock = {
  */
 const calls = [];
 const acquires = [];
+/** Round-trip times of the scopes' channel subscriptions during the run, ms. */
+const subscribes = [];
 let closing = false;
 let closeCalls = 0;
 const byScript = {};
@@ -66,6 +68,15 @@ if (options.redis) {
   const link = nodeRedisLink(redis);
   const timed = {
     ...link,
+    // SSUBSCRIBE of a scope's channel: a scope's first admission in this worker waits for it.
+    subscribe: async (channel, listener) => {
+      const started = performance.now();
+      try {
+        return await link.subscribe(channel, listener);
+      } finally {
+        if (!closing) subscribes.push(performance.now() - started);
+      }
+    },
     command: async (key, args) => {
       const started = performance.now();
       const duringRun = !closing;
@@ -239,6 +250,7 @@ loopDelay.disable(); // the run's event loop, not the close's
 await client.close();
 calls.sort((a, b) => a - b);
 acquires.sort((a, b) => a - b);
+subscribes.sort((a, b) => a - b);
 const quantile = (times, q) =>
   times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))] : null;
 const at = (q) => quantile(calls, q);
@@ -257,6 +269,9 @@ process.stdout.write(
     acquireP50: quantile(acquires, 0.5),
     acquireP99: quantile(acquires, 0.99),
     admissionCalls: acquires.length,
+    subscribes: subscribes.length,
+    subscribeP50: quantile(subscribes, 0.5),
+    subscribeP99: quantile(subscribes, 0.99),
     closeCalls,
     cpuMs: (cpu.user + cpu.system) / 1000,
     // Script calls that took longer than the call timeout (100 ms) and than 3 of them (300 ms).
