@@ -76,6 +76,7 @@ export class FleetScope {
       wakeUp: this.#wakeUp,
       changed,
       subscribe: () => this.subscribe(),
+      heard: () => this.#channel.heard,
       release: (grant) => this.release(grant),
       learn: () => this.#learner.learn(),
     });

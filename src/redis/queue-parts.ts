@@ -13,6 +13,8 @@ export interface QueueParts {
   readonly changed: () => void;
   /** Listens for the scope's announcements. */
   readonly subscribe: () => Promise<void>;
+  /** Whether they are heard yet (the subscription confirmed). */
+  readonly heard: () => boolean;
   /** Frees a grant not used. */
   readonly release: (grant: FleetGrant) => void;
   /** This worker was handed the scope's learning lock. */

@@ -3,6 +3,7 @@ import { type WaitOptions, WaitQueue } from '../enforce/wait-queue.js';
 import { grantsOf } from './acquire-grants.js';
 import { BookedSends } from './booked-sends.js';
 import type { FleetGrant } from './fleet-grant.js';
+import { Hearing } from './hearing.js';
 import { LeaseBook } from './lease-book.js';
 import { ACQUIRE } from './lua/acquire.js';
 import type { QueueParts } from './queue-parts.js';
@@ -30,6 +31,7 @@ export class RequestQueue {
   readonly #waiting = new WaitQueue();
   readonly #granted: FleetGrant[] = [];
   readonly #booked: BookedSends;
+  readonly #hearing: Hearing;
   #pumping = false;
   #leaseCount = 0;
   /** Requests ended, to tell Redis with the next call: lease id, outcome ('' for none). */
@@ -50,6 +52,7 @@ export class RequestQueue {
     this.#clock = clock;
     this.#parts = parts;
     this.#booked = new BookedSends(clock);
+    this.#hearing = new Hearing(parts, clock, fleet.settings.callTimeoutMs);
     this.leases = new LeaseBook(clock, fleet.settings.renewMs, (ids) =>
       fleet.shared ? parts.calls.renew(ids) : Promise.resolve(),
     );
@@ -88,10 +91,9 @@ export class RequestQueue {
   }
 
   /**
-   * Ends a request's lease with the next call, its outcome ('' for none)
-   * queued for the learner: the pump's next acquire when callers wait (one
-   * sleeping for a slot is woken: the slot freed is its own), else one call
-   * for every request ended by then.
+   * Ends a request's lease with the next call, its outcome ('' for none) queued for the learner:
+   * the pump's next acquire when callers wait (one sleeping for a slot is woken: the slot freed
+   * is its own), else one call for every request ended by then.
    */
   end(leaseId: string, outcome: string): void {
     this.#ended.push([leaseId, outcome]);
@@ -131,9 +133,7 @@ export class RequestQueue {
     this.#pumping = true;
     const { view, alone } = this.#parts;
     try {
-      // Listening first (a wake-up must not be missed), for one call timeout at most.
-      const timeout = this.#clock.sleep(this.#fleet.settings.callTimeoutMs);
-      await Promise.race([this.#parts.subscribe(), timeout]);
+      void this.#parts.subscribe(); // with the first call, not before it (see Hearing)
       while (this.#waiting.size > 0) {
         // A pause ending within the horizon is Redis's to schedule: leases from its end.
         const pausedMs = view.pauseUntil - this.#clock.now() - this.#fleet.settings.horizonMs;
@@ -179,7 +179,7 @@ export class RequestQueue {
       held: this.leases.size,
       ends: this.#ended.splice(0),
     };
-    const sentAt = this.#clock.now();
+    const [sentAt, heard] = [this.#clock.now(), this.#hearing.heard];
     this.#calling = true;
     const reply = await calls.acquire(ask, (late) => this.#late(late, first)).catch(() => {});
     this.#calling = false;
@@ -190,26 +190,25 @@ export class RequestQueue {
       return;
     }
     view.observeTime(sentAt, this.#clock.now(), Number(reply[2]));
-    const [window, rate] = [view.window, view.rate];
-    view.readNumbers(reply);
-    if (view.window !== window || view.rate !== rate) this.#parts.changed();
+    this.#hearing.read(reply);
     if (Number(reply[12]) === 1) this.#parts.learn();
     const waits = reply[11] as unknown[];
     // Not granted: ends carried meanwhile go first (they may free the slots), else sleep.
     if (waits.length === 0) {
-      if (this.#ended.length > 0) return;
-      const full = Number(reply[0]) === ACQUIRE.full;
-      return this.#sleep(Number(reply[1]) / 1000, full);
+      if (this.#ended.length > 0 || (!heard && (await this.#hearing.listen()))) return;
+      return this.#sleep(Number(reply[1]) / 1000, Number(reply[0]) === ACQUIRE.full);
     }
     const grants = grantsOf(reply, first, this.#fleet.settings.workerId, view, this.#clock.now());
-    for (const grant of grants) this.#handOut(grant);
+    // Deaf when it asked: booked sends go if nothing moved meanwhile; it asks again, not sleeps.
+    const booked = !heard && grants.some((grant) => grant.sendAt > 0);
+    const moved = booked && (await this.#hearing.listen()) && (await this.#hearing.moved());
+    for (const grant of grants) moved ? this.end(grant.leaseId, '') : this.#handOut(grant);
+    if (moved || (!heard && (await this.#hearing.listen()))) return;
     // The window is full now and this worker queued for the next slot: wait to be woken, or
     // for the first lease to expire (a dead worker's slots come back so, waking nobody).
+    const expiryMs = Number(reply[13]) / 1000 || this.#fleet.settings.leaseMs;
     if (this.#waiting.size > 0 && view.inflight >= view.window && this.#ended.length === 0)
-      await this.#sleep(
-        Math.max(1, Number(reply[13]) / 1000 || this.#fleet.settings.leaseMs),
-        true,
-      );
+      await this.#sleep(Math.max(1, expiryMs), true);
   }
 
   /**
@@ -234,9 +233,9 @@ export class RequestQueue {
   }
 
   /**
-   * Sleeps `ms` (a lease time at most), or until an announcement from Redis
-   * wakes the scope; `full`: for a slot (a request of ours ending wakes it).
-   * What ended meanwhile is not held back by a sleep for anything else.
+   * Sleeps `ms` (a lease time at most), or until an announcement from Redis wakes the scope;
+   * `full`: for a slot (a request of ours ending wakes it). What ended meanwhile is not held
+   * back by a sleep for anything else.
    */
   async #sleep(ms: number, full = false): Promise<void> {
     if (!full && this.#ended.length > 0) void this.#flush();

@@ -37,6 +37,7 @@ export class ScopeChannel {
   readonly #channel: string;
   readonly #parts: ChannelParts;
   #subscribed: Promise<void> | undefined;
+  #heard = false;
 
   constructor(fleet: RedisFleet, channel: string, parts: ChannelParts) {
     this.#fleet = fleet;
@@ -44,18 +45,29 @@ export class ScopeChannel {
     this.#parts = parts;
   }
 
+  /** Whether the subscription is confirmed: a message published from now on is heard. */
+  get heard(): boolean {
+    return this.#heard;
+  }
+
   /** Listens (idempotent; retried after a failure). */
   subscribe(): Promise<void> {
     this.#subscribed ??= this.#fleet.link
       .subscribe(this.#channel, (message) => this.#hear(message))
-      .catch(() => {
-        this.#subscribed = undefined;
-      });
+      .then(
+        () => {
+          this.#heard = true;
+        },
+        () => {
+          this.#subscribed = undefined;
+        },
+      );
     return this.#subscribed;
   }
 
   /** Stops listening. */
   close(): void {
+    this.#heard = false;
     if (this.#subscribed) this.#fleet.link.unsubscribe(this.#channel).catch(() => undefined);
   }
 
