@@ -56,6 +56,9 @@ export async function cluster(clusterLanes, n = 8, loopMonitor = true) {
     // A request's admission: its acquire's round trip (calls begun during the run, not the close).
     acquireP50: Math.max(...reports.map((r) => r.acquireP50 ?? 0)),
     acquireP99: Math.max(...reports.map((r) => r.acquireP99 ?? 0)),
+    // With one lane, a request's whole admission: fetch called to headers sent (worst worker).
+    admissionP50: Math.max(...reports.map((r) => r.admissionP50 ?? 0)),
+    admissionP99: Math.max(...reports.map((r) => r.admissionP99 ?? 0)),
     closeCalls: sum(reports, 'closeCalls'),
     // Admissions that paid a round trip (an acquire asking for leases), per request.
     admissionShare: sum(reports, 'admissionCalls') / Math.max(1, sum(reports, 'requests')),

@@ -111,10 +111,20 @@ if (options.redis) {
 
 /** Wall ms each request's headers were sent (undici's channel, as they leave), when asked. */
 const sends = [];
-if (options.sends)
-  subscribe('undici:client:sendHeaders', () =>
-    sends.push(Math.round((performance.timeOrigin + performance.now()) * 10) / 10),
-  );
+/**
+ * With one lane, each request's whole admission: from `fetch` called to its headers sent (the
+ * local controller, a channel subscription, the acquire, a booked send time), ms.
+ */
+const admissions = [];
+let fetchedAt;
+if (options.sends || options.lanes === 1)
+  subscribe('undici:client:sendHeaders', () => {
+    const now = performance.now();
+    if (options.sends) sends.push(Math.round((performance.timeOrigin + now) * 10) / 10);
+    if (fetchedAt !== undefined && options.lanes === 1 && !closing)
+      admissions.push(now - fetchedAt);
+    fetchedAt = undefined;
+  });
 
 const scopes = options.scopes ?? 1;
 /**
@@ -164,6 +174,7 @@ async function lane() {
     const i = n++;
     const path = scopes > 1 ? `/s${i % scopes}/${i}` : `/${process.pid}/${i}`;
     busy++;
+    fetchedAt = performance.now();
     try {
       const response = await client.fetch(`${options.origin}${path}`);
       await response.arrayBuffer();
@@ -251,6 +262,7 @@ await client.close();
 calls.sort((a, b) => a - b);
 acquires.sort((a, b) => a - b);
 subscribes.sort((a, b) => a - b);
+admissions.sort((a, b) => a - b);
 const quantile = (times, q) =>
   times.length ? times[Math.min(times.length - 1, Math.floor(q * times.length))] : null;
 const at = (q) => quantile(calls, q);
@@ -269,6 +281,8 @@ process.stdout.write(
     acquireP50: quantile(acquires, 0.5),
     acquireP99: quantile(acquires, 0.99),
     admissionCalls: acquires.length,
+    admissionP50: quantile(admissions, 0.5),
+    admissionP99: quantile(admissions, 0.99),
     subscribes: subscribes.length,
     subscribeP50: quantile(subscribes, 0.5),
     subscribeP99: quantile(subscribes, 0.99),
