@@ -5,7 +5,7 @@ import { benchMarkdown } from '../sim/bench-table.js';
 import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
 import { STRATEGIES, type Strategy } from '../sim/strategies/index.js';
 import { benchFamily } from './bench-family.js';
-import { numberArg, positiveArg } from './parsers.js';
+import { formerFlag, numberArg, positiveArg } from './parsers.js';
 import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
@@ -19,6 +19,8 @@ export interface BenchCommandOptions {
   json?: boolean;
   write?: string;
   family?: number;
+  timingNoiseMs?: number;
+  /** The former name of `timingNoiseMs`, kept for scripts that use it. */
   timingNoise?: number;
 }
 
@@ -48,10 +50,11 @@ export function registerBench(program: Command): Command {
       numberArg({ min: 1, integer: true }),
     )
     .option(
-      '--timing-noise <ms>',
+      '--timing-noise-ms <ms>',
       'with --family: each request reaches the server 0..ms late and its outcome is reported 0..ms late (seeded)',
       numberArg(),
     )
+    .addOption(formerFlag('--timing-noise <ms>', '--timing-noise-ms', numberArg()))
     .option('--json', 'print the results as one JSON object (last line of stdout)')
     .option(
       '--write <file>',
@@ -68,9 +71,12 @@ export async function benchCommand(
   argv: readonly string[],
 ): Promise<number> {
   const strategies = pick(options.strategy, STRATEGIES, 'strategy');
-  if (options.family !== undefined) return familyCommand(options, strategies, argv);
-  if (options.timingNoise !== undefined) {
-    throw new UsageError('--timing-noise applies to --family runs only');
+  const timingNoiseMs = options.timingNoiseMs ?? options.timingNoise;
+  if (options.family !== undefined) {
+    return familyCommand(options, strategies, argv, timingNoiseMs ?? 0);
+  }
+  if (timingNoiseMs !== undefined) {
+    throw new UsageError('--timing-noise-ms applies to --family runs only');
   }
   const scenarios = pick(options.scenario, SCENARIOS, 'scenario');
   const rows = await runBench({
@@ -95,6 +101,7 @@ async function familyCommand(
   options: BenchCommandOptions,
   strategies: Strategy[],
   argv: readonly string[],
+  timingNoiseMs: number,
 ): Promise<number> {
   if (options.real || options.scenario !== undefined || options.duration !== undefined) {
     throw new UsageError(
@@ -106,11 +113,11 @@ async function familyCommand(
     count,
     seed: options.seed,
     strategies,
-    timingNoiseMs: options.timingNoise ?? 0,
+    timingNoiseMs,
     json: options.json ?? false,
   });
   if (options.write) {
-    const noise = options.timingNoise ? `-noise-${options.timingNoise}` : '';
+    const noise = timingNoiseMs ? `-noise-${timingNoiseMs}` : '';
     await writeSection(options.write, `family-${count}-seed-${options.seed}${noise}`, argv, text);
   }
   return 0;

@@ -8,7 +8,7 @@ import { FamilyModel } from '../sim/family/family-model.js';
 import type { FamilyServer } from '../sim/family/server.js';
 import { createModel, MODEL_CATALOG, parseModelParams } from '../sim/models/index.js';
 import { startMockServer } from '../testing/mock-server.js';
-import { collect, numberArg } from './parsers.js';
+import { collect, formerFlag, numberArg } from './parsers.js';
 import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
@@ -16,6 +16,8 @@ import { UsageError } from './usage-error.js';
 export interface ServeMockOptions {
   model?: string;
   rate?: string;
+  latencyMs?: string;
+  /** The former name of `latencyMs`, kept for scripts that use it. */
   latency?: string;
   port: number;
   param: string[];
@@ -34,7 +36,8 @@ export function registerServeMock(program: Command): Command {
     .description('serve a server model on 127.0.0.1 until Ctrl-C (GET /__stats shows what it saw)')
     .option('--model <name>', 'a model from --list, or several joined with + (fixed-window+ramp)')
     .option('--rate <r>', 'the model parameter rate: req/s, or steps like 30,10@10000')
-    .option('--latency <ms>', 'the model parameter latencyMs')
+    .option('--latency-ms <ms>', 'the model parameter latencyMs')
+    .addOption(formerFlag('--latency <ms>', '--latency-ms'))
     .option(
       '--port <port>',
       'port to listen on (0: any free one)',
@@ -50,7 +53,7 @@ export function registerServeMock(program: Command): Command {
       'serve server i of the randomized family (see bench --family) instead of --model',
       numberArg({ integer: true }),
     )
-    .option('--family-seed <s>', 'seed of the family sample', numberArg({ integer: true }))
+    .option('--family-seed <n>', 'seed of the family sample', numberArg({ integer: true }))
     .option('--record <file>', 'with --family-index: write what the server saw here on exit (JSON)')
     .action((options: ServeMockOptions) => exitWith(serveMockCommand(options)));
 }
@@ -104,7 +107,8 @@ function buildModel(spec: string, options: ServeMockOptions) {
   try {
     const params: Record<string, string> = parseModelParams(options.param);
     if (options.rate !== undefined) params.rate = options.rate;
-    if (options.latency !== undefined) params.latencyMs = options.latency;
+    const latencyMs = options.latencyMs ?? options.latency;
+    if (latencyMs !== undefined) params.latencyMs = latencyMs;
     return createModel(spec, params, seededRandom(options.seed));
   } catch (error) {
     throw new UsageError(asCommandLine(error instanceof Error ? error.message : String(error)));
@@ -115,7 +119,7 @@ function buildModel(spec: string, options: ServeMockOptions) {
 const FLAGS: Readonly<Record<string, string>> = {
   model: '--model',
   rate: '--rate',
-  latencyMs: '--latency',
+  latencyMs: '--latency-ms',
 };
 
 /**

@@ -257,6 +257,22 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
     [['baseline', 'check', 'passwd.txt'], /^ratewise: passwd.txt: none of its 2 lines/],
     [['probe', 'gopher://x'], /^ratewise: not an http\(s\) URL: gopher:\/\/x\n$/],
     [
+      ['serve-mock', '--model', 'fixed-window', '--latency-ms', 'abc'],
+      /^ratewise: --latency-ms: must be a number >= 0, got "abc" \(string\)\n$/,
+    ],
+    [
+      ['serve-mock', '--model', 'fixed-window', '--latency', 'abc'], // former name
+      /^ratewise: --latency-ms: must be a number >= 0, got "abc" \(string\)\n$/,
+    ],
+    [
+      ['bench', '--timing-noise-ms', '5'],
+      /^ratewise: --timing-noise-ms applies to --family runs only\n$/,
+    ],
+    [
+      ['bench', '--timing-noise', '5'],
+      /^ratewise: --timing-noise-ms applies to --family runs only\n$/,
+    ], // former name
+    [
       ['serve-mock', '--model', 'fixed-window', '--port', '70000'],
       /^ratewise: error: option '--port <port>' argument '70000' is invalid\. expected an integer >= 0 and <= 65535\.\n$/,
     ],

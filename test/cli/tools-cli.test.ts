@@ -22,7 +22,7 @@ describe('ratewise serve-mock', () => {
 
   it('serves a model on loopback, prints its URL as JSON and stops on SIGTERM', async () => {
     const server = startCli(
-      ['serve-mock', '--model', 'fixed-window', '--rate', '2', '--latency', '0', '--json'],
+      ['serve-mock', '--model', 'fixed-window', '--rate', '2', '--latency-ms', '0', '--json'],
       dir,
     );
     const { url } = JSON.parse(await firstLine(server.child.stdout));
