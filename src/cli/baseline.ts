@@ -24,6 +24,8 @@ import { UsageError } from './usage-error.js';
 
 /** A count on the command line: a whole number, at least 1. */
 const COUNT = numberArg({ min: 1, integer: true });
+/** Where baseline files go and are read from unless `--dir` says otherwise. */
+const BASELINE_DIR = 'baselines';
 
 /** Options of `ratewise baseline capture`. */
 export interface CaptureCommandOptions {
@@ -108,7 +110,7 @@ export async function runCapture(
     const files: string[] = [];
     for (const capture of captures) {
       files.push(
-        capture.baseline ? await saveBaseline(options.dir ?? 'baselines', capture.baseline) : '-',
+        capture.baseline ? await saveBaseline(options.dir ?? BASELINE_DIR, capture.baseline) : '-',
       );
     }
     io.stdout.write(
@@ -137,7 +139,7 @@ export async function runCheck(
   const { io } = deps;
   try {
     const { latencies, asked } = await liveLatencies(targets, options, deps);
-    const dir = options.dir ?? 'baselines';
+    const dir = options.dir ?? BASELINE_DIR;
     const judge = {
       threshold: options.threshold ?? 2,
       minSamples: Math.min(MIN_CHECK_SAMPLES, asked),
@@ -195,7 +197,7 @@ function sharedOptions(
   help: { requests: string; requestsDefault: number; intervalMs: string; windowRequests: string },
 ): Command {
   return command
-    .option('--dir <dir>', 'folder of baseline files', 'baselines')
+    .option('--dir <dir>', 'folder of baseline files', BASELINE_DIR)
     .option('--requests <n>', help.requests, COUNT, help.requestsDefault)
     .option('--interval-ms <ms>', help.intervalMs, numberArg({ min: 0 }), 1000)
     .option('--window-requests <n>', help.windowRequests, COUNT)
