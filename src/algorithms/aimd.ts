@@ -1,5 +1,6 @@
 import { numberOption, savedRecord } from '../options.js';
 import { type AimdOptions, type AimdSettings, aimdSettings } from './aimd-options.js';
+import { BoundRounds } from './bound-rounds.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
@@ -32,7 +33,9 @@ const NO_OPTIONS: AimdOptions = Object.freeze({});
  *
  * - grows by about one per round trip (`1 / limit` per success), and only while
  *   the limit is used (`inflight * 2 >= limit`); with slow start, by one per
- *   success until the first decrease;
+ *   success until the first decrease; while it binds — round trips with the
+ *   limit full, only successes and no latency rise — the growth per round
+ *   trip doubles, up to half the limit (see {@link BoundRounds});
  * - on a refusal (429), once per congestion event, learns what it shows: a
  *   request refused at more in flight than any recently accepted one was
  *   refused for its concurrency (a concurrency cap), so the limit drops to the
@@ -57,6 +60,8 @@ export class AimdLimit implements ConcurrencyLimit {
   #holdUntil: number | undefined;
   /** Created with the first refusal of a concurrency: most scopes are never refused. */
   #ceiling: ConcurrencyCeiling | undefined;
+  /** Created with the first success past slow start: most scopes never leave it. */
+  #rounds: BoundRounds | undefined;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
@@ -86,7 +91,8 @@ export class AimdLimit implements ConcurrencyLimit {
     if (speed === 'grow') {
       this.#ceiling?.onAccepted(sample);
       this.#grow(sample);
-    } else if (speed === 'cut') {
+    } else if (speed !== 'hold') this.#rounds?.onTrouble();
+    if (speed === 'cut') {
       if (sample.signal.kind === 'throttled') this.#refused(sample);
       else this.#decrease(sample, this.#s.backoffRatio);
     } else if (speed === 'cut-hard') this.#overload(sample);
@@ -105,11 +111,19 @@ export class AimdLimit implements ConcurrencyLimit {
   }
 
   #grow(sample: Sample): void {
+    const slowStart = this.#value < this.#slowStartThreshold;
+    const perRound = slowStart ? 1 : this.#perRound(sample);
     if (sample.at < (this.#holdUntil ?? NEVER)) return;
     if (this.#underHalfUsed(sample)) return; // app-limited: no evidence of headroom
-    const step = this.#value < this.#slowStartThreshold ? 1 : 1 / this.#value;
+    const step = slowStart ? 1 : perRound / this.#value;
     const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling?.cap ?? Infinity));
     this.#value = Math.min(cap, this.#value + step);
+  }
+
+  /** Growth per round trip past slow start: one, more while the limit binds (see {@link BoundRounds}). */
+  #perRound(sample: Sample): number {
+    this.#rounds ??= new BoundRounds();
+    return this.#rounds.onSuccess(sample, this.#value);
   }
 
   /** Whether under half the limit was in flight: the outcome says nothing about the limit. */

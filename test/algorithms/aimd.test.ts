@@ -19,20 +19,76 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(32);
   });
 
-  it('grows by about one per round trip (a window of successes), not one per success (property)', () => {
+  it('grows by about one per round trip (a window of successes), not one per success, while the limit is not full (property)', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 2, max: 24 }),
+        fc.integer({ min: 8, max: 24 }),
         fc.integer({ min: 1, max: 6 }),
         (initialLimit, roundTrips) => {
           const limit = new AimdLimit({ initialLimit, slowStartThreshold: 0 });
-          for (let r = 0; r < roundTrips; r++) succeed(limit, limit.limit, 1000 * (r + 1));
+          for (let r = 0; r < roundTrips; r++) {
+            // Used (over half in flight), not full: the pacer or the demand holds it back.
+            const inflight = Math.ceil(0.6 * limit.limit);
+            for (let i = 0; i < limit.limit; i++)
+              limit.onSample(sample({ at: 1000 * (r + 1) + i, inflight }));
+          }
           const grown = limit.limit - initialLimit;
           expect(grown).toBeGreaterThanOrEqual(roundTrips - 1);
           expect(grown).toBeLessThanOrEqual(roundTrips);
         },
       ),
     );
+  });
+
+  it('doubles its growth each round trip the limit binds, clean and calm, at most by half', () => {
+    // Pages of a second, a server granting far more: at one per round trip, 40 → 250 took minutes.
+    const limit = new AimdLimit({ initialLimit: 40, max: 256, slowStartThreshold: 0 });
+    const sizes = [limit.limit];
+    for (let r = 1; r <= 10; r++) {
+      succeed(limit, limit.limit, 1000 * r);
+      sizes.push(limit.limit);
+    }
+    // One per round trip until a round trip showed it full, then about 2, 4, 8, … per round trip.
+    expect(sizes.slice(0, 5)).toEqual([40, 40, 41, 43, 47]);
+    expect(sizes[8]).toBeGreaterThanOrEqual(120);
+    expect(limit.limit).toBe(256);
+    for (let r = 1; r < sizes.length; r++) {
+      const [before, after] = [sizes[r - 1] as number, sizes[r] as number];
+      expect(after).toBeLessThanOrEqual(Math.max(before + 1, 1.5 * before));
+    }
+  });
+
+  it('starts again from one per round trip after a refusal, a timeout, a limit not full or a latency rising', () => {
+    /** Six round trips of a full limit from 40, each round trip `rise` times the last. */
+    const bound = (rise = 1) => {
+      const limit = new AimdLimit({ initialLimit: 40, max: 256, slowStartThreshold: 0 });
+      for (let r = 1; r <= 6; r++) {
+        for (let i = 0, n = limit.limit; i < n; i++) {
+          const at = 1000 * r + i;
+          limit.onSample(sample({ at, sentAt: at - 100 * rise ** r, inflight: limit.limit }));
+        }
+      }
+      return limit;
+    };
+    /** Growth over the next round trip from `at`, sent at `inflight`. */
+    const nextRound = (limit: AimdLimit, at: number, inflight = limit.limit) => {
+      const before = limit.limit;
+      for (let i = 0; i < before; i++) limit.onSample(sample({ at: at + i, inflight }));
+      return limit.limit - before;
+    };
+    expect(nextRound(bound(), 7000)).toBeGreaterThanOrEqual(20);
+    const refused = bound();
+    refused.onSample(sample({ at: 6900, sentAt: 6800, kind: 'throttled', inflight: 68 }));
+    expect(nextRound(refused, 7000)).toBe(1);
+    const timedOut = bound();
+    timedOut.onSample(sample({ at: 6900, sentAt: 6800, kind: 'timeout', inflight: 68 }));
+    expect(nextRound(timedOut, 7000)).toBe(1); // the round trip of the cut was not clean
+    expect(nextRound(timedOut, 8000)).toBe(2); // from one again: 2, 4, … while clean and full
+    const notFull = bound();
+    nextRound(notFull, 7000, 40); // judged as the next round trip ends
+    expect(nextRound(notFull, 8000, 60)).toBe(1);
+    // Each round trip 20 % slower than the last (a latency keyed to the rate): one per round trip.
+    expect(bound(1.2).limit).toBe(45);
   });
 
   it('does not grow while the limit is not used (inflight * 2 < limit)', () => {

@@ -92,6 +92,34 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     ).toBeLessThanOrEqual(30);
   });
 
+  it('follows a capacity that rose 4x on second-long pages: the concurrency limit does not hold it back', async () => {
+    // The limit bound far below capacity (all requests in flight, none refused) and grew one per
+    // round trip, a second each: 68.3 % and 64.6 % steady, the raised capacity never reached
+    // before. Growth that doubles each round trip the limit binds: 85.9 % and 88.7 %, 40-42 s.
+    const slow = (kind: FamilyServer['kind'], latencyMs: number, rate: number) =>
+      server({
+        kind,
+        burst: 1,
+        latencyMs,
+        jitterMs: latencyMs / 3,
+        rate: [
+          { fromMs: 0, rate },
+          { fromMs: 90_000, rate: 4 * rate },
+        ],
+        client: { maxConcurrency: 256, timeoutMs: 30_000 },
+      });
+    const runs = await Promise.all(
+      [slow('sliding-log', 1000, 50), slow('fixed-window', 1200, 30)].map((s) =>
+        runFamilyServer(s, ratewise),
+      ),
+    );
+    for (const { measures } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.8);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+      expect(measures.stepUps[0]?.seconds).toBeLessThanOrEqual(60);
+    }
+  });
+
   it('keeps most of a slow token bucket of burst 1: a refused probe resumes below the rate refused', async () => {
     // Target 95 %. Resumed at a reading just under the probe's refused rate before its recount was
     // in, the next send was refused too and cut the rate by half: 55.2 % (8 req/s, 8 slots) and
