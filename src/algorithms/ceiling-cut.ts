@@ -2,6 +2,7 @@ import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
 import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import type { CeilingRecounts } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
+import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import type { CutReport, Prober } from './prober.js';
 import type { RateDecisions } from './rate-decisions.js';
 import type { RateMeter } from './rate-meter.js';
@@ -20,6 +21,10 @@ const HELD_CUT = 0.5;
 const MIN_PROBE_SPAN_MS = 1000;
 /** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
 const HOLD_RTTS = 4;
+/** A grant read soon after a pause says only "at least" when the floor over that pause is this many requests or more. */
+const BOUND_REQUESTS = 8;
+/** A pause asked again is the same one if the pause it brought was at most this share longer. */
+const SAME_PAUSE = 0.25;
 
 /** The parts of an adaptive rate a cut reads and moves. */
 export interface CutParts {
@@ -42,7 +47,8 @@ export interface CutParts {
  * {@link Prober.heldBeforeRefusedProbe}); the margin adapts
  * ({@link adaptedMargin});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
- * prober settles the probe's bill. `current` is the learned rate that was
+ * prober settles the probe's bill; a cut at a held rate that left only a
+ * bound (see {@link leavesOnlyBound}) owes it the next probe. `current` is the learned rate that was
  * refused; `probeStartedAt`, when the probe (if any) started.
  */
 export function cutOnRefusal(
@@ -103,6 +109,9 @@ export function cutOnRefusal(
   }
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   prober.onCut(report, decisions.ceiling);
+  if (!probing && heldBefore === undefined && leavesOnlyBound(sample, measured, floor, meter)) {
+    prober.owe();
+  }
   decisions.ceiling = ceiling;
   const holdMs = speed === 'cut-hard' ? settings.overloadHoldMs : settings.minHoldMs;
   const rttMs = at - sample.sentAt;
@@ -158,4 +167,43 @@ export function adaptedMargin(
   }
   const factor = probing ? NARROW : WIDEN;
   return { margin: Math.min(MARGIN.max, Math.max(MARGIN.min, margin * factor)), confirmed: true };
+}
+
+/**
+ * Whether a cut at a held rate left only a lower bound on the capacity: its
+ * reading — what the server granted since the last pause, per that pause —
+ * came to the `floor` or under, the refusal asks again for the constant pause
+ * of 2 s or more that brought that pause, and the floor over the pause is
+ * {@link BOUND_REQUESTS} requests or more. A server whose `Retry-After` is a
+ * constant longer than its window (2–5 s on a 1 s window) grants a window's
+ * worth in a fraction of a second and is read at W/P of it; the floor (half
+ * the rate refused) is then only a bound, and the capacity between it and the
+ * rate refused is worth a probe at once, whatever a probe costs — held at the
+ * bound until the budget's next probe, a minute or more of pause-priced
+ * probing, loses far more. A pause that is the window's real wait reads the
+ * grant right, and a cut to its floor is a capacity that fell (a probe then is
+ * one more refusal); a few requests read over a pause at a slow pace say
+ * nothing either way: both left to the budget.
+ */
+function leavesOnlyBound(
+  sample: Sample,
+  measured: { ceiling: number; calm: boolean } | undefined,
+  floor: number,
+  meter: RateMeter,
+): boolean {
+  if (measured === undefined || measured.calm || measured.ceiling > floor) return false;
+  const pausedMs = meter.pauses.lengthMs;
+  if (!askedAgain(sample.signal.retryAfterMs, pausedMs)) return false;
+  return (floor * pausedMs) / 1000 >= BOUND_REQUESTS;
+}
+
+/**
+ * Whether a refusal's `Retry-After` (`askedMs`) is a constant pause of
+ * {@link CONSTANT_PAUSE_MS} or more: the one the server asked before, which
+ * brought the pause of `pausedMs` just taken (a burst's refusals, each asking
+ * from its own arrival, lengthen it by up to a {@link SAME_PAUSE} share).
+ */
+function askedAgain(askedMs: number | undefined, pausedMs: number): boolean {
+  if (askedMs === undefined || askedMs < CONSTANT_PAUSE_MS) return false;
+  return pausedMs >= askedMs && pausedMs <= askedMs * (1 + SAME_PAUSE);
 }

@@ -8,7 +8,7 @@
 const AFTERMATH = { ms: 10_000, windows: 3 } as const;
 
 /** A pause asked again the same, at least this long, ms, is taken for a constant one. */
-const CONSTANT_PAUSE_MS = 2000;
+export const CONSTANT_PAUSE_MS = 2000;
 
 /** A refusal at a held rate, as far as a probe's aftermath is concerned. */
 export interface HeldRefusal {

@@ -1,5 +1,6 @@
 import type { ClockReading } from './clock-reading.js';
 import { NEVER } from './congestion.js';
+import { type CongestionEvent, freshEvent, NO_EVENT } from './congestion-event.js';
 import { type HeldRefusal, inAftermath, RefusedProbeMemory } from './probe-aftermath.js';
 import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
 
@@ -7,22 +8,6 @@ import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
 const FALLEN = 0.75;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
-/**
- * The last congestion event: what it cost, whether a probe caused it and
- * found the ceiling where it was, whether it was a refusal (timeouts and
- * resets are no refusals: probing after them draws none, and is not paid),
- * when it started and the rate held before it (a probe's: before the probe).
- */
-interface CongestionEvent {
-  refusals: number;
-  pauseMs: number;
-  probe: boolean;
-  confirmed: boolean;
-  refusal: boolean;
-  at: number;
-  heldBefore: number;
-}
-
 /** What a probe budget earns: `refusedShare` of a refusal per request, `pausedShare` of the time. */
 export interface ProbeShares {
   readonly refusedShare: number;
@@ -71,6 +56,10 @@ export class Prober {
   readonly #lastProbe = new RefusedProbeMemory();
   /** Whether a cut at a held rate came since the last refused probe (or no probe was refused yet). */
   #heldCut = true;
+  /** Whether the next probe is owed (see {@link Prober.owe}). */
+  #owed = false;
+  /** Whether the current (or last) probe was owed. */
+  #owedProbe = false;
 
   /** @param shares what the budget earns, as in `AdaptiveRateOptions`. */
   constructor(shares: ProbeShares) {
@@ -142,6 +131,7 @@ export class Prober {
         confirmed: probing && cut.confirmed,
         refusal: cut.refusal,
         heldBefore: probing ? cut.heldBeforeProbe : cut.current,
+        owed: probing && this.#owedProbe,
       };
     }
     this.#probeMs = undefined;
@@ -155,7 +145,10 @@ export class Prober {
     return !this.#heldCut;
   }
 
-  /** Starts a probe if the gate is open and the budget can pay for it. */
+  /**
+   * Starts a probe if the gate is open and the budget can pay for it, or the
+   * probe is owed (see {@link Prober.owe}).
+   */
   maybeStart(gate: ProbeGate): void {
     const budget = this.#budget;
     if (gate.ceiling === 0 || budget === undefined || gate.at < gate.holdUntil) return;
@@ -163,16 +156,28 @@ export class Prober {
     if (gate.pausedUntil > gate.at) return;
     const event = this.#event ?? NO_EVENT;
     if (!event.refusal) {
-      this.#probeMs = 0; // after a timeout or a reset: free to look
+      this.#start(false); // after a timeout or a reset: free to look
       return;
     }
-    if (!budget.allows(eager)) return;
+    const owed = this.#owed;
+    if (!owed && !budget.allows(eager)) return;
     if (gate.quotaBinds()) return; // the server says how much
     if (event.probe) {
       this.#settle(eager);
-      if (!budget.allows(eager)) return;
+      if (!owed && !budget.allows(eager)) return;
     }
-    this.#probeMs = 0;
+    this.#start(owed);
+  }
+
+  /**
+   * The cut just made left a ceiling that is only a lower bound on the
+   * capacity (see `leavesOnlyBound` in ceiling-cut.ts): the next probe is
+   * part of that cut's measurement, not the price of looking. It starts as
+   * soon as the hold and the pause are over, whatever the budget holds, and
+   * is not charged. Not saved: it matters for seconds.
+   */
+  owe(): void {
+    this.#owed = true;
   }
 
   /** The budget's plain state, if it was opened, its time as wall-clock epoch ms. */
@@ -207,11 +212,18 @@ export class Prober {
     return this.#event;
   }
 
-  /** Pays for the last probe's event (`eager`: a capacity that fell, half price) and closes it. */
+  /** Pays for the last probe's event (`eager`: a capacity that fell, half price; an owed one: nothing) and closes it. */
   #settle(eager: boolean): void {
     const event = this.#current();
-    this.#budget?.charge(event, eager);
+    if (!event.owed) this.#budget?.charge(event, eager);
     this.#event = freshEvent(event.at);
+  }
+
+  /** Starts a probe; `owed`: the one a cut asked for. */
+  #start(owed: boolean): void {
+    this.#owedProbe = owed;
+    this.#owed = false;
+    this.#probeMs = 0;
   }
 
   /**
@@ -227,19 +239,5 @@ export class Prober {
   }
 }
 
-/** What a scope's event reads as before its first: a refusal that cost nothing, no probe's. */
-const NO_EVENT: Readonly<CongestionEvent> = Object.freeze(freshEvent(NEVER));
 /** What the peak reads as before the first ceiling. */
 const NO_PEAK = Object.freeze({ value: 0, at: 0 });
-
-function freshEvent(at: number): CongestionEvent {
-  return {
-    refusals: 0,
-    pauseMs: 0,
-    probe: false,
-    confirmed: false,
-    refusal: true,
-    at,
-    heldBefore: Infinity,
-  };
-}

@@ -59,4 +59,35 @@ describe('Prober', () => {
     prober.maybeStart(gate);
     expect(prober.probeMs).toBe(0);
   });
+
+  it('starts an owed probe once the hold and the pause are over, whatever the budget holds, and does not charge it', () => {
+    const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
+    prober.openBudget(0); // nothing earned: no probe the budget would pay for
+    prober.onCut({ ...cut(1000, 40), heldBeforeProbe: 40 }, 0); // a held rate refused
+    prober.owe();
+    const gate = {
+      at: 2000,
+      ceiling: 20,
+      holdUntil: 3000,
+      pausedUntil: 0,
+      quotaBinds: () => false,
+    };
+    prober.maybeStart(gate);
+    expect(prober.probeMs).toBeUndefined(); // the hold first
+    prober.maybeStart({ ...gate, at: 3000, pausedUntil: 4000 });
+    expect(prober.probeMs).toBeUndefined(); // and the pause
+    prober.onTime(4000);
+    const before = prober.budgetState(SAME_CLOCKS);
+    prober.maybeStart({ ...gate, at: 4000 });
+    expect(prober.probeMs).toBe(0);
+    prober.onCut(cut(5000, 24), 20); // the owed probe refused
+    prober.onTime(30_000);
+    prober.onCut(cut(30_000, 19), 20); // a later cut settles the probe's event: no charge
+    const after = prober.budgetState(SAME_CLOCKS);
+    expect(after?.refusalCredit).toBeCloseTo((before?.refusalCredit ?? 0) + 0.52, 9);
+    expect(after?.pauseCostMs).toBe(before?.pauseCostMs);
+    // Owed once: the next probe waits for the budget again.
+    prober.maybeStart({ ...gate, at: 31_000, holdUntil: 0 });
+    expect(prober.probeMs).toBeUndefined();
+  });
 });

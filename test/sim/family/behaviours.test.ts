@@ -194,6 +194,31 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('probes at once from a ceiling a constant Retry-After left at a bound, however dear a probe is', async () => {
+    // Target 95 %. A held rate refused right after a 3–4 s pause on a 1 s window is read at the grant
+    // per pause (a window's worth over three or four windows) and cut to half; the budget, paying
+    // 3–4 s of pause per probe out of 5 % of the time, probed from there a minute or more later:
+    // 75.6 % (50 req/s, 400 ± 300 ms pages, Retry-After: 4) and 74.9 % (120 req/s, 100 ms, 3) that way;
+    // 95.7 % and 96.3 % probing from the bound as soon as the pause and the hold are over, unpaid.
+    for (const [rate, latencyMs, jitterMs, retryAfterS, maxConcurrency] of [
+      [50, 400, 300, 4, 48],
+      [120, 100, 20, 3, 32],
+    ] as const) {
+      const window = server({
+        kind: 'fixed-window',
+        rate: [{ fromMs: 0, rate }],
+        retryAfter: 'fixed',
+        retryAfterS,
+        latencyMs,
+        jitterMs,
+        client: { maxConcurrency, timeoutMs: 30_000 },
+      });
+      const { measures } = await runFamilyServer(window, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.9);
+      expect(measures.refused).toBeLessThanOrEqual(0.005);
+    }
+  });
+
   it('waits out a long window the server keeps closed in pauses that grow with it, not doubling past its end', async () => {
     // Target 95 %. A 60 s sliding log at 200 req/s grants a whole minute's requests to a burst, then
     // stays closed until the first of them ages out. Pauses doubling while it refused on resume
