@@ -1,6 +1,6 @@
 import { numberOption, savedRecord } from '../options.js';
 import { type AimdOptions, type AimdSettings, aimdSettings } from './aimd-options.js';
-import { BoundRounds } from './bound-rounds.js';
+import { BoundRounds, type BoundRoundsState } from './bound-rounds.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
@@ -22,6 +22,8 @@ export type AimdState = {
   holdUntil: number;
   /** What concurrency refusals showed. */
   ceiling: ConcurrencyCeilingState;
+  /** Whether the limit bound in the latest round trips; absent before the first success past slow start. */
+  rounds?: BoundRoundsState;
 };
 
 const OWNER = 'AimdLimit';
@@ -101,13 +103,15 @@ export class AimdLimit implements ConcurrencyLimit {
 
   /** Plain state for a store, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
   snapshot(clocks: ClockReading): AimdState {
-    return {
+    const state: AimdState = {
       value: this.#value,
       slowStartThreshold: this.#slowStartThreshold,
       lastDecreaseAt: toWall(this.#lastDecreaseAt ?? NEVER, clocks),
       holdUntil: toWall(this.#holdUntil ?? NEVER, clocks),
       ceiling: this.#ceiling?.snapshot(clocks) ?? { ceiling: 0, probeStep: 0 },
     };
+    if (this.#rounds !== undefined) state.rounds = this.#rounds.snapshot(clocks);
+    return state;
   }
 
   #grow(sample: Sample): void {
@@ -185,6 +189,10 @@ export class AimdLimit implements ConcurrencyLimit {
     this.#holdUntil = time('holdUntil');
     const ceiling = readCeiling(state.ceiling, owner);
     if (ceiling !== undefined) this.#concurrencyCeiling().restore(ceiling, clocks);
+    if (state.rounds !== undefined) {
+      this.#rounds = new BoundRounds();
+      this.#rounds.restore(state.rounds, owner, clocks);
+    }
   }
 }
 

@@ -1,3 +1,5 @@
+import { type NumberRule, savedNumbers, savedRecord } from '../options.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import type { Sample } from './sample.js';
 
@@ -20,6 +22,40 @@ const MIN_JUDGED = 4;
 const MOST_GROWTH = 0.5;
 
 /**
+ * Serialisable state of {@link BoundRounds}, times as wall-clock epoch ms. A
+ * field that is not finite (no round judged yet, no round trip seen) is left
+ * out, and read back as such.
+ */
+export type BoundRoundsState = Partial<Record<keyof typeof RULES, number>>;
+
+const RULES = {
+  startedAt: {},
+  judgedFrom: {},
+  limitAtStart: {},
+  fullAt: {},
+  judged: { min: 0, integer: true },
+  notFull: { min: 0, integer: true },
+  troubled: { min: 0, max: 1, integer: true },
+  minRttMs: { min: 0 },
+  leastRttMs: { min: 0 },
+  boost: { min: 1 },
+} satisfies Record<string, NumberRule>;
+
+/** What a field not saved reads as. */
+const FRESH: Readonly<Record<keyof typeof RULES, number>> = {
+  startedAt: NEVER,
+  judgedFrom: Infinity,
+  limitAtStart: Infinity,
+  fullAt: Infinity,
+  judged: 0,
+  notFull: 0,
+  troubled: 0,
+  minRttMs: Infinity,
+  leastRttMs: Infinity,
+  boost: 1,
+};
+
+/**
  * Round trips in which a concurrency limit bound: every request it judges was
  * sent with the limit full, every outcome was a success, and the shortest
  * round trip did not rise. Past slow start, additive increase adds one per
@@ -33,7 +69,7 @@ const MOST_GROWTH = 0.5;
  * A round begins with an outcome and ends with the first outcome of a request
  * sent since (one round trip); it judges the outcomes of requests sent since
  * the previous round began, against the limit then (the least the limit was
- * while they were sent). Not saved: a restored limit starts from one per round.
+ * while they were sent).
  */
 export class BoundRounds {
   /** When the current round began. */
@@ -70,6 +106,43 @@ export class BoundRounds {
   onTrouble(): void {
     this.#boost = 1;
     this.#clean = false;
+  }
+
+  /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): BoundRoundsState {
+    const state: Record<keyof typeof RULES, number> = {
+      startedAt: toWall(this.#startedAt, clocks),
+      judgedFrom: toWall(this.#judgedFrom, clocks),
+      limitAtStart: this.#limitAtStart,
+      fullAt: this.#fullAt,
+      judged: this.#judged,
+      notFull: this.#notFull,
+      troubled: this.#clean ? 0 : 1,
+      minRttMs: this.#minRttMs,
+      leastRttMs: this.#leastRttMs,
+      boost: this.#boost,
+    };
+    return Object.fromEntries(Object.entries(state).filter(([, v]) => Number.isFinite(v)));
+  }
+
+  /**
+   * Resumes from a {@link BoundRounds.snapshot} (`saved`, validated here: an
+   * `InvalidOptionError` names `owner` and a malformed field).
+   */
+  restore(saved: unknown, owner: string, clocks: ClockReading): void {
+    const record = savedRecord(owner, 'rounds', saved);
+    if (record === undefined) return;
+    const s = savedNumbers(`${owner} rounds`, record, RULES, FRESH);
+    this.#startedAt = fromWall(s.startedAt, clocks);
+    this.#judgedFrom = fromWall(s.judgedFrom, clocks);
+    this.#limitAtStart = s.limitAtStart;
+    this.#fullAt = s.fullAt;
+    this.#judged = s.judged;
+    this.#notFull = s.notFull;
+    this.#clean = s.troubled === 0;
+    this.#minRttMs = s.minRttMs;
+    this.#leastRttMs = s.leastRttMs;
+    this.#boost = s.boost;
   }
 
   #endRound(at: number, value: number): void {

@@ -255,7 +255,7 @@ describe('AimdLimit', () => {
     first.onSample(sample({ at: 2000, kind: 'overloaded' }));
     const saved = throughJson(first.snapshot(SAME_CLOCKS));
     for (const [key, value] of Object.entries(saved)) {
-      expect(typeof value).toBe(key === 'ceiling' ? 'object' : 'number');
+      expect(typeof value).toBe(['ceiling', 'rounds'].includes(key) ? 'object' : 'number');
     }
     const second = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 });
     second.restore(saved, SAME_CLOCKS);
@@ -268,12 +268,29 @@ describe('AimdLimit', () => {
     expect(second.limit).toBe(first.limit);
   });
 
+  it('resumes growing as fast as it was: the round trips it bound are saved', () => {
+    const options = { initialLimit: 40, max: 256, slowStartThreshold: 0 };
+    const live = new AimdLimit(options);
+    for (let r = 1; r <= 6; r++) succeed(live, live.limit, 1000 * r);
+    // Saved and restored on a monotonic clock of another origin, a wall clock a minute later.
+    const saved = throughJson(live.snapshot({ monotonic: 6500, wall: 1_700_000_000_000 }));
+    const restored = new AimdLimit(options);
+    restored.restore(saved, { monotonic: 123, wall: 1_700_000_060_000 });
+    expect(restored.limit).toBe(live.limit);
+    const before = live.limit;
+    succeed(live, before, 66_500);
+    succeed(restored, before, 60_123);
+    expect(live.limit - before).toBeGreaterThanOrEqual(8); // doubling, not one per round trip
+    expect(restored.limit).toBe(live.limit);
+  });
+
   it('rejects malformed saved state', () => {
     const restore = (state: Record<string, unknown>) => () =>
       new AimdLimit().restore(state, SAME_CLOCKS);
     expect(restore({ value: 'ten' })).toThrow(/AimdLimit state.*`value`/);
     expect(restore({ holdUntil: Number.NaN })).toThrow(InvalidOptionError);
     expect(restore({ ceiling: 7 })).toThrow(/AimdLimit state.*`ceiling` must be an object/);
+    expect(restore({ rounds: { boost: 0.5 } })).toThrow(/AimdLimit state rounds.*`boost`/);
   });
 
   it('keeps an integer limit in [min, max] whatever the samples (property)', () => {
