@@ -45,6 +45,8 @@ export class Pacer {
   #pausedUntil = 0;
   #queue: WaitQueue | undefined;
   #cancelTimer: CancelTimer | undefined;
+  /** When the pending wake-up is due (monotonic ms). */
+  #dueAt = 0;
 
   constructor(options: PacerOptions = {}) {
     const settings = readPacerOptions(options);
@@ -113,7 +115,11 @@ export class Pacer {
    * Whether a token can be handed out now. `late` is for the wake-up timer:
    * timers fire a little late, and a caller who waited through that lateness
    * keeps it as credit (up to one token), so timer jitter does not slow the
-   * pace below its rate.
+   * pace below its rate. A timer may also fire a little early (Node's
+   * `setTimeout` does, by `performance.now()`, on a clock without
+   * `systemClock`'s correction): then the token it was due for is handed out,
+   * owed, rather than the wake-up re-armed for ever shorter waits that never
+   * reach it.
    */
   #available(late = false): boolean {
     if (this.#rate === Infinity && this.#pausedUntil === 0) return true;
@@ -124,12 +130,13 @@ export class Pacer {
       return this.#tokens >= WHOLE;
     }
     if (this.#rate === Infinity) return true;
-    this.#refill(late ? this.#burst + 1 : this.#burst);
+    if (!late) this.#refill();
+    else this.#refill(this.#burst + 1, Math.max(this.#clock.now(), this.#dueAt));
     return this.#tokens >= WHOLE;
   }
 
-  #refill(cap = this.#burst): void {
-    const now = this.#clock.now();
+  /** Adds the tokens earned from the last refill to `now` (later than the clock for a timer that fired early). */
+  #refill(cap = this.#burst, now = this.#clock.now()): void {
     if (this.#rate !== Infinity) {
       this.#tokens = Math.min(cap, this.#tokens + ((now - this.#stamp) * this.#rate) / 1000);
     } else {
@@ -157,7 +164,9 @@ export class Pacer {
 
   #schedule(): void {
     if (this.#cancelTimer !== undefined || this.queued === 0) return;
-    this.#cancelTimer = this.#clock.setTimer(this.#delay(), () => this.#release());
+    const delay = this.#delay();
+    this.#dueAt = this.#clock.now() + delay;
+    this.#cancelTimer = this.#clock.setTimer(delay, () => this.#release());
   }
 
   /** Timer callback: hands out every token that is due, then re-arms for the next. */

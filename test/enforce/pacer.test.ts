@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { Pacer } from '../../src/enforce/pacer.js';
 import { VirtualClock } from '../../src/virtual-clock.js';
+import { hasty } from '../controller/hasty-clock.js';
 
 async function takeTimes(pacer: Pacer, clock: VirtualClock, n: number): Promise<number[]> {
   const times: number[] = [];
@@ -34,6 +35,32 @@ describe('Pacer', () => {
     for (let i = 1; i < times.length; i++) {
       expect((times[i] ?? 0) - (times[i - 1] ?? 0)).toBeGreaterThanOrEqual(0);
     }
+  });
+
+  it('hands out a token when its wake-up fires early, owed, without waking ever closer to it', async () => {
+    const clock = new VirtualClock();
+    const pacer = new Pacer({ rate: 0.1, clock: hasty(clock) });
+    let wakeUps = 0;
+    const counting: Clock = {
+      ...hasty(clock),
+      setTimer: (ms, callback) => hasty(clock).setTimer(ms, () => (wakeUps++, callback())),
+    };
+    const counted = new Pacer({ rate: 0.1, clock: counting });
+    const taken: number[] = [];
+    for (const p of [pacer, counted]) {
+      p.tryTake();
+      void p.take().then(() => taken.push(clock.now()));
+    }
+    await clock.advance(10_000);
+    // Both went within the token's 10 s (a millisecond early), on one wake-up each.
+    expect(taken).toEqual([9999, 9999]);
+    expect(wakeUps).toBe(1);
+    // The millisecond is owed: taken at 10 s, the next token is due at 20 s (and goes 1 ms early).
+    void counted.take().then(() => taken.push(clock.now()));
+    await clock.advance(9_998);
+    expect(taken).toHaveLength(2);
+    await clock.advance(1);
+    expect(taken[2]).toBe(19_999);
   });
 
   it('allows a burst after an idle spell, then paces', async () => {
