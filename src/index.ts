@@ -21,8 +21,8 @@ export type {
   RateDecisionState,
 } from './algorithms/adaptive-rate-state.js';
 export { AimdLimit, type AimdState } from './algorithms/aimd.js';
-export type { BoundRoundsState } from './algorithms/bound-rounds.js';
 export type { AimdOptions } from './algorithms/aimd-options.js';
+export type { BoundRoundsState } from './algorithms/bound-rounds.js';
 export {
   type BreakerOptions,
   type BreakerOutcome,

@@ -43,7 +43,11 @@ describe('Pacer', () => {
     let wakeUps = 0;
     const counting: Clock = {
       ...hasty(clock),
-      setTimer: (ms, callback) => hasty(clock).setTimer(ms, () => (wakeUps++, callback())),
+      setTimer: (ms, callback) =>
+        hasty(clock).setTimer(ms, () => {
+          wakeUps++;
+          callback();
+        }),
     };
     const counted = new Pacer({ rate: 0.1, clock: counting });
     const taken: number[] = [];
