@@ -36,7 +36,8 @@ export interface AimdOptions {
   /**
    * Slow start: while the limit is below this threshold each success adds 1, so
    * a fully used window doubles every round trip, as TCP does to reach the knee
-   * quickly. Every decrease lowers the threshold to the decreased limit, so slow
+   * quickly (about every second where pages take longer, while nothing but
+   * successes came: see `SlowStartPace`). Every decrease lowers the threshold to the decreased limit, so slow
    * start ends at the first cut. `0` disables slow start.
    * @default Infinity (until the first decrease or `max`)
    */

@@ -6,6 +6,7 @@ import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
 import { readProbeBudget } from './probe-budget-state.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
+import { SlowStartPace } from './slow-start-pace.js';
 
 /** Share of time probing past a refused concurrency may spend in server-requested pauses. */
 const PAUSED_SHARE = 0.03;
@@ -35,7 +36,9 @@ const NO_OPTIONS: AimdOptions = Object.freeze({});
  *
  * - grows by about one per round trip (`1 / limit` per success), and only while
  *   the limit is used (`inflight * 2 >= limit`); with slow start, by one per
- *   success until the first decrease; while it binds — round trips with the
+ *   success until the first decrease (more where pages take over a second,
+ *   nothing but successes came and no quota is published, so it doubles about
+ *   each second: see {@link SlowStartPace}); while it binds — round trips with the
  *   limit full, only successes and no latency rise — the growth per round
  *   trip doubles, up to half the limit (see {@link BoundRounds});
  * - on a refusal (429), once per congestion event, learns what it shows: a
@@ -64,6 +67,12 @@ export class AimdLimit implements ConcurrencyLimit {
   #ceiling: ConcurrencyCeiling | undefined;
   /** Created with the first success past slow start: most scopes never leave it. */
   #rounds: BoundRounds | undefined;
+  /**
+   * How a slow start that met nothing but successes climbs (see {@link SlowStartPace}):
+   * created at its first success, null for good once anything else came, a quota was
+   * published or the state was restored.
+   */
+  #pace: SlowStartPace | null | undefined;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
@@ -89,11 +98,16 @@ export class AimdLimit implements ConcurrencyLimit {
       this.#value = Math.max(this.#value, refuted.limit);
       this.#slowStartThreshold = refuted.threshold;
     }
+    // A published quota paces the sends by itself: the climb need not outrun the round trip.
+    if (sample.signal.quota !== undefined) this.#pace = null;
     const speed = speedOf(sample);
     if (speed === 'grow') {
       this.#ceiling?.onAccepted(sample);
       this.#grow(sample);
-    } else if (speed !== 'hold') this.#rounds?.onTrouble();
+    } else if (speed !== 'hold') {
+      this.#rounds?.onTrouble();
+      this.#pace = null;
+    }
     if (speed === 'cut') {
       if (sample.signal.kind === 'throttled') this.#refused(sample);
       else this.#decrease(sample, this.#s.backoffRatio);
@@ -116,12 +130,19 @@ export class AimdLimit implements ConcurrencyLimit {
 
   #grow(sample: Sample): void {
     const slowStart = this.#value < this.#slowStartThreshold;
-    const perRound = slowStart ? 1 : this.#perRound(sample);
+    const perRound = slowStart ? this.#perSuccess(sample) : this.#perRound(sample);
     if (sample.at < (this.#holdUntil ?? NEVER)) return;
     if (this.#underHalfUsed(sample)) return; // app-limited: no evidence of headroom
-    const step = slowStart ? 1 : perRound / this.#value;
+    const step = slowStart ? perRound : perRound / this.#value;
     const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling?.cap ?? Infinity));
     this.#value = Math.min(cap, this.#value + step);
+  }
+
+  /** Growth per success in slow start: one, more on long round trips (see {@link SlowStartPace}). */
+  #perSuccess(sample: Sample): number {
+    if (this.#pace === null) return 1;
+    this.#pace ??= new SlowStartPace();
+    return this.#pace.onSuccess(sample);
   }
 
   /** Growth per round trip past slow start: one, more while the limit binds (see {@link BoundRounds}). */
@@ -174,6 +195,7 @@ export class AimdLimit implements ConcurrencyLimit {
    */
   restore(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
     const owner = `${OWNER} state`;
+    this.#pace = null; // a limit with a history: its slow start goes one per success
     const value = numberOption(owner, 'value', state.value, this.#value, {});
     this.#value = clamp(value, this.#s.min, this.#s.max);
     this.#slowStartThreshold = numberOption(

@@ -113,6 +113,35 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(13); // at the cap, one more only when the budget pays for it
   });
 
+  it('slow start on pages of two seconds, latency flat and nothing but successes, doubles about each second', () => {
+    // Each success of a round trip of 2 s adds 2^2 - 1 = 3: the limit quadruples per round trip.
+    const slowPages = (from: number, count: number, rttMs = 2000) => {
+      for (let i = 0; i < count; i++) {
+        limit.onSample(sample({ at: from + i, sentAt: from + i - rttMs, inflight: limit.limit }));
+      }
+    };
+    let limit = new AimdLimit({ initialLimit: 4, max: 1000 });
+    slowPages(2000, 4);
+    expect(limit.limit).toBe(16);
+    slowPages(4000, 16);
+    expect(limit.limit).toBe(64);
+    // A round whose shortest round trip rose by more than a quarter: one per success for the next.
+    slowPages(6600, 64, 2600);
+    expect(limit.limit).toBe(256);
+    slowPages(9200, 8, 2600);
+    expect(limit.limit).toBe(264);
+    // A refusal (for the rate: the limit stays) ends it for good.
+    limit = new AimdLimit({ initialLimit: 4, max: 1000 });
+    slowPages(2000, 4);
+    limit.onSample(sample({ at: 3000, sentAt: 2990, kind: 'throttled', inflight: 16 }));
+    slowPages(4000, 16);
+    expect(limit.limit).toBe(32);
+    // Pages under a second: one per success, as ever.
+    limit = new AimdLimit({ initialLimit: 4, max: 1000 });
+    slowPages(2000, 4, 900);
+    expect(limit.limit).toBe(8);
+  });
+
   it('checks a cap on trial one past it a second on, without waiting for the budget, and forgets it when the server takes more', () => {
     const limit = new AimdLimit({ initialLimit: 4 });
     succeed(limit, 4);

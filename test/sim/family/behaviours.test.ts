@@ -120,6 +120,34 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('climbs on second-long pages about each second, not each round trip, while all is success', async () => {
+    // Nothing refused in the climb: the cold start is the slow start's alone. Doubling each round
+    // trip (1.5-2.3 s) took 12-14 s to fill 256 slots: cold start 51.3 % and 41.9 % before; each
+    // success adding 2^(rtt / 1 s) - 1 while the latency stays flat: 58.5 % and 53.1 %.
+    const slow = (kind: FamilyServer['kind'], rate: number, latencyMs: number, jitterMs: number) =>
+      server({
+        kind,
+        rate: [{ fromMs: 0, rate }],
+        burst: 100,
+        latencyMs,
+        jitterMs,
+        retryAfter: 'none',
+        client: { maxConcurrency: 256, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const [bucket, gcra] = await Promise.all(
+      [slow('token-bucket', 400, 1500, 500), slow('gcra', 250, 2000, 300)].map((s) =>
+        runFamilyServer(s, ratewise),
+      ),
+    );
+    expect(bucket?.measures.coldStart).toBeGreaterThanOrEqual(0.55);
+    expect(gcra?.measures.coldStart).toBeGreaterThanOrEqual(0.5);
+    for (const run of [bucket, gcra]) {
+      expect(run?.measures.goodput).toBeGreaterThanOrEqual(0.95);
+      expect(run?.measures.refusedAll).toBeLessThanOrEqual(0.01);
+    }
+  });
+
   it('keeps most of a slow token bucket of burst 1: a refused probe resumes below the rate refused', async () => {
     // Target 95 %. Resumed at a reading just under the probe's refused rate before its recount was
     // in, the next send was refused too and cut the rate by half: 55.2 % (8 req/s, 8 slots) and

@@ -1,0 +1,57 @@
+import { NEVER } from './congestion.js';
+import type { Sample } from './sample.js';
+
+/**
+ * A slow start on flat latency doubles at least this often, ms, however long
+ * the server's pages take.
+ */
+const DOUBLING_MS = 1000;
+/**
+ * A round's shortest round trip may exceed the shortest yet by this share and
+ * still be flat: HyStart's delay threshold (RFC 9406) is an eighth; pages of a
+ * second or more jitter by hundreds of ms, and a round of a few answers shows
+ * the floor only roughly.
+ */
+const RTT_RISE = 1 / 4;
+
+/**
+ * How much each success of a slow start adds to the concurrency limit. One
+ * per success doubles the limit each round trip: on pages of a second or two
+ * and a server granting a hundred a second or more, a dozen seconds of
+ * climbing before the limit is anywhere near what the server grants. Where
+ * the shortest round trip yet (`rtt`) is over a second and the last round's
+ * shortest stayed within a quarter of it (no queue building up, no delay keyed
+ * to the rate), each success adds `2^(rtt / 1 s) − 1` instead, so the limit
+ * doubles about each second; a round whose latency rose goes back to one for
+ * the next. The owner drops it at the first outcome that is not a success.
+ *
+ * A round begins with an outcome and ends with the first outcome of a request
+ * sent since (one round trip).
+ */
+export class SlowStartPace {
+  /** When the current round began. */
+  #startedAt = NEVER;
+  #roundMinRttMs = Infinity;
+  /** The shortest round trip yet: the server's latency unloaded. */
+  #leastRttMs = Infinity;
+  /** Whether the last round's latency was flat. */
+  #flat = true;
+
+  /** A success of the slow start: returns what it adds to the limit. */
+  onSuccess(sample: Sample): number {
+    const rttMs = sample.at - sample.sentAt;
+    if (sample.sentAt >= this.#startedAt) this.#endRound(sample.at);
+    this.#roundMinRttMs = Math.min(this.#roundMinRttMs, rttMs);
+    this.#leastRttMs = Math.min(this.#leastRttMs, rttMs);
+    if (!this.#flat || !(this.#leastRttMs > DOUBLING_MS)) return 1;
+    return 2 ** (this.#leastRttMs / DOUBLING_MS) - 1;
+  }
+
+  #endRound(at: number): void {
+    if (this.#roundMinRttMs < Infinity) {
+      this.#flat = this.#roundMinRttMs <= this.#leastRttMs * (1 + RTT_RISE);
+    }
+    this.#startedAt = at;
+    this.#roundMinRttMs = Infinity;
+  }
+}
