@@ -5,9 +5,11 @@ import { NEVER } from './congestion.js';
  * whether a probe caused it and found the ceiling where it was, whether it
  * was a refusal (timeouts and resets are no refusals: probing after them
  * draws none, and is not paid), when it started and the rate held before it
- * (a probe's: before the probe), and whether that probe was owed (a cut that
- * left only a bound asked for it: it is part of that cut's measurement, not
- * the price of looking, and is not charged).
+ * (a probe's: before the probe), the ceiling a probe started from (`NaN`
+ * when it was no probe, or a refusal in its aftermath showed its reading too
+ * high), and whether that probe was owed (a cut that left only a bound asked
+ * for it: it is part of that cut's measurement, not the price of looking, and
+ * is not charged).
  */
 export interface CongestionEvent {
   refusals: number;
@@ -17,6 +19,7 @@ export interface CongestionEvent {
   refusal: boolean;
   at: number;
   heldBefore: number;
+  probedFrom: number;
   owed: boolean;
 }
 
@@ -30,6 +33,7 @@ export function freshEvent(at: number): CongestionEvent {
     refusal: true,
     at,
     heldBefore: Infinity,
+    probedFrom: Number.NaN,
     owed: false,
   };
 }

@@ -152,3 +152,12 @@ export class ProbeBudget {
     this.#state = { ...state, at: fromWall(state.at, clocks) };
   }
 }
+
+/**
+ * Whether a scope held near `ceiling` requests/s earns refusal credit from
+ * {@link EARNING_FLOOR} rather than from its requests: each of its probes'
+ * refusals is then a larger share of its requests than the budget's.
+ */
+export function toppedUp(ceiling: number): boolean {
+  return ceiling < EARNING_FLOOR;
+}

@@ -1,13 +1,12 @@
+import { CeilingPeak } from './ceiling-peak.js';
 import type { ClockReading } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import { type CongestionEvent, freshEvent, NO_EVENT } from './congestion-event.js';
 import { type HeldRefusal, inAftermath, RefusedProbeMemory } from './probe-aftermath.js';
-import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
+import { ProbeBudget, type ProbeBudgetState, toppedUp } from './probe-budget.js';
 
-/** A ceiling below this share of the recent peak is a fallen one. */
-const FALLEN = 0.75;
-/** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
-const PEAK_HALF_LIFE_MS = 300_000;
+/** A probe whose event ends with the ceiling it started from, or at most this fraction above it, found it where it was. */
+const SAME = 0.05;
 /** What a probe budget earns: `refusedShare` of a refusal per request, `pausedShare` of the time. */
 export interface ProbeShares {
   readonly refusedShare: number;
@@ -48,8 +47,8 @@ export class Prober {
   #budget: ProbeBudget | undefined;
   /** Created with the first refusal, pause or cut; {@link NO_EVENT} reads as it until then. */
   #event: CongestionEvent | undefined;
-  /** The highest ceiling lately, and when it was seen; created with the first ceiling. */
-  #peak: { value: number; at: number } | undefined;
+  /** The highest ceiling lately: a ceiling well below it is a fallen one, probed eagerly. */
+  readonly #peak = new CeilingPeak();
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
   /** The last refused probe, for its aftermath. */
@@ -121,9 +120,12 @@ export class Prober {
     const probing = this.#probeMs !== undefined;
     this.#heldCut = !probing;
     if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
-    if (this.#inAftermath(cut)) this.#current().confirmed = false;
-    else {
-      if (this.#event?.probe) this.#settle(this.#fallen(cut.at, ceiling));
+    if (this.#inAftermath(cut)) {
+      const event = this.#current();
+      event.confirmed = false;
+      event.probedFrom = Number.NaN;
+    } else {
+      if (this.#event?.probe) this.#settle(cut.at, ceiling);
       this.#event = {
         ...freshEvent(cut.at),
         refusals: 1,
@@ -131,6 +133,7 @@ export class Prober {
         confirmed: probing && cut.confirmed,
         refusal: cut.refusal,
         heldBefore: probing ? cut.heldBeforeProbe : cut.current,
+        probedFrom: probing ? ceiling : Number.NaN,
         owed: probing && this.#owedProbe,
       };
     }
@@ -152,7 +155,7 @@ export class Prober {
   maybeStart(gate: ProbeGate): void {
     const budget = this.#budget;
     if (gate.ceiling === 0 || budget === undefined || gate.at < gate.holdUntil) return;
-    const eager = this.#fallen(gate.at, gate.ceiling);
+    let eager = this.#peak.fallen(gate.at, gate.ceiling);
     if (gate.pausedUntil > gate.at) return;
     const event = this.#event ?? NO_EVENT;
     if (!event.refusal) {
@@ -163,7 +166,7 @@ export class Prober {
     if (!owed && !budget.allows(eager)) return;
     if (gate.quotaBinds()) return; // the server says how much
     if (event.probe) {
-      this.#settle(eager);
+      eager = this.#settle(gate.at, gate.ceiling);
       if (!owed && !budget.allows(eager)) return;
     }
     this.#start(owed);
@@ -212,11 +215,26 @@ export class Prober {
     return this.#event;
   }
 
-  /** Pays for the last probe's event (`eager`: a capacity that fell, half price; an owed one: nothing) and closes it. */
-  #settle(eager: boolean): void {
+  /**
+   * Pays for the last probe's event, `ceiling` now learned, and closes it;
+   * whether the ceiling is a fallen one (the next probe is eager). A probe
+   * whose event left the ceiling where it started, its recount included (not
+   * lower: its floor is a margin below unless the held rate was proven),
+   * found it where it was, as one whose reading did (a slow scope's reading,
+   * a few sends, is too coarse to confirm within 5 %, but the ceiling stood):
+   * the patience grows, and twice in a row, the ceiling is no longer a fallen
+   * one (see {@link CeilingPeak.onProbe}). An eager probe pays half, an owed
+   * one nothing.
+   */
+  #settle(at: number, ceiling: number): boolean {
     const event = this.#current();
-    if (!event.owed) this.#budget?.charge(event, eager);
+    const kept = ceiling >= event.probedFrom && ceiling <= (1 + SAME) * event.probedFrom;
+    this.#peak.onProbe(at, ceiling, kept && toppedUp(ceiling));
+    const confirmed = event.confirmed || kept;
+    const eager = this.#peak.fallen(at, ceiling);
+    if (!event.owed) this.#budget?.charge({ ...event, confirmed }, eager);
     this.#event = freshEvent(event.at);
+    return eager;
   }
 
   /** Starts a probe; `owed`: the one a cut asked for. */
@@ -225,19 +243,4 @@ export class Prober {
     this.#owed = false;
     this.#probeMs = 0;
   }
-
-  /**
-   * Whether `ceiling` is well below the highest of the last minutes (the
-   * peak's memory halves every {@link PEAK_HALF_LIFE_MS}): a capacity that fell
-   * may come back, so it is probed eagerly.
-   */
-  #fallen(at: number, ceiling: number): boolean {
-    const last = this.#peak ?? NO_PEAK;
-    const peak = last.value * 2 ** (-Math.max(0, at - last.at) / PEAK_HALF_LIFE_MS);
-    if (ceiling >= peak) this.#peak = { value: ceiling, at };
-    return ceiling < FALLEN * peak;
-  }
 }
-
-/** What the peak reads as before the first ceiling. */
-const NO_PEAK = Object.freeze({ value: 0, at: 0 });

@@ -90,4 +90,43 @@ describe('Prober', () => {
     prober.maybeStart({ ...gate, at: 31_000, holdUntil: 0 });
     expect(prober.probeMs).toBeUndefined();
   });
+
+  it('takes a refused probe that left the ceiling where it started for a confirmation: the next waits longer', () => {
+    // A slow scope's reading, four or five sends over the probe's climb, cannot confirm the
+    // ceiling within 5 %; the ceiling the probe's event left (a refusal-free rate is kept) can.
+    for (const [left, patience] of [
+      [31, 2], // where the probe started: found where it was, twice the wait for the next
+      [29.5, 1], // lower: the capacity moved, the next probe as soon as the budget allows
+    ] as const) {
+      const prober = refusedProbe(); // started from 31/s, refused at 40/s
+      prober.onCut(cut(30_000, 30), left); // a later cut settles the probe's bill
+      expect(prober.budgetState(SAME_CLOCKS)?.patience).toBe(patience);
+    }
+  });
+
+  it('probes a fallen ceiling of a slow scope like any other once two probes in a row found it where it was', () => {
+    // A cold start's first reading (4 req/s) made 1 req/s a fallen ceiling for minutes: probed
+    // eagerly, at half price and with no patience, a probe every 25 s at the earning floor's
+    // 2 requests a second, each refused — 3 % of a scope sending one request a second.
+    const patienceAfterTwo = (ceiling: number): number | undefined => {
+      const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
+      prober.openBudget(0);
+      const gate = {
+        at: 0,
+        ceiling: 4 * ceiling,
+        holdUntil: 0,
+        pausedUntil: 0,
+        quotaBinds: () => false,
+      };
+      prober.maybeStart(gate); // the peak, 4× the ceiling probed below
+      for (const at of [30_000, 60_000, 90_000]) {
+        prober.setProbe(0);
+        prober.onCut(cut(at, 1.2 * ceiling), ceiling); // refused; its event left the ceiling
+      }
+      return prober.budgetState(SAME_CLOCKS)?.patience;
+    };
+    expect(patienceAfterTwo(1)).toBe(2); // no longer fallen: a regular probe, its patience grown
+    // A scope earning from its own requests keeps probing a fallen ceiling eagerly.
+    expect(patienceAfterTwo(30)).toBe(1);
+  });
 });
