@@ -36,6 +36,7 @@ export type { ProbeBudgetState } from './algorithms/probe-budget.js';
 export type { QuotaPaceState } from './algorithms/quota-pace.js';
 export type { RateMeterState } from './algorithms/rate-meter-state.js';
 export type { AlarmAction, ConcurrencyLimit, RatePolicy, Sample } from './algorithms/sample.js';
+export type { SlowStartPaceState } from './algorithms/slow-start-pace.js';
 export type { MalformedLine } from './analyze/log-analysis.js';
 // What an UnusableLogError is built from (also in ratewise/analyze).
 export type { LineUse } from './analyze/unusable-log.js';

@@ -55,6 +55,19 @@ export function savedRecord(
 }
 
 /**
+ * The finite fields of `state`, for saving: JSON cannot carry `Infinity`, so
+ * a field that is not finite is left out and reads back as its fallback (see
+ * {@link savedNumbers}).
+ */
+export function finiteFields<K extends string>(
+  state: Readonly<Record<K, number>>,
+): Partial<Record<K, number>> {
+  return Object.fromEntries(
+    Object.entries<number>(state).filter(([, v]) => Number.isFinite(v)),
+  ) as Partial<Record<K, number>>;
+}
+
+/**
  * Reads the numeric fields of saved state: each field `rules` names (in its
  * order), checked against its rule; a field not saved takes its `fallback`
  * (one for all fields, or one each). Throws {@link InvalidOptionError} naming

@@ -2,11 +2,14 @@ import { numberOption, savedRecord } from '../options.js';
 import { type AimdOptions, type AimdSettings, aimdSettings } from './aimd-options.js';
 import { BoundRounds, type BoundRoundsState } from './bound-rounds.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
-import { ConcurrencyCeiling, type ConcurrencyCeilingState } from './concurrency-ceiling.js';
+import {
+  ConcurrencyCeiling,
+  type ConcurrencyCeilingState,
+  readCeilingState,
+} from './concurrency-ceiling.js';
 import { clamp, NEVER, speedOf, startsNewEvent } from './congestion.js';
-import { readProbeBudget } from './probe-budget-state.js';
 import type { ConcurrencyLimit, Sample } from './sample.js';
-import { SlowStartPace } from './slow-start-pace.js';
+import { SlowStartPace, type SlowStartPaceState } from './slow-start-pace.js';
 
 /** Share of time probing past a refused concurrency may spend in server-requested pauses. */
 const PAUSED_SHARE = 0.03;
@@ -25,6 +28,11 @@ export type AimdState = {
   ceiling: ConcurrencyCeilingState;
   /** Whether the limit bound in the latest round trips; absent before the first success past slow start. */
   rounds?: BoundRoundsState;
+  /**
+   * How the slow start climbs; `{ ended: 1 }` once it goes one per success for
+   * good; absent before its first success.
+   */
+  pace?: SlowStartPaceState | { ended: 1 };
 };
 
 const OWNER = 'AimdLimit';
@@ -69,8 +77,8 @@ export class AimdLimit implements ConcurrencyLimit {
   #rounds: BoundRounds | undefined;
   /**
    * How a slow start that met nothing but successes climbs (see {@link SlowStartPace}):
-   * created at its first success, null for good once anything else came, a quota was
-   * published or the state was restored.
+   * created at its first success, null for good once anything else came or a quota was
+   * published.
    */
   #pace: SlowStartPace | null | undefined;
 
@@ -125,6 +133,7 @@ export class AimdLimit implements ConcurrencyLimit {
       ceiling: this.#ceiling?.snapshot(clocks) ?? { ceiling: 0, probeStep: 0 },
     };
     if (this.#rounds !== undefined) state.rounds = this.#rounds.snapshot(clocks);
+    if (this.#pace !== undefined) state.pace = this.#pace?.snapshot(clocks) ?? { ended: 1 };
     return state;
   }
 
@@ -195,7 +204,6 @@ export class AimdLimit implements ConcurrencyLimit {
    */
   restore(state: Readonly<Record<string, unknown>>, clocks: ClockReading): void {
     const owner = `${OWNER} state`;
-    this.#pace = null; // a limit with a history: its slow start goes one per success
     const value = numberOption(owner, 'value', state.value, this.#value, {});
     this.#value = clamp(value, this.#s.min, this.#s.max);
     this.#slowStartThreshold = numberOption(
@@ -209,26 +217,26 @@ export class AimdLimit implements ConcurrencyLimit {
       fromWall(numberOption(owner, name, state[name], NEVER), clocks);
     this.#lastDecreaseAt = time('lastDecreaseAt');
     this.#holdUntil = time('holdUntil');
-    const ceiling = readCeiling(state.ceiling, owner);
+    const ceiling = readCeilingState(state.ceiling, owner);
     if (ceiling !== undefined) this.#concurrencyCeiling().restore(ceiling, clocks);
     if (state.rounds !== undefined) {
       this.#rounds = new BoundRounds();
       this.#rounds.restore(state.rounds, owner, clocks);
     }
+    this.#restorePace(savedRecord(owner, 'pace', state.pace), `${owner} pace`, clocks);
   }
-}
 
-/** Reads saved concurrency-ceiling state, validating each field; undefined when none was saved. */
-function readCeiling(saved: unknown, owner: string): ConcurrencyCeilingState | undefined {
-  const record = savedRecord(owner, 'ceiling', saved);
-  if (record === undefined) return undefined;
-  const n = (name: 'ceiling' | 'probeStep') =>
-    numberOption(`${owner} ceiling`, name, record[name], 0, { min: 0 });
-  const state: ConcurrencyCeilingState = {
-    ceiling: n('ceiling'),
-    probeStep: n('probeStep'),
-  };
-  const budget = readProbeBudget(record, `${owner} ceiling`);
-  if (budget !== undefined) state.budget = budget;
-  return state;
+  #restorePace(
+    saved: Readonly<Record<string, unknown>> | undefined,
+    owner: string,
+    clocks: ClockReading,
+  ): void {
+    if (saved === undefined) return;
+    if (numberOption(owner, 'ended', saved.ended, 0, { min: 0, max: 1, integer: true }) === 1) {
+      this.#pace = null;
+      return;
+    }
+    this.#pace = new SlowStartPace();
+    this.#pace.restore(saved, owner, clocks);
+  }
 }

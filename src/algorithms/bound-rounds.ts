@@ -1,4 +1,4 @@
-import { type NumberRule, savedNumbers, savedRecord } from '../options.js';
+import { finiteFields, type NumberRule, savedNumbers, savedRecord } from '../options.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import type { Sample } from './sample.js';
@@ -110,7 +110,7 @@ export class BoundRounds {
 
   /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
   snapshot(clocks: ClockReading): BoundRoundsState {
-    const state: Record<keyof typeof RULES, number> = {
+    return finiteFields({
       startedAt: toWall(this.#startedAt, clocks),
       judgedFrom: toWall(this.#judgedFrom, clocks),
       limitAtStart: this.#limitAtStart,
@@ -121,8 +121,7 @@ export class BoundRounds {
       minRttMs: this.#minRttMs,
       leastRttMs: this.#leastRttMs,
       boost: this.#boost,
-    };
-    return Object.fromEntries(Object.entries(state).filter(([, v]) => Number.isFinite(v)));
+    });
   }
 
   /**

@@ -1,5 +1,7 @@
+import { numberOption, savedRecord } from '../options.js';
 import type { ClockReading } from './clock-reading.js';
 import { ProbeBudget, type ProbeBudgetState } from './probe-budget.js';
+import { readProbeBudget } from './probe-budget-state.js';
 import type { Sample } from './sample.js';
 
 /**
@@ -127,4 +129,22 @@ export class ConcurrencyCeiling {
     this.#budget = new ProbeBudget(this.#refusedShare, this.#pausedShare, 0);
     this.#budget.restore(state.budget, clocks);
   }
+}
+
+/** Reads saved concurrency-ceiling state, validating each field; undefined when none was saved. */
+export function readCeilingState(
+  saved: unknown,
+  owner: string,
+): ConcurrencyCeilingState | undefined {
+  const record = savedRecord(owner, 'ceiling', saved);
+  if (record === undefined) return undefined;
+  const n = (name: 'ceiling' | 'probeStep') =>
+    numberOption(`${owner} ceiling`, name, record[name], 0, { min: 0 });
+  const state: ConcurrencyCeilingState = {
+    ceiling: n('ceiling'),
+    probeStep: n('probeStep'),
+  };
+  const budget = readProbeBudget(record, `${owner} ceiling`);
+  if (budget !== undefined) state.budget = budget;
+  return state;
 }

@@ -1,3 +1,5 @@
+import { finiteFields, type NumberRule, savedNumbers } from '../options.js';
+import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import type { Sample } from './sample.js';
 
@@ -13,6 +15,27 @@ const DOUBLING_MS = 1000;
  * the floor only roughly.
  */
 const RTT_RISE = 1 / 4;
+
+/**
+ * Serialisable state of {@link SlowStartPace}, times as wall-clock epoch ms; a
+ * field that is not finite (no round trip seen yet) is left out.
+ */
+export type SlowStartPaceState = Partial<Record<keyof typeof RULES, number>>;
+
+const RULES = {
+  startedAt: {},
+  roundMinRttMs: { min: 0 },
+  leastRttMs: { min: 0 },
+  flat: { min: 0, max: 1, integer: true },
+} satisfies Record<string, NumberRule>;
+
+/** What a field not saved reads as. */
+const FRESH: Readonly<Record<keyof typeof RULES, number>> = {
+  startedAt: NEVER,
+  roundMinRttMs: Infinity,
+  leastRttMs: Infinity,
+  flat: 1,
+};
 
 /**
  * How much each success of a slow start adds to the concurrency limit. One
@@ -45,6 +68,25 @@ export class SlowStartPace {
     this.#leastRttMs = Math.min(this.#leastRttMs, rttMs);
     if (!this.#flat || !(this.#leastRttMs > DOUBLING_MS)) return 1;
     return 2 ** (this.#leastRttMs / DOUBLING_MS) - 1;
+  }
+
+  /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
+  snapshot(clocks: ClockReading): SlowStartPaceState {
+    return finiteFields({
+      startedAt: toWall(this.#startedAt, clocks),
+      roundMinRttMs: this.#roundMinRttMs,
+      leastRttMs: this.#leastRttMs,
+      flat: this.#flat ? 1 : 0,
+    });
+  }
+
+  /** Resumes from a {@link SlowStartPace.snapshot} (`saved`, validated here, errors naming `owner`). */
+  restore(saved: Readonly<Record<string, unknown>>, owner: string, clocks: ClockReading): void {
+    const s = savedNumbers(owner, saved, RULES, FRESH);
+    this.#startedAt = fromWall(s.startedAt, clocks);
+    this.#roundMinRttMs = s.roundMinRttMs;
+    this.#leastRttMs = s.leastRttMs;
+    this.#flat = s.flat === 1;
   }
 
   #endRound(at: number): void {

@@ -140,6 +140,14 @@ describe('AimdLimit', () => {
     limit = new AimdLimit({ initialLimit: 4, max: 1000 });
     slowPages(2000, 4, 900);
     expect(limit.limit).toBe(8);
+    // Saved and restored in another process (monotonic clock of another origin), it climbs on as fast.
+    limit = new AimdLimit({ initialLimit: 4, max: 1000 });
+    slowPages(2000, 4);
+    const saved = throughJson(limit.snapshot({ monotonic: 3000, wall: 1_700_000_000_000 }));
+    limit = new AimdLimit({ initialLimit: 4, max: 1000 });
+    limit.restore(saved, { monotonic: 50_000, wall: 1_700_000_000_000 });
+    slowPages(51_000, 16);
+    expect(limit.limit).toBe(64);
   });
 
   it('checks a cap on trial one past it a second on, without waiting for the budget, and forgets it when the server takes more', () => {
@@ -284,7 +292,7 @@ describe('AimdLimit', () => {
     first.onSample(sample({ at: 2000, kind: 'overloaded' }));
     const saved = throughJson(first.snapshot(SAME_CLOCKS));
     for (const [key, value] of Object.entries(saved)) {
-      expect(typeof value).toBe(['ceiling', 'rounds'].includes(key) ? 'object' : 'number');
+      expect(typeof value).toBe(['ceiling', 'rounds', 'pace'].includes(key) ? 'object' : 'number');
     }
     const second = new AimdLimit({ slowStartThreshold: 0, overloadHoldMs: 5000 });
     second.restore(saved, SAME_CLOCKS);
@@ -320,6 +328,8 @@ describe('AimdLimit', () => {
     expect(restore({ holdUntil: Number.NaN })).toThrow(InvalidOptionError);
     expect(restore({ ceiling: 7 })).toThrow(/AimdLimit state.*`ceiling` must be an object/);
     expect(restore({ rounds: { boost: 0.5 } })).toThrow(/AimdLimit state rounds.*`boost`/);
+    expect(restore({ pace: { flat: 2 } })).toThrow(/AimdLimit state pace.*`flat`/);
+    expect(restore({ pace: { ended: 'yes' } })).toThrow(/AimdLimit state pace.*`ended`/);
   });
 
   it('keeps an integer limit in [min, max] whatever the samples (property)', () => {

@@ -24,7 +24,7 @@ interface Step {
 
 const step: fc.Arbitrary<Step> = fc.record({
   dt: fc.integer({ min: 1, max: 400 }),
-  rtt: fc.integer({ min: 1, max: 600 }),
+  rtt: fc.integer({ min: 1, max: 2500 }),
   inflight: fc.integer({ min: 1, max: 40 }),
   kind: fc.constantFrom<SignalKind>(
     ...Array<SignalKind>(12).fill('ok'),
