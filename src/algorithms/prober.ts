@@ -47,8 +47,8 @@ export class Prober {
   #budget: ProbeBudget | undefined;
   /** Created with the first refusal, pause or cut; {@link NO_EVENT} reads as it until then. */
   #event: CongestionEvent | undefined;
-  /** The highest ceiling lately: a ceiling well below it is a fallen one, probed eagerly. */
-  readonly #peak = new CeilingPeak();
+  /** The highest ceiling lately (see {@link CeilingPeak}); created with the first ceiling. */
+  #peak: CeilingPeak | undefined;
   /** Time into the current probe, ms; undefined while holding. */
   #probeMs: number | undefined;
   /** The last refused probe, for its aftermath. */
@@ -155,7 +155,7 @@ export class Prober {
   maybeStart(gate: ProbeGate): void {
     const budget = this.#budget;
     if (gate.ceiling === 0 || budget === undefined || gate.at < gate.holdUntil) return;
-    let eager = this.#peak.fallen(gate.at, gate.ceiling);
+    let eager = this.#ceilingPeak().fallen(gate.at, gate.ceiling);
     if (gate.pausedUntil > gate.at) return;
     const event = this.#event ?? NO_EVENT;
     if (!event.refusal) {
@@ -220,21 +220,25 @@ export class Prober {
    * whether the ceiling is a fallen one (the next probe is eager). A probe
    * whose event left the ceiling where it started, its recount included (not
    * lower: its floor is a margin below unless the held rate was proven),
-   * found it where it was, as one whose reading did (a slow scope's reading,
-   * a few sends, is too coarse to confirm within 5 %, but the ceiling stood):
-   * the patience grows, and twice in a row, the ceiling is no longer a fallen
-   * one (see {@link CeilingPeak.onProbe}). An eager probe pays half, an owed
-   * one nothing.
+   * found it where it was, as one whose reading did (a slow scope's reading, a
+   * few sends, is too coarse to confirm within 5 %, but the ceiling stood): the
+   * patience grows, and twice in a row, the ceiling is no longer a fallen one
+   * ({@link CeilingPeak.onProbe}). An eager probe pays half, an owed one nothing.
    */
   #settle(at: number, ceiling: number): boolean {
     const event = this.#current();
     const kept = ceiling >= event.probedFrom && ceiling <= (1 + SAME) * event.probedFrom;
-    this.#peak.onProbe(at, ceiling, kept && toppedUp(ceiling));
+    this.#ceilingPeak().onProbe(at, ceiling, kept && toppedUp(ceiling));
     const confirmed = event.confirmed || kept;
-    const eager = this.#peak.fallen(at, ceiling);
+    const eager = this.#ceilingPeak().fallen(at, ceiling);
     if (!event.owed) this.#budget?.charge({ ...event, confirmed }, eager);
     this.#event = freshEvent(event.at);
     return eager;
+  }
+
+  #ceilingPeak(): CeilingPeak {
+    this.#peak ??= new CeilingPeak();
+    return this.#peak;
   }
 
   /** Starts a probe; `owed`: the one a cut asked for. */
