@@ -77,8 +77,8 @@ export class AimdLimit implements ConcurrencyLimit {
   #rounds: BoundRounds | undefined;
   /**
    * How a slow start that met nothing but successes climbs (see {@link SlowStartPace}):
-   * created at its first success, null for good once anything else came or a quota was
-   * published.
+   * created at its first success if that took over a second, null for good otherwise,
+   * once anything else came or a quota was published.
    */
   #pace: SlowStartPace | null | undefined;
 
@@ -149,9 +149,9 @@ export class AimdLimit implements ConcurrencyLimit {
 
   /** Growth per success in slow start: one, more on long round trips (see {@link SlowStartPace}). */
   #perSuccess(sample: Sample): number {
-    if (this.#pace === null) return 1;
-    this.#pace ??= new SlowStartPace();
-    return this.#pace.onSuccess(sample);
+    if (this.#pace === undefined)
+      this.#pace = SlowStartPace.mayOutpace(sample) ? new SlowStartPace() : null;
+    return this.#pace === null ? 1 : this.#pace.onSuccess(sample);
   }
 
   /** Growth per round trip past slow start: one, more while the limit binds (see {@link BoundRounds}). */

@@ -52,6 +52,15 @@ const FRESH: Readonly<Record<keyof typeof RULES, number>> = {
  * sent since (one round trip).
  */
 export class SlowStartPace {
+  /**
+   * Whether a slow start whose first success is `sample` may ever climb faster
+   * than one per success: not after a round trip of a second or less, as the
+   * shortest round trip yet only falls.
+   */
+  static mayOutpace(sample: Sample): boolean {
+    return sample.at - sample.sentAt > DOUBLING_MS;
+  }
+
   /** When the current round began. */
   #startedAt = NEVER;
   #roundMinRttMs = Infinity;
