@@ -441,6 +441,31 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     );
   });
 
+  it('spends little on a futile latency alarm on a short count-keyed ramp', async () => {
+    // Batches of 20-30 s: the alarm's experiment (a quarter of the rate until judged) is a large
+    // share. Judged after 2.5 s: 1.080 / 1.098x a fixed-concurrency client's batch; after 1 s:
+    // 1.039 / 1.047x.
+    const ramps = [
+      { latencyMs: 136, stepMs: 21, stepRequests: 197, maxDelayMs: 3580, urls: 2853 },
+      { latencyMs: 104, stepMs: 29, stepRequests: 127, maxDelayMs: 2150, urls: 1960 },
+    ].map(({ latencyMs, urls, ...ramp }) =>
+      server({
+        kind: 'count-ramp',
+        rate: [{ fromMs: 0, rate: 0 }],
+        latencyMs,
+        ramp: { ...ramp, windowMs: Infinity },
+        client: { maxConcurrency: 32, timeoutMs: 30_000, urls },
+      }),
+    );
+    for (const ramp of ramps) {
+      const [mine, fixed] = await Promise.all([
+        runFamilyServer(ramp, ratewise),
+        runFamilyServer(ramp, fixedJitter),
+      ]);
+      expect((mine.batchS as number) / (fixed.batchS as number)).toBeLessThanOrEqual(1.06);
+    }
+  });
+
   it('holds a concurrency cap with the concurrency limit, not with a rate read through the cap', async () => {
     // Refusals come while the rate probes (which raises the concurrency too), so each alone is
     // ambiguous; three congestion events refused above every success show the cap. Before: 77-79 %.
