@@ -89,7 +89,13 @@ export function cutOnRefusal(
   // A probe that found the ceiling where it was keeps it (the reading is no
   // better than the one it confirms, and the held rate was refusal-free).
   let ceiling = confirmed && probing ? decisions.ceiling : Math.max(floor, measured?.ceiling ?? 0);
-  if (heldBefore !== undefined) {
+  // A ceiling raised by a probe's spacing and refused as held read a burst:
+  // back to the ceiling the probe's count made, margin and all.
+  const base = probing ? undefined : recounts.trial.refuted();
+  if (base !== undefined) {
+    ceiling = base;
+    decisions.margin = learned.margin;
+  } else if (heldBefore !== undefined) {
     // The refused probe's reading was too high and the pause since says too
     // little: the capacity lies between the rate held before the probe (not
     // refused) and this one. Halve the gap.
@@ -98,7 +104,8 @@ export function cutOnRefusal(
     // A refused probe is judged by the sends since it started (before, the rate was lower).
     const since = sample.sentAt - probeStartedAt;
     const span = Math.min(meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
-    const cut = { current, calm: measured.calm, floor, probeSpanMs: probing ? span : undefined };
+    const probeSpanMs = probing ? span : undefined;
+    const cut = { current, calm: measured.calm, floor, probeSpanMs, proven };
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to
     // it (after a short pause, before the count is in), the next send may be
@@ -107,6 +114,7 @@ export function cutOnRefusal(
       ceiling = Math.max(floor, Math.min(ceiling, current / (1 + settings.probeStep)));
     }
   }
+  if (probing && prober.heldUncut) recounts.trial.passed();
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   prober.onCut(report, decisions.ceiling);
   if (!probing && heldBefore === undefined && leavesOnlyBound(sample, measured, floor, meter)) {

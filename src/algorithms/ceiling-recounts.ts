@@ -9,7 +9,10 @@ import {
 } from './recount.js';
 import { FIRST_UNHINTED_PAUSE_MS } from './refusal-pause.js';
 import { isRefusal, type Sample } from './sample.js';
+import { SpacingTrial } from './spacing-trial.js';
 
+/** A refused probe's count of fewer accepted sends than this reads its climb more than the capacity: its spacing may raise it. */
+const COARSE_COUNT = 20;
 /** A refuted cap trial's sends are taken as answered this many mean round trips after the last. */
 const ANSWERED_RTTS = 1.5;
 
@@ -23,6 +26,8 @@ export interface CutToRecount {
   readonly floor: number;
   /** The span a refused probe is judged by, ms; undefined when it was no probe. */
   readonly probeSpanMs: number | undefined;
+  /** Whether the refused probe started from a refusal-free held rate (its spacing may raise the ceiling). */
+  readonly proven?: boolean;
 }
 
 /**
@@ -37,6 +42,8 @@ export class CeilingRecounts {
   #pending: Recount | undefined;
   /** Whether the first ceiling was counted (once). */
   #firstCounted = false;
+  /** A ceiling raised by a refused probe's spacing, on trial. */
+  readonly trial = new SpacingTrial();
 
   /** Marks the first ceiling as counted (a restored scope had one). */
   set firstCounted(counted: boolean) {
@@ -51,7 +58,7 @@ export class CeilingRecounts {
     const bounds = { min: cut.floor, max: cut.current };
     const recount =
       cut.probeSpanMs !== undefined && cut.calm
-        ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs)
+        ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs, cut.proven)
         : this.#afterCut(sample, cut, meter, minPauseMs);
     if (recount === undefined) return false;
     this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
@@ -78,7 +85,23 @@ export class CeilingRecounts {
     if (recount.raiseOnly && count.fromMs <= recount.from) {
       onFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
     }
-    return recountedCeiling(recount, count, ceiling);
+    const counted = recountedCeiling(recount, count, ceiling);
+    const coarse = count.count < COARSE_COUNT;
+    return (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
+  }
+
+  /**
+   * The fastest spacing of a refused probe's accepted sends, when it may
+   * raise the ceiling (see {@link SpacingTrial}) and reads above `counted`
+   * (at most the rate refused); undefined otherwise.
+   */
+  #spaced(recount: Recount, meter: RateMeter, counted: number): number | undefined {
+    if (recount.spaced !== true || !this.trial.trusted) return undefined;
+    const fastest = meter.fastestAcceptedIn(recount.from, recount.to) ?? 0;
+    const spaced = Math.min(recount.max, fastest);
+    if (!(spaced > counted)) return undefined;
+    this.trial.raised(counted);
+    return spaced;
   }
 
   /** The first ceiling's recount (once), or a grant recount soon after a pause; undefined when none. */

@@ -133,6 +133,14 @@ export class RateMeter {
   }
 
   /**
+   * The fastest spacing of the accepted requests sent in [`from`, `to`], as a
+   * rate (see {@link SentTimes.fastestIn}); undefined with fewer than two.
+   */
+  fastestAcceptedIn(from: number, to: number): number | undefined {
+    return this.#sent?.fastestIn(from, to);
+  }
+
+  /**
    * What was really sent over the window: the pacer's average rate if it paced
    * throughout and the server accepted at least 90 % of it (so the pace, not
    * the concurrency limit or the demand, was what limited sending); otherwise

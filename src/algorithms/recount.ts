@@ -24,6 +24,8 @@ export interface Recount {
   raiseOnly: boolean;
   /** The pause the refusal asked for, ms, for the first count's charge (pauses after it were the server still closed). */
   pauseMs?: number;
+  /** Whether the accepted sends' fastest spacing may raise it (see `SpacingTrial`). */
+  spaced?: boolean;
 }
 
 /**
@@ -115,15 +117,16 @@ export function recountedCeiling(
  * A refusal of a probe: the accepted sends of the `spanMs` before the refused
  * one (the server was being asked for more than it grants all along), between
  * `bounds.min` (the ceiling the probe started from) and `bounds.max` (the
- * rate that failed).
+ * rate that failed); `spaced`: the sends' fastest spacing may raise it.
  */
 export function probeRecount(
   sample: Sample,
   spanMs: number,
   bounds: { min: number; max: number },
   answerMs = 0,
+  spaced = false,
 ): Recount {
   const to = sample.sentAt;
   const at = dueAfter(sample, answerMs);
-  return { from: to - spanMs, to, spanMs, at, ...bounds, raiseOnly: false };
+  return { from: to - spanMs, to, spanMs, at, ...bounds, raiseOnly: false, spaced };
 }

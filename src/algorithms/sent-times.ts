@@ -37,4 +37,18 @@ export class SentTimes {
     for (const t of sent) if (t >= start && t <= to) count++;
     return { count, fromMs: start };
   }
+
+  /**
+   * The fastest spacing of the kept sends in [`from`, `to`], as a rate: one
+   * over the shortest time between two consecutive ones, requests/s.
+   * Undefined with fewer than two.
+   */
+  fastestIn(from: number, to: number): number | undefined {
+    const times = this.#sent.filter((t) => t >= from && t <= to).sort((a, b) => a - b);
+    let shortest = Infinity;
+    for (let i = 1; i < times.length; i++) {
+      shortest = Math.min(shortest, (times[i] ?? 0) - (times[i - 1] ?? 0));
+    }
+    return shortest > 0 && shortest < Infinity ? 1000 / shortest : undefined;
+  }
 }
