@@ -210,6 +210,7 @@ export class AdaptiveRate implements RatePolicy {
     if (counted === undefined) return;
     parts.alarmIfAny?.forget();
     decisions.ceiling = counted;
+    parts.guessed = false;
   }
 
   #applyQuota(quota: RateLimitQuota, sample: Sample): void {

@@ -19,6 +19,15 @@ const NARROW = 0.8;
 const HELD_CUT = 0.5;
 /** A refused probe is judged by the sends of at least this span before it, ms. */
 const MIN_PROBE_SPAN_MS = 1000;
+/** A probe from a guess is judged by at least this many sends at the rate refused. */
+const JUDGED_SENDS = 8;
+/**
+ * A ceiling guessed from fewer requests in flight than this is probed from
+ * gently, as a measured one: a limit that let one or two through at once is
+ * mostly a slow one (1-6 req/s), the guess within a few times its capacity, its
+ * readings a few sends each, and a steep climb there overshoots in a send or two.
+ */
+const STEEP_GUESS = 3;
 /** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
 const HOLD_RTTS = 4;
 /** A grant read soon after a pause says only "at least" when the floor over that pause is this many requests or more. */
@@ -33,6 +42,8 @@ export interface CutParts {
   readonly prober: Prober;
   readonly recounts: CeilingRecounts;
   readonly alarm: AlarmCuts;
+  /** Whether the ceiling is a guess (see `RateParts.guessed`). */
+  guessed: boolean;
 }
 
 /**
@@ -102,7 +113,9 @@ export function cutOnRefusal(
     ceiling = Math.max(floor, (heldBefore + current) / 2);
   } else if (measured !== undefined && !(confirmed && probing)) {
     // A refused probe is judged by the sends since it started (before, the rate was lower).
-    const since = sample.sentAt - probeStartedAt;
+    // A probe from a guess climbs steeply: judged by its last second, where it climbed least
+    // (by its last JUDGED_SENDS sends at the rate refused, if they took longer).
+    const since = parts.guessed ? (1000 * JUDGED_SENDS) / current : sample.sentAt - probeStartedAt;
     const span = Math.min(meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
     const probeSpanMs = probing ? span : undefined;
     const cut = { current, calm: measured.calm, floor, probeSpanMs, proven };
@@ -125,8 +138,10 @@ export function cutOnRefusal(
   const rttMs = at - sample.sentAt;
   decisions.holdUntil = Math.max(decisions.holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
   // A first ceiling read from nothing (refused before anything was measured)
-  // is a guess: the budget starts with a probe's worth to check it soon.
+  // is a guess: the budget starts with a probe's worth to check it soon, and
+  // that probe climbs steeply (see RateParts.guessed).
   prober.openBudget(at, measured === undefined ? 1 : 0);
+  parts.guessed = measured === undefined && current === Infinity && ceiling >= STEEP_GUESS;
 }
 
 /**

@@ -5,6 +5,13 @@ import type { RateParts } from './rate-parts.js';
 const IN_USE = 0.6;
 /** Idleness is judged only when a window should hold at least this many requests. */
 const MIN_JUDGED = 8;
+/**
+ * A probe from a guessed ceiling (see `RateParts.guessed`) doubles its excess
+ * this many times as often: as steep as a slow start, where a probe from a
+ * measured ceiling starts gently (a capacity that did not move is exceeded by
+ * little). Still never more than twice what the server accepts.
+ */
+const GUESS_CLIMB = 4;
 
 /**
  * The rate an adaptive rate's `parts` have learned, requests/s, before the
@@ -20,7 +27,12 @@ export function learnedRate(parts: RateParts | undefined): number {
   const { minRate, probeStep: firstStep, probeDoublingMs: doublingMs } = parts.settings;
   if (probeMs === undefined) return Math.max(minRate, ceiling * (1 - margin));
   const accepted = meter.accepted(parts.now) ?? 0;
-  return probingRate({ ceiling, firstStep, doublingMs }, probeMs, accepted, minRate);
+  const curve = {
+    ceiling,
+    firstStep,
+    doublingMs: parts.guessed ? doublingMs / GUESS_CLIMB : doublingMs,
+  };
+  return probingRate(curve, probeMs, accepted, minRate);
 }
 
 /**

@@ -25,6 +25,13 @@ export class RateParts implements CutParts {
   now = -Infinity;
   /** Created with the first published quota. */
   quota: QuotaPace | undefined;
+  /**
+   * Whether the ceiling is a guess, read from nothing (refused before
+   * anything was measured: as many per second as were in flight, three or
+   * more), until a cut or a count measures the capacity: the probe from it
+   * climbs steeply (see `learnedRate`). Not saved: it matters for seconds.
+   */
+  guessed = false;
   #recounts: CeilingRecounts | undefined;
   #alarm: AlarmCuts | undefined;
 
