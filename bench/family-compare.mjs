@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // Compares two outputs of bench/family-servers.mjs server by server: each server whose figure
-// moved by at least the threshold, and the mean before and after.
+// moved by at least the threshold, the mean before and after, and the tail the issue judges (p10
+// of goodput and cold start, p90 of refusals) read both at its single rank and as the mean of the
+// band of ranks around it (p5–p15, p85–p95), which one server crossing a rank does not move.
 //
 //   node bench/family-compare.mjs BEFORE.json AFTER.json [--field goodput|refused|coldStart] [--points 1]
 import { readFile } from 'node:fs/promises';
@@ -42,3 +44,22 @@ const mean = (rows) => {
   return known.reduce((sum, v) => sum + v, 0) / known.length;
 };
 console.log(`${field}: mean ${pct(mean(before))} → ${pct(mean(after))}; ${up} up, ${down} down`);
+const tail = field === 'refused' ? 0.9 : 0.1;
+const sorted = (rows) =>
+  rows
+    .map((row) => row[field])
+    .filter((v) => v !== null && v !== undefined)
+    .sort((a, b) => a - b);
+const at = (values, p) => values[Math.min(values.length - 1, Math.floor(p * values.length))];
+const band = (values) => {
+  const band = values.slice(
+    Math.floor((tail - 0.05) * values.length),
+    Math.floor((tail + 0.05) * values.length) + 1,
+  );
+  return band.reduce((sum, v) => sum + v, 0) / band.length;
+};
+const [from, to] = [sorted(before), sorted(after)];
+const name = `p${Math.round(tail * 100)}`;
+console.log(
+  `${field}: ${name} ${pct(at(from, tail))} → ${pct(at(to, tail))}; ${name} band (p${Math.round(tail * 100) - 5}–p${Math.round(tail * 100) + 5} mean) ${pct(band(from))} → ${pct(band(to))}`,
+);
