@@ -9,6 +9,7 @@ import type { AdaptiveRateState } from './adaptive-rate-state.js';
 import { cutOnRefusal } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
 import { speedOf } from './congestion.js';
+import { FreeProbeAftermath, namesNoPause } from './free-probe.js';
 import { learnedRate, learnedRateIdle } from './learned-rate.js';
 import { QuotaPace } from './quota-pace.js';
 import { RateParts } from './rate-parts.js';
@@ -32,9 +33,11 @@ const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
  *   the requests and `pausedShare` of the time. A probe starts `probeStep`
  *   above the ceiling and doubles its excess every `probeDoublingMs` until
  *   refused, so an unchanged capacity costs a refusal or two and a capacity
- *   that rose is followed within seconds. A cut that left only a lower bound
- *   (a grant read over a constant `Retry-After` longer than the server's
- *   window) is probed from as soon as the pause and hold are over, unpaid. Its clock stops while the server
+ *   that rose is followed within seconds; a refusal that names no pause ends
+ *   it unpaused, unless its aftermath asks for one ({@link FreeProbeAftermath}).
+ *   A cut that left only a lower bound (a grant read over a constant
+ *   `Retry-After` longer than the server's window) is probed from as soon as
+ *   the pause and hold are over, unpaid. Its clock stops while the server
  *   accepts less than 60 % of what is offered (a rate nobody uses is not
  *   probing).
  * - The server's word wins: `documentedRate` always caps; a published quota
@@ -51,6 +54,8 @@ export class AdaptiveRate implements RatePolicy {
   #parts: RateParts | undefined;
   /** Created with the first sample that is no success: most scopes are never refused. */
   #refusalPause: RefusalPause | undefined;
+  /** Created with the first probe refused without a pause. */
+  #freeProbe: FreeProbeAftermath | undefined;
 
   /**
    * @param options validated (unknown keys are rejected) once per options
@@ -100,12 +105,16 @@ export class AdaptiveRate implements RatePolicy {
     const speed = speedOf(sample);
     prober.onRequest();
     const refused = isRefusal(sample) && !sample.overConcurrency;
+    const probeRefused = refused && prober.probeMs !== undefined;
     const onResume = refused && meter.pauses.refusedOnResume(sample, this.rate);
     const closed = onResume || (refused && meter.pauses.refusedInTail(sample));
+    const probesAftermath =
+      refused && !closed && !probeRefused && this.#freeProbe?.claims(sample) === true;
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
-    // the reset); one as sending resumed after a pause, the pause's (it was too short).
-    if (closed) prober.onRefusal();
+    // the reset); one as sending resumed after a pause, the pause's (it was too
+    // short); one soon after a probe refused unpaused, the probe's.
+    if (closed || probesAftermath) prober.onRefusal();
     else if (
       (speed === 'cut' || speed === 'cut-hard') &&
       !sample.overConcurrency &&
@@ -122,7 +131,12 @@ export class AdaptiveRate implements RatePolicy {
     if (speed !== 'grow') {
       this.#refusalPause ??= new RefusalPause();
       const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate };
-      const pauseMs = this.#refusalPause.forSample(sample, closed, meter.pauses, pace);
+      const free = probeRefused && !closed && namesNoPause(sample);
+      if (free) {
+        this.#freeProbe ??= new FreeProbeAftermath();
+        this.#freeProbe.open(at, meter.windowMs, this.rate);
+      }
+      const pauseMs = free ? 0 : this.#refusalPause.forSample(sample, closed, meter.pauses, pace);
       if (pauseMs > 0) this.#pause(at, pauseMs, !closed, onResume);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
@@ -189,6 +203,7 @@ export class AdaptiveRate implements RatePolicy {
   #pause(at: number, ms: number, billed: boolean, closure = false): void {
     const { meter, prober, decisions } = this.#used();
     const before = Math.max(at, meter.pausedUntil);
+    this.#freeProbe?.close();
     meter.pauses.record(at, ms, closure);
     if (billed) prober.onPause(Math.max(0, meter.pausedUntil - before));
     decisions.holdUntil = Math.max(decisions.holdUntil, meter.pausedUntil);
@@ -208,6 +223,7 @@ export class AdaptiveRate implements RatePolicy {
       prober.chargeFirstCount(pauseMs),
     );
     if (counted === undefined) return;
+    this.#freeProbe?.close(); // the rate held from here is a reading, no longer a guess
     parts.alarmIfAny?.forget();
     decisions.ceiling = counted;
     parts.guessed = false;

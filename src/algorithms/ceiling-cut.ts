@@ -2,6 +2,7 @@ import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
 import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import type { CeilingRecounts } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
+import { namesNoPause } from './free-probe.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import type { CutReport, Prober } from './prober.js';
 import type { RateDecisions } from './rate-decisions.js';
@@ -52,7 +53,8 @@ export interface CutParts {
  * refusing ({@link RateMeter.ceilingAt}, recounted by send time once the
  * outcomes are in), no lower than {@link lowestCeiling}; a probe that found
  * the ceiling where it was keeps it, and one that did not holds at least a
- * probe step below the rate refused until its recount is in; a refusal in a
+ * probe step below the rate refused until its recount is in (a free probe,
+ * its floor: see `namesNoPause`); a refusal in a
  * refused probe's aftermath that asks for the same long pause again halves
  * the gap between the rate refused and the rate held before the probe (see
  * {@link Prober.heldBeforeRefusedProbe}); the margin adapts
@@ -122,9 +124,13 @@ export function cutOnRefusal(
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to
     // it (after a short pause, before the count is in), the next send may be
-    // refused again, and that refusal cuts by half.
+    // refused again, and that refusal cuts by half. A free probe (its refusal
+    // named no pause, see `namesNoPause`) holds its floor: with no pause to
+    // drain what it sent over the limit, a guess above the capacity is
+    // refused a window later, after its recount, as the rate held.
     if (recounts.plan(sample, cut, meter, settings.minPauseMs) && probing) {
-      ceiling = Math.max(floor, Math.min(ceiling, current / (1 + settings.probeStep)));
+      const guess = Math.min(ceiling, current / (1 + settings.probeStep));
+      ceiling = isRefusal(sample) && namesNoPause(sample) ? floor : Math.max(floor, guess);
     }
   }
   if (probing && prober.heldUncut) recounts.trial.passed();

@@ -114,6 +114,42 @@ describe('AdaptiveRate', () => {
     expect(rate.probing).toBe(true);
   });
 
+  it('a probe refused with no pause named brings none; a refusal among the next three sends is its aftermath', () => {
+    /** A scope that learned 30 req/s and is probing at 8.5 s (a cheap budget). */
+    const probing = () => {
+      const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 });
+      stream(rate, 30, 0, 3000);
+      burst(rate, 3349, 3350);
+      stream(rate, 28, 4400, 8500);
+      expect(rate.probing).toBe(true);
+      return rate;
+    };
+    for (const retryAfterMs of [0, undefined]) {
+      const rate = probing();
+      const refusal = {
+        kind: 'throttled' as const,
+        ...(retryAfterMs === 0 ? { retryAfterMs } : {}),
+      };
+      rate.onSample(sample({ ...refusal, sentAt: 8500, at: 8501 }));
+      expect(rate.probing).toBe(false);
+      expect(rate.pausedUntil).toBeLessThanOrEqual(8501); // no pause: the cut is the answer
+      const { ceiling } = rate;
+      // The next send is refused too (a window the probe spent): the probe's, not the rate's.
+      const next = 8501 + 1000 / rate.rate;
+      rate.onSample(sample({ ...refusal, sentAt: next, at: next + 1 }));
+      expect(rate.ceiling).toBe(ceiling);
+      expect(rate.pausedUntil).toBeGreaterThanOrEqual(next + 1 + 500);
+    }
+    // A refusal later than three sends after it is the rate held: cut.
+    const rate = probing();
+    rate.onSample(sample({ kind: 'throttled', sentAt: 8500, at: 8501 }));
+    const { ceiling } = rate;
+    const later = 8501 + 4000 / rate.rate;
+    stream(rate, rate.rate, 8502, later - 1, 1);
+    rate.onSample(sample({ kind: 'throttled', sentAt: later, at: later + 1 }));
+    expect(rate.ceiling).toBeLessThan(ceiling as number);
+  });
+
   it('probes above the ceiling when the budget allows, the excess doubling each probeDoublingMs', () => {
     const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 }); // a cheap budget
     stream(rate, 30, 0, 3000);
@@ -264,10 +300,12 @@ describe('AdaptiveRate', () => {
     expect(rate.pausedUntil).toBe(3500);
     rate.onSample(sample({ at: 4000 }));
     expect(rate.pausedUntil).toBe(0);
-    rate.onSample(sample({ at: 5000, kind: 'overloaded', retryAfterMs: 0 }));
-    expect(rate.pausedUntil).toBe(5400);
-    rate.onSample(sample({ at: 6000, retryAfterMs: 9000 })); // a success carrying one: no pause
-    expect(rate.pausedUntil).toBe(0);
+    // Not a probe's refusal (the first ceiling's check is probing by now: a free probe brings none).
+    const fresh = new AdaptiveRate({ minPauseMs: 400 });
+    fresh.onSample(sample({ at: 5000, kind: 'overloaded', retryAfterMs: 0 }));
+    expect(fresh.pausedUntil).toBe(5400);
+    fresh.onSample(sample({ at: 6000, retryAfterMs: 9000 })); // a success carrying one: no pause
+    expect(fresh.pausedUntil).toBe(0);
   });
 
   it('leaves a refusal for concurrency to the concurrency limit (only its pause applies)', () => {

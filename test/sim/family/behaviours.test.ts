@@ -180,6 +180,83 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('finds each rise of a limit that refills within 10 s when refusals are cheap: a refused probe that names no pause brings none', async () => {
+    // Target 5 s. A 40 req/s bucket of burst 4 doubling at 40 s, doubling again at 100 s, back at
+    // 160 s, doubling at 200 s. Each refused probe paused 1 s (none) or 500 ms (Retry-After: 0),
+    // billed to the probe budget at 5 % of the time: a probe each 10-20 s, each rise found in up
+    // to 25-33 s (goodput 85.0-93.9 % on main 6d13f82, server indexes 0 and 1); 3-8 s and
+    // 97.7-99.0 % with the free probe.
+    const steps = [
+      { fromMs: 0, rate: 40 },
+      { fromMs: 40_000, rate: 80 },
+      { fromMs: 100_000, rate: 160 },
+      { fromMs: 160_000, rate: 40 },
+      { fromMs: 200_000, rate: 80 },
+    ];
+    for (const retryAfter of ['zero', 'none'] as const) {
+      for (const index of [0, 1]) {
+        const bucket = server({ index, rate: steps, burst: 4, retryAfter, durationMs: 240_000 });
+        const { measures } = await runFamilyServer(bucket, ratewise);
+        expect(measures.stepUps).toHaveLength(3);
+        for (const step of measures.stepUps) expect(step.seconds).toBeLessThanOrEqual(10);
+        expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+        expect(measures.refused).toBeLessThanOrEqual(0.01);
+      }
+    }
+  }, 60_000); // 240 s of a 40-160 req/s server four times: ~8 s of CPU
+
+  it('pauses after a free probe where the limit needs it: a spent fixed window, a burst-1 bucket not yet refilled', async () => {
+    // Target 95 %. Unpaused after a refused probe, the next sends met the window the probe spent
+    // (100 req/s, 1 s window, Retry-After: 0) or the bucket before it refilled (1.5 req/s, burst
+    // 1), and their refusals cut the rate held (by up to half): 90.1 % and 67.6 %. Taken as the
+    // probe's (no cut, the pause its refusal would have brought): 97.6 % and 97.5 %, as on main.
+    const window = server({
+      kind: 'fixed-window',
+      rate: [{ fromMs: 0, rate: 100 }],
+      burst: 1,
+      latencyMs: 150,
+      jitterMs: 100,
+      client: { maxConcurrency: 48, timeoutMs: 30_000 },
+      durationMs: 240_000,
+    });
+    const bucket = server({
+      rate: [{ fromMs: 0, rate: 1.5 }],
+      burst: 1,
+      jitterMs: 100,
+      client: { maxConcurrency: 2, timeoutMs: 30_000 },
+      durationMs: 240_000,
+    });
+    for (const limit of [window, bucket]) {
+      const { measures } = await runFamilyServer(limit, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+    }
+  }, 60_000); // 240 s of a 100 req/s server: ~3 s of CPU
+
+  it('holds a slow 1 s log after a free probe at the rate held before it, not at a guess above the capacity', async () => {
+    // Target 95 %. A 3.4 req/s log of a 1 s window, no Retry-After, 2 slots: a refused probe that
+    // brings no pause held a probe step below the rate refused until its recount, still over the
+    // capacity; the log, with no pause to empty it, refused a send a second later, after the
+    // recount, as the rate held (a cut, a pause): 80.8-81.0 % with the free probe alone (main,
+    // whose probe paused: 94.3-96.3 %). Holding the rate held before the probe: 97.0-97.1 %.
+    for (const index of [0, 1, 2]) {
+      const log = server({
+        index,
+        kind: 'sliding-log',
+        rate: [{ fromMs: 0, rate: 3.4 }],
+        burst: 1,
+        retryAfter: 'none',
+        latencyMs: 64,
+        jitterMs: 39,
+        client: { maxConcurrency: 2, timeoutMs: 30_000 },
+        durationMs: 240_000,
+      });
+      const { measures } = await runFamilyServer(log, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+    }
+  });
+
   it('keeps most of a slow token bucket of burst 1: a refused probe resumes below the rate refused', async () => {
     // Target 95 %. Resumed at a reading just under the probe's refused rate before its recount was
     // in, the next send was refused too and cut the rate by half: 55.2 % (8 req/s, 8 slots) and
