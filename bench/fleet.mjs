@@ -3,8 +3,13 @@
 // a scenario needs exact timing), sharing their scopes through a real redis-server — or not,
 // for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
 //   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
-//     [--workers=1,4,8] [--shared-only] [--seconds=45] [--steady-from=20] [--cluster-lanes=8]
-//     [--cluster-workers=8] [--no-loop-monitor] [--sends-out=FILE] (each throughput run's send times, JSON lines)
+//     [--workers=1,4,8] [--shared-only] [--seconds=45] [--steady-from=20] [--runs=1] [--long]
+//     [--cluster-lanes=8] [--cluster-workers=8] [--no-loop-monitor]
+//     [--sends-out=FILE] (each throughput run's send times, JSON lines)
+// --long is the issue's steady state: 90 s runs, steady 20-90 s (a window that holds the probe
+// cycle), 3 runs per row, unless --seconds / --runs say otherwise. Under the bench lock, one fleet
+// size per invocation keeps each hold under ~5 min: for n in 1 4 8; do flock
+// /tmp/ratewise-bench.lock node bench/fleet.mjs throughput --long --workers=$n --shared-only; done
 import { appendFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createClient as createRedis } from '@redis/client';
@@ -39,8 +44,12 @@ const wants = (name) => chosen.length === 0 || chosen.includes(name);
 const pct = (x) => `${(100 * x).toFixed(1)} %`;
 const fixed = (x, d = 2) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
 
+/** `--long`: the issue's steady state (90 s runs, 3 per row) unless `--seconds` / `--runs` say otherwise. */
+const long = flags.includes('--long');
 /** `--seconds=45`: each throughput run's length, counted from when every worker is set up. */
-const seconds = Number(flag('seconds', '45'));
+const seconds = Number(flag('seconds', long ? '90' : '45'));
+/** `--runs=1`: throughput runs per row (fleet size and sharing), each printed, then summed up. */
+const runs = Number(flag('runs', long ? '3' : '1'));
 /** `--steady-from=20`: the steady state starts this many seconds into the run. */
 const steadyFrom = Number(flag('steady-from', '20'));
 
@@ -164,6 +173,27 @@ function printThroughput(rows) {
     const alone = r.mode === 'alone';
     console.log(
       `| ${r.workers} | ${r.mode} | ${fixed(r.startupMs / 1000, 1)} | ${pct(r.whole.goodput)} / ${pct(r.steady.goodput)} | ${pct(r.whole.refused)} / ${pct(r.steady.refused)} | ${alone ? '-' : fixed(r.roundTrips)} | ${r.failed} | ${alone ? '-' : r.switches} | ${alone ? '-' : `${fixed(r.callP99, 1)} / ${fixed(r.callMax, 0)}`} | ${alone ? '-' : r.slow} | ${fixed(r.loopP99, 0)} / ${fixed(r.loopMax, 0)} | ${inside(r.inside)} | ${Math.min(...r.perWorker)}-${Math.max(...r.perWorker)} | ${r.spaced.most}, ${pct(r.spaced.bunched)}, ${fixed(r.spaced.gapP5, 1)}-${fixed(r.spaced.gapP95, 1)} | ${fixed(r.cpuMsPerRequest)} | ${alone ? '-' : fixed(r.admissionCalls)} |`,
+    );
+  }
+}
+
+/**
+ * Each row's runs summed up (`--runs` > 1): steady goodput and refused share as the mean and the
+ * range of the runs, so one probe landing in or out of a run's window is read as what it is.
+ */
+function printRuns(rows) {
+  console.log(
+    `| workers | sharing | runs | steady goodput (${steadyFrom}-${seconds} s) mean (min-max) | steady refused mean (min-max) | goodput whole run mean |`,
+  );
+  console.log('| ---: | --- | ---: | ---: | ---: | ---: |');
+  const keys = [...new Set(rows.map((r) => `${r.workers}|${r.mode}`))];
+  for (const key of keys) {
+    const same = rows.filter((r) => `${r.workers}|${r.mode}` === key);
+    const spread = (values) =>
+      `${pct(values.reduce((a, b) => a + b, 0) / values.length)} (${pct(Math.min(...values))}-${pct(Math.max(...values))})`;
+    const whole = same.reduce((a, r) => a + r.whole.goodput, 0) / same.length;
+    console.log(
+      `| ${same[0].workers} | ${same[0].mode} | ${same.length} | ${spread(same.map((r) => r.steady.goodput))} | ${spread(same.map((r) => r.steady.refused))} | ${pct(whole)} |`,
     );
   }
 }
@@ -397,11 +427,14 @@ try {
   if (wants('throughput')) {
     const rows = [];
     for (const n of sizes) {
-      if (!sharedOnly) rows.push(await throughput(n, undefined));
-      await fresh();
-      rows.push(await throughput(n, redis));
+      for (let run = 0; run < runs; run++) {
+        if (!sharedOnly) rows.push(await throughput(n, undefined));
+        await fresh();
+        rows.push(await throughput(n, redis));
+      }
     }
     printThroughput(rows);
+    if (runs > 1) printRuns(rows);
   }
   if (wants('skew')) {
     await fresh();
