@@ -3,8 +3,12 @@
 // server accepted and refused, and the fleet's numbers in Redis (rate, window, leases held,
 // epoch, pause, learned-state version), then each worker's own controller per second (rate, limit,
 // ms paused, where its lanes were: bench/fleet-worker.mjs's timeline). `npm run build` first.
+// `--trace FILE` (with Redis) appends the run as one JSON line: the fleet rate algorithm's stored
+// state each time it changed (polled every 20 ms: ceiling, margin, probe, recount…) and every
+// send time by worker, wall ms — a refusal's cause read from the decisions and the sends together.
 //   node bench/fleet-timeline.mjs [--workers 8] [--seconds 30] [--alone] [--lanes 8] [--lease-min n] [--horizon ms]
-//     [-- serve-mock args…]        (default: --model fixed-window --rate 30 --latency 100)
+//     [--trace FILE] [-- serve-mock args…]        (default: --model fixed-window --rate 30 --latency 100)
+import { appendFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { readFleetStatus, redisFleet, scopeKeys, startRedisServer } from '../dist/redis/index.js';
 import { serveMock, sleep, startWorker, sum } from './fleet-parts.mjs';
@@ -18,6 +22,7 @@ const { values, positionals } = parseArgs({
     alone: { type: 'boolean', default: false },
     'lease-min': { type: 'string' },
     horizon: { type: 'string' },
+    trace: { type: 'string' },
   },
 });
 const serverArgs = positionals.length
@@ -39,6 +44,7 @@ const workers = Array.from({ length: n }, () =>
     ...(values['lease-min'] ? { rateLeaseMinRequests: Number(values['lease-min']) } : {}),
     ...(values.horizon ? { horizonMs: Number(values.horizon) } : {}),
     timeline: true,
+    ...(values.trace ? { sends: true } : {}),
   }),
 );
 const fmt = (x, d = 1) => (x === null || x === undefined ? '-' : Number(x).toFixed(d));
@@ -64,6 +70,20 @@ const scriptCalls = async () => {
     0,
   );
 };
+/** The stored state of the fleet's rate algorithm each time it changed, `[wall ms, state]`. */
+const states = [];
+let tracing = values.trace !== undefined && watcher !== undefined;
+const trace = async () => {
+  let key;
+  while (tracing) {
+    key ??= await readFleetStatus(watcher.link).then(([s]) => s && scopeKeys('rw', s.scope).state);
+    const alg = key && String(await watcher.link.command(key, ['HGET', key, 'alg']));
+    if (alg && alg !== states.at(-1)?.[1]) states.push([Date.now(), alg]);
+    await sleep(20);
+  }
+};
+const traced = trace();
+const startedAt = Date.now();
 let calls = await scriptCalls();
 let last = await server.stats();
 const first = last;
@@ -83,7 +103,14 @@ for (let t = 1; t <= seconds; t++) {
     `${String(t).padStart(3)} | ${String(ok).padStart(4)} | ${String(refused).padStart(9)} | ${fmt(s?.rate)} | ${s?.window ?? '-'} | ${leased ?? '-'} | ${s?.epoch ?? '-'} | ${s?.pausedForMs ?? '-'} | ${s?.version ?? '-'} | ${watcher ? perSecond : '-'} | ${fmt(alg.ceiling, 2)} | ${fmt(alg.margin, 4)}`,
   );
 }
+tracing = false;
+await traced;
 const reports = await Promise.all(workers.map((w) => w.done));
+if (values.trace) {
+  const sends = reports.map((r) => r.sends ?? []);
+  const learned = states.map(([at, alg]) => [at, JSON.parse(alg).rate ?? {}]);
+  appendFileSync(values.trace, `${JSON.stringify({ workers: n, startedAt, learned, sends })}\n`);
+}
 const byScript = {};
 for (const r of reports)
   for (const [name, n] of Object.entries(r.byScript ?? {}))
