@@ -78,7 +78,7 @@ const trace = async () => {
   while (tracing) {
     key ??= await readFleetStatus(watcher.link).then(([s]) => s && scopeKeys('rw', s.scope).state);
     const alg = key && String(await watcher.link.command(key, ['HGET', key, 'alg']));
-    if (alg && alg !== states.at(-1)?.[1]) states.push([Date.now(), alg]);
+    if (alg && alg !== 'null' && alg !== states.at(-1)?.[1]) states.push([Date.now(), alg]);
     await sleep(20);
   }
 };
