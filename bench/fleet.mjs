@@ -3,7 +3,7 @@
 // a scenario needs exact timing), sharing their scopes through a real redis-server — or not,
 // for the side-by-side ratio. `npm run build` first. Run all, or name scenarios:
 //   node bench/fleet.mjs [throughput] [skew] [cap] [pause] [burst] [kill] [outage] [cluster]
-//     [--workers=1,4,8] [--shared-only] [--seconds=45] [--steady-from=20] [--runs=1] [--long]
+//     [--workers=1,4,8] [--shared-only | --alone-only] [--seconds=45] [--steady-from=20] [--runs=1] [--long]
 //     [--cluster-lanes=8] [--cluster-workers=8] [--no-loop-monitor]
 //     [--sends-out=FILE] (each throughput run's send times, JSON lines)
 // --long is the issue's steady state: 90 s runs, steady 20-90 s (a window that holds the probe
@@ -38,6 +38,8 @@ const clusterWorkers = Number(flag('cluster-workers', '8'));
 /** `--no-loop-monitor`: the cluster's workers do not measure their event loops (a 1 ms timer each). */
 const loopMonitor = !flags.includes('--no-loop-monitor');
 const sharedOnly = flags.includes('--shared-only');
+/** `--alone-only`: the throughput scenario's "alone" rows only (no Redis). */
+const aloneOnly = flags.includes('--alone-only');
 /** `--sends-out=FILE`: appends each throughput run's send times (wall ms, by worker) and steady span. */
 const sendsOut = flag('sends-out', undefined);
 const wants = (name) => chosen.length === 0 || chosen.includes(name);
@@ -429,6 +431,7 @@ try {
     for (const n of sizes) {
       for (let run = 0; run < runs; run++) {
         if (!sharedOnly) rows.push(await throughput(n, undefined));
+        if (aloneOnly) continue;
         await fresh();
         rows.push(await throughput(n, redis));
       }
