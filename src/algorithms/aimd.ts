@@ -141,7 +141,10 @@ export class AimdLimit implements ConcurrencyLimit {
     const slowStart = this.#value < this.#slowStartThreshold;
     const perRound = slowStart ? this.#perSuccess(sample) : this.#perRound(sample);
     if (sample.at < (this.#holdUntil ?? NEVER)) return;
-    if (this.#underHalfUsed(sample)) return; // app-limited: no evidence of headroom
+    // App-limited: no evidence of headroom. A slow start outpacing its round trips judges
+    // against the limit the request was sent under, not the one it has since grown to.
+    const sentUnder = slowStart && this.#pace ? this.#pace.limitWhenSent() : this.#value;
+    if (this.#underHalfUsed(sample, sentUnder)) return;
     const step = slowStart ? perRound : perRound / this.#value;
     const cap = Math.max(this.#value, Math.min(this.#s.max, this.#ceiling?.cap ?? Infinity));
     this.#value = Math.min(cap, this.#value + step);
@@ -151,7 +154,7 @@ export class AimdLimit implements ConcurrencyLimit {
   #perSuccess(sample: Sample): number {
     if (this.#pace === undefined)
       this.#pace = SlowStartPace.mayOutpace(sample) ? new SlowStartPace() : null;
-    return this.#pace === null ? 1 : this.#pace.onSuccess(sample);
+    return this.#pace === null ? 1 : this.#pace.onSuccess(sample, this.#value);
   }
 
   /** Growth per round trip past slow start: one, more while the limit binds (see {@link BoundRounds}). */
@@ -160,9 +163,9 @@ export class AimdLimit implements ConcurrencyLimit {
     return this.#rounds.onSuccess(sample, this.#value);
   }
 
-  /** Whether under half the limit was in flight: the outcome says nothing about the limit. */
-  #underHalfUsed(sample: Sample): boolean {
-    return sample.inflight * 2 < this.#value;
+  /** Whether under half the limit (`limit`) was in flight: the outcome says nothing about the limit. */
+  #underHalfUsed(sample: Sample, limit = this.#value): boolean {
+    return sample.inflight * 2 < limit;
   }
 
   #refused(sample: Sample): void {

@@ -27,6 +27,8 @@ const RULES = {
   roundMinRttMs: { min: 0 },
   leastRttMs: { min: 0 },
   flat: { min: 0, max: 1, integer: true },
+  roundLimit: { min: 0 },
+  lastRoundLimit: { min: 0 },
 } satisfies Record<string, NumberRule>;
 
 /** What a field not saved reads as. */
@@ -35,6 +37,8 @@ const FRESH: Readonly<Record<keyof typeof RULES, number>> = {
   roundMinRttMs: Infinity,
   leastRttMs: Infinity,
   flat: 1,
+  roundLimit: 0,
+  lastRoundLimit: 0,
 };
 
 /**
@@ -68,15 +72,33 @@ export class SlowStartPace {
   #leastRttMs = Infinity;
   /** Whether the last round's latency was flat. */
   #flat = true;
+  /** The limit when the current round began, and when the one before it began. */
+  #roundLimit = 0;
+  #lastRoundLimit = 0;
 
-  /** A success of the slow start: returns what it adds to the limit. */
-  onSuccess(sample: Sample): number {
+  /**
+   * A success of the slow start, the limit being `limit` before it: returns
+   * what it adds to the limit.
+   */
+  onSuccess(sample: Sample, limit: number): number {
     const rttMs = sample.at - sample.sentAt;
-    if (sample.sentAt >= this.#startedAt) this.#endRound(sample.at);
+    if (sample.sentAt >= this.#startedAt) this.#endRound(sample.at, limit);
     this.#roundMinRttMs = Math.min(this.#roundMinRttMs, rttMs);
     this.#leastRttMs = Math.min(this.#leastRttMs, rttMs);
     if (!this.#flat || !(this.#leastRttMs > DOUBLING_MS)) return 1;
     return 2 ** (this.#leastRttMs / DOUBLING_MS) - 1;
+  }
+
+  /**
+   * The limit the request of a success just passed to
+   * {@link SlowStartPace.onSuccess} was sent under, at least: the limit when
+   * the round before the current one began (0 in the first round), as a slow
+   * start's limit only rises and a request answered in this round was sent
+   * since, unless it took two rounds. Its answer comes when the limit may have
+   * grown ×2–4 since, so the limit now cannot tell whether it found it used.
+   */
+  limitWhenSent(): number {
+    return this.#lastRoundLimit;
   }
 
   /** Plain state, times as wall-clock epoch ms (`clocks` pairs the clocks now). */
@@ -86,6 +108,8 @@ export class SlowStartPace {
       roundMinRttMs: this.#roundMinRttMs,
       leastRttMs: this.#leastRttMs,
       flat: this.#flat ? 1 : 0,
+      roundLimit: this.#roundLimit,
+      lastRoundLimit: this.#lastRoundLimit,
     });
   }
 
@@ -96,9 +120,13 @@ export class SlowStartPace {
     this.#roundMinRttMs = s.roundMinRttMs;
     this.#leastRttMs = s.leastRttMs;
     this.#flat = s.flat === 1;
+    this.#roundLimit = s.roundLimit;
+    this.#lastRoundLimit = s.lastRoundLimit;
   }
 
-  #endRound(at: number): void {
+  #endRound(at: number, limit: number): void {
+    this.#lastRoundLimit = this.#roundLimit;
+    this.#roundLimit = limit;
     if (this.#roundMinRttMs < Infinity) {
       this.#flat = this.#roundMinRttMs <= this.#leastRttMs * (1 + RTT_RISE);
     }

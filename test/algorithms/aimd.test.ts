@@ -150,6 +150,28 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(64);
   });
 
+  it('slow start on pages of two seconds climbs as fast with the requests really in flight, each answered a round trip after it was sent', () => {
+    // A client keeps the limit full: each answer frees its slot and the limit's growth is sent
+    // at once, every request answered 2 s later. The requests of a round were sent under a limit
+    // that has quadrupled by the time they come back; they used it all the same.
+    const limit = new AimdLimit({ initialLimit: 4, max: 1000 });
+    const inFlight: { sentAt: number; inflight: number }[] = [];
+    const fill = (at: number) => {
+      while (inFlight.length < limit.limit)
+        inFlight.push({ sentAt: at, inflight: inFlight.length + 1 });
+    };
+    fill(0);
+    for (let at = 2000; at <= 6000; at += 2000) {
+      for (let i = 0; inFlight[0] !== undefined && inFlight[0].sentAt < at - 1000; i++) {
+        const sent = inFlight.shift() as { sentAt: number; inflight: number };
+        limit.onSample(sample({ at: at + i / 100, sentAt: sent.sentAt, inflight: sent.inflight }));
+        fill(at + i / 100);
+      }
+    }
+    // ×4 a round (2^2 − 1 = 3 added per success): 4 → 16 → 64 → 256.
+    expect(limit.limit).toBe(256);
+  });
+
   it('checks a cap on trial one past it a second on, without waiting for the budget, and forgets it when the server takes more', () => {
     const limit = new AimdLimit({ initialLimit: 4 });
     succeed(limit, 4);

@@ -155,7 +155,10 @@ describe('ratewise on targeted family servers (virtual time)', () => {
   it('climbs on second-long pages about each second, not each round trip, while all is success', async () => {
     // Nothing refused in the climb: the cold start is the slow start's alone. Doubling each round
     // trip (1.5-2.3 s) took 12-14 s to fill 256 slots: cold start 51.3 % and 41.9 % before; each
-    // success adding 2^(rtt / 1 s) - 1 while the latency stays flat: 58.5 % and 53.1 %.
+    // success adding 2^(rtt / 1 s) - 1 while the latency stays flat: 58.5 % and 53.1 % — only
+    // about ×2 a round trip still, as the requests of a round were judged unused against a limit
+    // grown ×3–4 since they were sent; judged against the limit they were sent under: 74.4 % and
+    // 65.8 %.
     const slow = (kind: FamilyServer['kind'], rate: number, latencyMs: number, jitterMs: number) =>
       server({
         kind,
@@ -172,8 +175,8 @@ describe('ratewise on targeted family servers (virtual time)', () => {
         runFamilyServer(s, ratewise),
       ),
     );
-    expect(bucket?.measures.coldStart).toBeGreaterThanOrEqual(0.55);
-    expect(gcra?.measures.coldStart).toBeGreaterThanOrEqual(0.5);
+    expect(bucket?.measures.coldStart).toBeGreaterThanOrEqual(0.7);
+    expect(gcra?.measures.coldStart).toBeGreaterThanOrEqual(0.62);
     for (const run of [bucket, gcra]) {
       expect(run?.measures.goodput).toBeGreaterThanOrEqual(0.95);
       expect(run?.measures.refusedAll).toBeLessThanOrEqual(0.01);
