@@ -55,6 +55,7 @@ export class LatestPause {
     const pause = this.#pause;
     const merged = pause === undefined || at >= pause.to ? new ServerPause(at, at + ms) : pause;
     merged.to = Math.max(merged.to, at + ms);
+    merged.askedMs = Math.max(merged.askedMs, ms);
     this.#pause = merged;
     if (closure)
       this.#closureTail = { from: merged.to, to: merged.to + Math.min(ms, CLOSURE_TAIL_MS) };

@@ -15,6 +15,12 @@ export class ServerPause {
   /** Requests the pacer offered since the pause ended. */
   offered: number;
   /**
+   * The longest pause one answer asked for, ms: what the server's limit made
+   * us wait. Answers reported late (timing noise) merge into a pause longer
+   * than any of them asked for; the grant is judged per this, not the merge.
+   */
+  askedMs: number;
+  /**
    * The earliest send after the pause among the accepted outcomes in so far:
    * when sending really resumed (a timer wakes the pacer a little late).
    * Infinity until known; not saved (a restored meter counts from the pause's end).
@@ -25,6 +31,7 @@ export class ServerPause {
     this.from = from;
     this.to = to;
     this.offered = offered;
+    this.askedMs = to - from;
   }
 
   /** How much of [`from`, `to`] the pause covered, ms. */
@@ -58,12 +65,12 @@ export class ServerPause {
   /**
    * The sends a refusal soon after the pause is judged by: those in [`from`,
    * `to`] — from when sending resumed to the refused request — granted per
-   * `spanMs`, max(a, P).
+   * `spanMs`, max(a, P), P the longest pause one answer asked for.
    */
   grantWindow(sample: Sample): { from: number; to: number; spanMs: number } {
     const to = Math.max(sample.sentAt, this.to);
     const from = this.resumedAt <= to ? this.resumedAt : this.to;
-    return { from, to, spanMs: Math.max(this.to - this.from, to - from, 1) };
+    return { from, to, spanMs: Math.max(this.askedMs, to - from, 1) };
   }
 
   /**
