@@ -106,8 +106,8 @@ export class AdaptiveRate implements RatePolicy {
     prober.onRequest();
     const refused = isRefusal(sample) && !sample.overConcurrency;
     const probeRefused = refused && prober.probeMs !== undefined;
-    const onResume = refused && meter.pauses.refusedOnResume(sample, this.rate);
-    const closed = onResume || (refused && meter.pauses.refusedInTail(sample));
+    const verdict = refused ? meter.pauses.judgeRefusal(sample, this.rate) : undefined;
+    const closed = verdict !== undefined || (refused && meter.pauses.refusedInTail(sample));
     const probesAftermath =
       refused && !closed && !probeRefused && this.#freeProbe?.claims(sample) === true;
     // A refusal for its concurrency is the concurrency limit's to learn from;
@@ -122,13 +122,15 @@ export class AdaptiveRate implements RatePolicy {
     )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
-      // Refuted by a success, a cap on trial leaves its refusal to the rate (see Sample.capTrial).
+      // Refuted by a success, a cap on trial (see Sample.capTrial) or a resume judged closed on
+      // timing noise (see LatestPause.refutedBy) leaves its refusal to the rate.
       const trial = sample.capTrial === 'refuted' ? meter.refutedTrial : undefined;
-      if (trial !== undefined) this.#cut(trial, 'cut');
+      for (const refusal of [trial, meter.pauses.refutedBy(sample)])
+        if (refusal !== undefined) this.#cut(refusal, 'cut');
       meter.accept(sample);
       this.#applyRecount(at);
     }
-    if (speed !== 'grow') {
+    if (speed !== 'grow' && verdict !== 'closure-late') {
       this.#refusalPause ??= new RefusalPause();
       const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate };
       const free = probeRefused && !closed && namesNoPause(sample);
@@ -137,7 +139,7 @@ export class AdaptiveRate implements RatePolicy {
         this.#freeProbe.open(at, meter.windowMs, this.rate);
       }
       const pauseMs = free ? 0 : this.#refusalPause.forSample(sample, closed, meter.pauses, pace);
-      if (pauseMs > 0) this.#pause(at, pauseMs, !closed, onResume);
+      if (pauseMs > 0) this.#pause(at, pauseMs, !closed, verdict === 'closed');
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
     else parts.quota?.onOutcome(sample);

@@ -1,5 +1,6 @@
 import { NEVER } from './congestion.js';
 import type { RateMeterState } from './rate-meter-state.js';
+import { ReorderSpan } from './reorder-span.js';
 import type { Sample } from './sample.js';
 import { ServerPause } from './server-pause.js';
 
@@ -8,6 +9,22 @@ import { ServerPause } from './server-pause.js';
  * sends of a second after it reopened is refusing the rate.
  */
 const CLOSURE_TAIL_MS = 1000;
+
+/**
+ * A resume that found the server still closed: the pause it followed, the
+ * refusal that found it, and whether the verdict rests on timing noise (the
+ * refusal was not the first send's by the first-send rule, or later refusals
+ * of the resume were forgiven as its own): then an acceptance of a send of the
+ * resume sent no later than that refusal refutes it.
+ */
+interface ClosedResume {
+  readonly pause: ServerPause;
+  readonly refusal: Sample;
+  provisional: boolean;
+}
+
+/** How a refusal is judged against the latest pause (see {@link LatestPause.judgeRefusal}). */
+export type ResumeVerdict = 'closed' | 'closure-late' | undefined;
 
 /** The saved part of a {@link LatestPause}: its fields of {@link RateMeterState}. */
 export type LatestPauseState = Pick<RateMeterState, 'pauseFrom' | 'pauseTo' | 'offeredSincePause'>;
@@ -24,6 +41,10 @@ export class LatestPause {
   #pause: ServerPause | undefined;
   /** The sends after a closure's pause whose refusal is the closure's (not saved). */
   #closureTail: { from: number; to: number } | undefined;
+  /** The latest resume found still closed (not saved). */
+  #closed: ClosedResume | undefined;
+  /** How far refusals may come back out of send order (not saved). */
+  readonly #reorder = new ReorderSpan();
 
   /** When the latest pause ended (or ends), ms; `-Infinity` when there was none. */
   get end(): number {
@@ -76,17 +97,53 @@ export class LatestPause {
   /** Notes an accepted outcome sent at `sentAt` (it shows when sending resumed). */
   accepted(sentAt: number): void {
     this.#pause?.accepted(sentAt);
+    this.#closed?.pause.accepted(sentAt);
   }
 
   /**
-   * Whether a refusal came for the first request sent after the latest pause
-   * (within half a pacing interval at `rate` of its end, before anything sent
-   * since was accepted): the server is still closed — a long window spent, a
-   * pause asked too short — which says nothing about the rate. A later send's
-   * refusal may overtake an earlier send's acceptance, so only the first counts.
+   * Notes a refusal (not one for concurrency) and judges it against the
+   * latest pause. `closed`: it came for the first request sent after the
+   * pause (within half a pacing interval at `rate` of its end, before
+   * anything sent since was accepted): the server is still closed — a long
+   * window spent, a pause asked too short — which says nothing about the rate.
+   * A later send's refusal may overtake an earlier send's acceptance, so only
+   * the first counts; but refusals come back out of send order by up to the
+   * reorder span ({@link ReorderSpan}: 0 without timing noise), and a send
+   * that close to the pause's end may be the first whose refusal is in.
+   * `closure-late`: it came for a send of a resume already found closed,
+   * within that span of the pause's end and before anything sent since was
+   * accepted — the same closure come back late, not a new congestion event.
+   * Undefined otherwise.
    */
-  refusedOnResume(sample: Sample, rate: number): boolean {
-    return this.#pause?.refusedOnResume(sample, rate) ?? false;
+  judgeRefusal(sample: Sample, rate: number): ResumeVerdict {
+    this.#reorder.note(sample);
+    const reorderMs = this.#reorder.ms;
+    const closed = this.#closed;
+    const before = this.#pause === undefined || sample.sentAt < this.#pause.from;
+    if (closed !== undefined && before && closed.pause.sentOnResume(sample, reorderMs)) {
+      closed.provisional = true;
+      return 'closure-late';
+    }
+    const pause = this.#pause;
+    if (pause === undefined || !pause.refusedOnResume(sample, rate, reorderMs)) return undefined;
+    const provisional = !pause.refusedOnResume(sample, rate);
+    this.#closed = { pause, refusal: sample, provisional };
+    return 'closed';
+  }
+
+  /**
+   * The refusal whose verdict `closed` an acceptance refutes: one of a send of
+   * that resume sent no later than the refusal, while the verdict rested on
+   * timing noise — the server was open, and the refusal is the rate's. It is
+   * returned once, as if it had arrived with the acceptance; undefined when none.
+   */
+  refutedBy(accepted: Sample): Sample | undefined {
+    const closed = this.#closed;
+    if (closed === undefined || !closed.provisional) return undefined;
+    const { sentAt } = accepted;
+    if (sentAt < closed.pause.to || sentAt > closed.refusal.sentAt) return undefined;
+    this.#closed = undefined;
+    return { ...closed.refusal, at: accepted.at };
   }
 
   /**

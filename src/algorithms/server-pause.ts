@@ -54,12 +54,22 @@ export class ServerPause {
    * half a pacing interval at `rate` of its end, before anything sent since was
    * accepted): the server is still closed — a long window spent, a pause asked
    * too short — which says nothing about the rate. A later send's refusal may
-   * overtake an earlier send's acceptance, so only the first counts.
+   * overtake an earlier send's acceptance, so only the first counts; with
+   * timing noise (`reorderMs`, see `ReorderSpan`) a send that close
+   * after the first may be the first whose refusal comes back.
    */
-  refusedOnResume(sample: Sample, rate: number): boolean {
+  refusedOnResume(sample: Sample, rate: number, reorderMs = 0): boolean {
+    return this.sentOnResume(sample, Math.max(FIRST_SEND_SLACK_MS, 500 / rate, reorderMs));
+  }
+
+  /**
+   * Whether `sample` was sent within `spanMs` of the pause's end, before
+   * anything sent since was accepted (see {@link ServerPause.refusedOnResume}).
+   */
+  sentOnResume(sample: Sample, spanMs: number): boolean {
     if (this.resumedAt !== Infinity) return false;
     const sinceEnd = sample.sentAt - this.to;
-    return sinceEnd >= 0 && sinceEnd < Math.max(FIRST_SEND_SLACK_MS, 500 / rate);
+    return sinceEnd >= 0 && sinceEnd < spanMs;
   }
 
   /**

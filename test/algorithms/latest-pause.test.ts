@@ -14,7 +14,7 @@ describe('LatestPause', () => {
     expect(pauses.pendingAfter(0)).toBe(0);
     expect(pauses.granted(refusedSentAt(100), 10)).toBe(Infinity);
     expect(pauses.grantWindow(refusedSentAt(100))).toBeUndefined();
-    expect(pauses.refusedOnResume(refusedSentAt(100), 10)).toBe(false);
+    expect(pauses.judgeRefusal(refusedSentAt(100), 10)).toBeUndefined();
     expect(pauses.snapshot((t) => t)).toEqual({
       pauseFrom: NEVER,
       pauseTo: 0,
@@ -48,6 +48,41 @@ describe('LatestPause', () => {
     pauses.record(5000, 8000, true); // a long closure: the tail is capped at a second
     expect(pauses.refusedInTail(refusedSentAt(13_999))).toBe(true);
     expect(pauses.refusedInTail(refusedSentAt(14_000))).toBe(false);
+  });
+
+  it('without timing noise, only the first send after a pause finds the server closed', () => {
+    const pauses = new LatestPause();
+    const refused = (sentAt: number) => sample({ sentAt, at: sentAt, kind: 'throttled' }); // refused at once
+    expect(pauses.judgeRefusal(refused(500), 100)).toBeUndefined(); // no pause yet
+    pauses.record(1000, 1000); // to 2000; at 100 req/s half an interval is 5 ms
+    expect(pauses.judgeRefusal(refused(2000), 100)).toBe('closed');
+    pauses.record(2000, 1000, true);
+    expect(pauses.judgeRefusal(refused(2010), 100)).toBeUndefined(); // a later send: the rate's
+    expect(pauses.refutedBy(sample({ sentAt: 2000, at: 2100 }))).toBeUndefined(); // not on noise
+  });
+
+  it('with timing noise, judges a resume by send order within the refusals’ reorder span, and an earlier send’s acceptance refutes it', () => {
+    const pauses = new LatestPause();
+    // Refusals whose round trips spread 5-35 ms: they come back out of order by tens of ms.
+    for (let i = 0; i < 20; i++) {
+      const sentAt = i * 10;
+      pauses.judgeRefusal(
+        sample({ sentAt, at: sentAt + (i % 2 === 0 ? 5 : 35), kind: 'throttled' }),
+        100,
+      );
+    }
+    pauses.record(1000, 1000); // to 2000
+    const first = sample({ sentAt: 2012, at: 2017, kind: 'throttled' }); // the third send, in first
+    expect(pauses.judgeRefusal(first, 100)).toBe('closed');
+    pauses.record(2017, 1000, true);
+    const late = sample({ sentAt: 2002, at: 2037, kind: 'throttled' }); // the first send, in late
+    expect(pauses.judgeRefusal(late, 100)).toBe('closure-late');
+    const away = sample({ sentAt: 2300, at: 2310, kind: 'throttled' }); // beyond the span
+    expect(pauses.judgeRefusal(away, 100)).toBeUndefined();
+    // The second send was accepted after all: the server was open, the refusal is the rate's.
+    expect(pauses.refutedBy(sample({ sentAt: 2013, at: 2400 }))).toBeUndefined(); // sent after it
+    expect(pauses.refutedBy(sample({ sentAt: 2007, at: 2400 }))).toEqual({ ...first, at: 2400 });
+    expect(pauses.refutedBy(sample({ sentAt: 2007, at: 2400 }))).toBeUndefined(); // once
   });
 
   it('credits what the pacer offered after the pause, and counts the paused part of a span', () => {

@@ -435,6 +435,50 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(measures.refused).toBeLessThanOrEqual(0.005);
   }, 120_000); // 300 s of a 400 req/s server: ~6 s of CPU
 
+  it('waits out a long window under timing noise: a resume’s refusals come back out of order, still the closure', async () => {
+    // Target 95 %. 0–20 ms of timing noise each way (a loaded client on loopback) brings the
+    // refusals of each resume into a 60 s window spent back out of send order: the one first in
+    // was not the first send's, read as the rate's, and each resume halved the rate (28.6 %).
+    // Judged by send order within the refusals' reorder span, they are the closure's: 100 %.
+    const window = server({
+      kind: 'fixed-window',
+      rate: [{ fromMs: 0, rate: 400 }],
+      windowMs: 60_000,
+      latencyMs: 120,
+      jitterMs: 60,
+      client: { maxConcurrency: 128, timeoutMs: 30_000 },
+      durationMs: 300_000,
+    });
+    const { measures } = await runFamilyServer(window, ratewise, { timingNoiseMs: 20 });
+    expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+    expect(measures.refused).toBeLessThanOrEqual(0.01);
+  }, 120_000); // 300 s of a 400 req/s server: ~8 s of CPU
+
+  it('still cuts an unpaced burst under timing noise: an earlier send accepted refutes a closure', async () => {
+    // Target 95 %. A GCRA met unpaced with 256 in flight refuses at once and answers its grants
+    // ~0.8 s later; with timing noise every refusal of a resume comes in before any acceptance.
+    // Forgiven as a closure and never refuted, nothing was ever cut: 2.5 % with 87.5 % refused.
+    for (const index of [1, 2, 3]) {
+      const gcra = server({
+        index,
+        kind: 'gcra',
+        rate: [{ fromMs: 0, rate: 100 }],
+        burst: 30,
+        latencyMs: 800,
+        jitterMs: 600,
+        refusalStatus: 503,
+        retryAfter: 'http-date',
+        retryAfterS: 5,
+        dateSkewMs: 29_000,
+        client: { maxConcurrency: 256, timeoutMs: 30_000 },
+        durationMs: 120_000,
+      });
+      const { measures } = await runFamilyServer(gcra, ratewise, { timingNoiseMs: 20 });
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.85);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+    }
+  }, 60_000);
+
   it('uses a published quota to the edge: epoch resets from a server clock 7 s ahead, no refusal', async () => {
     const measures = await quotaMeasures(30, {
       quota: { headers: 'x-ratelimit', resetForm: 'epoch' },
