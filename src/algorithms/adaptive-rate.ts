@@ -122,11 +122,11 @@ export class AdaptiveRate implements RatePolicy {
     )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
-      // Refuted by a success, a cap on trial (see Sample.capTrial) or a resume judged closed on
-      // timing noise (see LatestPause.refutedBy) leaves its refusal to the rate.
+      // A success refutes a cap trial or a noisy closure (LatestPause.refutedBy): a rate refusal.
       const trial = sample.capTrial === 'refuted' ? meter.refutedTrial : undefined;
-      for (const refusal of [trial, meter.pauses.refutedBy(sample)])
-        if (refusal !== undefined) this.#cut(refusal, 'cut');
+      if (trial !== undefined) this.#cut(trial, 'cut');
+      const refuted = meter.pauses.refutedBy(sample);
+      if (refuted !== undefined) this.#cut(refuted, 'cut');
       meter.accept(sample);
       this.#applyRecount(at);
     }
