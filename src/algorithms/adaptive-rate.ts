@@ -228,7 +228,7 @@ export class AdaptiveRate implements RatePolicy {
     this.#freeProbe?.close(); // the rate held from here is a reading, no longer a guess
     parts.alarmIfAny?.forget();
     decisions.ceiling = counted;
-    parts.guessed = false;
+    parts.guess = 'none';
   }
 
   #applyQuota(quota: RateLimitQuota, sample: Sample): void {

@@ -4,9 +4,11 @@ import type { CeilingRecounts } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
+import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
 import type { RateDecisions } from './rate-decisions.js';
 import type { RateMeter } from './rate-meter.js';
+import type { CeilingGuess } from './rate-parts.js';
 import { isRefusal, type Sample } from './sample.js';
 
 /** A ceiling measured again within this fraction is the same ceiling. */
@@ -18,10 +20,6 @@ const WIDEN = 1.5;
 const NARROW = 0.8;
 /** A refusal at the held rate lowers the ceiling to no less than this share of that rate. */
 const HELD_CUT = 0.5;
-/** A refused probe is judged by the sends of at least this span before it, ms. */
-const MIN_PROBE_SPAN_MS = 1000;
-/** A probe from a guess is judged by at least this many sends at the rate refused. */
-const JUDGED_SENDS = 8;
 /**
  * A ceiling guessed from fewer requests in flight than this is probed from
  * gently, as a measured one: a limit that let one or two through at once is
@@ -43,8 +41,8 @@ export interface CutParts {
   readonly prober: Prober;
   readonly recounts: CeilingRecounts;
   readonly alarm: AlarmCuts;
-  /** Whether the ceiling is a guess (see `RateParts.guessed`). */
-  guessed: boolean;
+  /** Whether the ceiling is a guess, and how its probe climbs (see `RateParts.guess`). */
+  guess: CeilingGuess;
 }
 
 /**
@@ -114,13 +112,12 @@ export function cutOnRefusal(
     // refused) and this one. Halve the gap.
     ceiling = Math.max(floor, (heldBefore + current) / 2);
   } else if (measured !== undefined && !(confirmed && probing)) {
-    // A refused probe is judged by the sends since it started (before, the rate was lower).
-    // A probe from a guess climbs steeply: judged by its last second, where it climbed least
-    // (by its last JUDGED_SENDS sends at the rate refused, if they took longer).
-    const since = parts.guessed ? (1000 * JUDGED_SENDS) / current : sample.sentAt - probeStartedAt;
-    const span = Math.min(meter.windowMs, Math.max(MIN_PROBE_SPAN_MS, since));
-    const probeSpanMs = probing ? span : undefined;
-    const cut = { current, calm: measured.calm, floor, probeSpanMs, proven };
+    const { guess } = parts;
+    const span = probing
+      ? refusedProbeSpan(sample, current, probeStartedAt, guess !== 'none', meter, measured.calm)
+      : undefined;
+    const calm = span?.calm ?? measured.calm;
+    const cut = { current, calm, floor, probeSpanMs: span?.spanMs, proven };
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to
     // it (after a short pause, before the count is in), the next send may be
@@ -145,9 +142,10 @@ export function cutOnRefusal(
   decisions.holdUntil = Math.max(decisions.holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
   // A first ceiling read from nothing (refused before anything was measured)
   // is a guess: the budget starts with a probe's worth to check it soon, and
-  // that probe climbs steeply (see RateParts.guessed).
+  // that probe climbs steeply from three or more in flight (see RateParts.guess).
   prober.openBudget(at, measured === undefined ? 1 : 0);
-  parts.guessed = measured === undefined && current === Infinity && ceiling >= STEEP_GUESS;
+  const guessed = measured === undefined && current === Infinity;
+  parts.guess = !guessed ? 'none' : ceiling >= STEEP_GUESS ? 'steep' : 'gentle';
 }
 
 /**

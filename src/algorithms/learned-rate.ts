@@ -6,7 +6,7 @@ const IN_USE = 0.6;
 /** Idleness is judged only when a window should hold at least this many requests. */
 const MIN_JUDGED = 8;
 /**
- * A probe from a guessed ceiling (see `RateParts.guessed`) doubles its excess
+ * A probe from a ceiling guessed from three or more in flight (see `RateParts.guess`) doubles its excess
  * this many times as often: as steep as a slow start, where a probe from a
  * measured ceiling starts gently (a capacity that did not move is exceeded by
  * little). Still never more than twice what the server accepts.
@@ -30,7 +30,7 @@ export function learnedRate(parts: RateParts | undefined): number {
   const curve = {
     ceiling,
     firstStep,
-    doublingMs: parts.guessed ? doublingMs / GUESS_CLIMB : doublingMs,
+    doublingMs: parts.guess === 'steep' ? doublingMs / GUESS_CLIMB : doublingMs,
   };
   return probingRate(curve, probeMs, accepted, minRate);
 }

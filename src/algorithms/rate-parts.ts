@@ -7,6 +7,9 @@ import type { QuotaPace } from './quota-pace.js';
 import { freshDecisions, type RateDecisions } from './rate-decisions.js';
 import { RateMeter } from './rate-meter.js';
 
+/** Whether the ceiling is a guess, and if so how the probe that checks it climbs. */
+export type CeilingGuess = 'none' | 'gentle' | 'steep';
+
 /**
  * What an adaptive rate learns from traffic: its decisions and the parts that
  * cuts and snapshots read and move. An adaptive rate creates them with its
@@ -27,11 +30,12 @@ export class RateParts implements CutParts {
   quota: QuotaPace | undefined;
   /**
    * Whether the ceiling is a guess, read from nothing (refused before
-   * anything was measured: as many per second as were in flight, three or
-   * more), until a cut or a count measures the capacity: the probe from it
-   * climbs steeply (see `learnedRate`). Not saved: it matters for seconds.
+   * anything was measured: as many per second as were in flight), until a cut
+   * or a count measures the capacity; its probe's refusal is judged by its
+   * last second (see `refusedProbeSpan`). From three or more in flight the
+   * probe climbs steeply (see `learnedRate`). Not saved: it matters for seconds.
    */
-  guessed = false;
+  guess: CeilingGuess = 'none';
   #recounts: CeilingRecounts | undefined;
   #alarm: AlarmCuts | undefined;
 

@@ -713,6 +713,49 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('reads the probe that checks a guess from one or two in flight by its last second, not as a grant after a pause', async () => {
+    // Slow burst-1 limits met by two or three requests at once: the guessed first ceiling (about
+    // 2 req/s) is probed gently and refused near capacity 5-8 s later. On a slow scope the meter's
+    // window is long (20 requests), so that refusal fell within two windows of the guess's pause
+    // and was read as a grant soon after a pause: half the rate refused, no recount (cold start
+    // 49.0 / 54.4 / 56.7 %, steady 61.3 / 77.0 / 98.1 % before). Judged by its last second (or 8
+    // sends), a span the pause did not touch, it reads the capacity: 57.0 / 60.0 / 64.2 %, steady
+    // 84.0 / 86.7 / 98.1 % (simulation seeds 10-11: 57.0 / 60.0 / 64.2 %, 84.7 / 85.2-86.7 / 98.1 %).
+    const slow = (
+      kind: FamilyServer['kind'],
+      rate: number,
+      latencyMs: number,
+      slots: number,
+      retryAfter: FamilyServer['retryAfter'],
+    ) =>
+      server({
+        kind,
+        rate: [{ fromMs: 0, rate }],
+        burst: 1,
+        latencyMs,
+        jitterMs: latencyMs / 2,
+        retryAfter,
+        client: { maxConcurrency: slots, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const runs = await Promise.all(
+      [
+        slow('token-bucket', 5, 150, 3, 'wait'),
+        slow('token-bucket', 4.5, 190, 2, 'none'),
+        slow('gcra', 12, 20, 2, 'zero'),
+      ].map((s) => runFamilyServer(s, ratewise)),
+    );
+    const [waiting, bare, quick] = runs.map((run) => run.measures);
+    expect(waiting?.coldStart).toBeGreaterThanOrEqual(0.55);
+    expect(bare?.coldStart).toBeGreaterThanOrEqual(0.58);
+    expect(quick?.coldStart).toBeGreaterThanOrEqual(0.62);
+    expect(waiting?.goodput).toBeGreaterThanOrEqual(0.8);
+    expect(bare?.goodput).toBeGreaterThanOrEqual(0.82);
+    for (const measures of [waiting, bare, quick]) {
+      expect(measures?.refusedAll).toBeLessThanOrEqual(0.025);
+    }
+  });
+
   it('takes a concurrency cap met in the slow start as the concurrency limit’s, on trial', async () => {
     // The slow start's first refusal, above every success: read as a rate, it left a guessed
     // ceiling of "as many per second as were in flight" (cold start 30-40 % before); taken as a
