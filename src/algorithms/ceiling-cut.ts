@@ -95,6 +95,7 @@ export function cutOnRefusal(
     refusal: isRefusal(sample),
     windowMs: meter.windowMs,
     retryAfterMs: sample.signal.retryAfterMs,
+    calm: current !== Infinity && measured?.calm === true,
   };
   const heldBefore = probing ? undefined : prober.heldBeforeRefusedProbe(report);
   // A probe that found the ceiling where it was keeps it (the reading is no

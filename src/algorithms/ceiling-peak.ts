@@ -4,39 +4,80 @@ const FALLEN = 0.75;
 const PEAK_HALF_LIFE_MS = 300_000;
 /** Probes in a row that must find a fallen ceiling where it was before it stops being one. */
 const CONFIRMATIONS = 2;
+/** A ceiling not read calmly may become the peak once it has stood this long (ms) with no cut. */
+const STANDING_MS = 10_000;
 
 /**
  * The highest learned ceiling lately, against which a ceiling is judged
  * fallen: a capacity that fell may come back, so it is probed eagerly (see
- * `Prober`). Its memory halves every {@link PEAK_HALF_LIFE_MS}. Not saved.
+ * `Prober`). Its memory halves every {@link PEAK_HALF_LIFE_MS}. A peak the
+ * server was not seen to grant — not read in a calm spell, not standing
+ * {@link STANDING_MS} since (see {@link CeilingPeak.onCut}) — is unproven:
+ * probes that find the ceiling where it was bring it down. Not saved.
  */
 export class CeilingPeak {
   #value = 0;
   #at = 0;
   /** Probes in a row that found the ceiling where it was. */
   #kept = 0;
+  /** Whether the ceiling the last cut left was read calmly (a configured start rate counts as one). */
+  #calm = true;
+  /** When the last cut was. */
+  #cutAt = -Infinity;
+  /** Whether the peak was neither read calmly nor stood {@link STANDING_MS}. */
+  #unproven = false;
 
-  /** Whether `ceiling` is well below the peak at `at`; a ceiling at or above it is the new peak. */
+  /**
+   * Whether `ceiling` is well below the peak at `at`; a ceiling at or above it
+   * is the new peak, unproven unless read calmly or standing {@link STANDING_MS}.
+   */
   fallen(at: number, ceiling: number): boolean {
-    const peak = this.#value * 2 ** (-Math.max(0, at - this.#at) / PEAK_HALF_LIFE_MS);
-    if (ceiling >= peak) this.#set(at, ceiling);
+    const peak = this.#peak(at);
+    if (ceiling >= peak) {
+      this.#set(at, ceiling);
+      this.#unproven = !this.#calm && at - this.#cutAt < STANDING_MS;
+    }
     return ceiling < FALLEN * peak;
   }
 
   /**
-   * A probe's event ended with the ceiling `kept` where it started, or not
-   * (the `Prober` counts only scopes the probe budget's earning floor tops up:
-   * there each eager probe's refusal costs more than the budget's share).
-   * Found where it was by {@link CONFIRMATIONS} probes in a row, `ceiling` is
-   * no longer a fallen one: the capacity did not come back, and the peak it
-   * was judged fallen from (often a cold start's over-read) comes down to it.
-   * One probe is not enough: an early one can find a cold start's under-read
-   * where it was. A capacity that rises later is found by the budget's
-   * regular probes, as any rise.
+   * A cut at `at` left a ceiling read `calm`ly or not: at a paced rate held
+   * two windows clear of any pause, or otherwise — unpaced (a slow start's
+   * grant, counted over the span it climbed in), or soon after a pause (what
+   * the server granted as sending resumed: a window or bucket refilled while
+   * paused). Such a reading often says twice the capacity, and its held rate
+   * is refused within seconds; as the peak it would judge the true ceiling
+   * fallen for minutes, every probe eager, its patience never growing: as
+   * the peak it is unproven until it has stood {@link STANDING_MS} uncut. A
+   * recount of the ceiling keeps its cut's calm and time.
    */
-  onProbe(at: number, ceiling: number, kept: boolean): void {
-    this.#kept = kept ? this.#kept + 1 : 0;
-    if (this.#kept >= CONFIRMATIONS && ceiling > 0) this.#set(at, ceiling);
+  onCut(at: number, calm: boolean): void {
+    this.#calm = calm;
+    this.#cutAt = at;
+  }
+
+  /**
+   * A probe's event ended with the ceiling `kept` where it started, or not;
+   * `slow`: at a scope the probe budget's earning floor tops up, where each
+   * eager probe's refusal costs more than the budget's share. Found where it
+   * was by {@link CONFIRMATIONS} probes in a row, at a slow scope or under an
+   * unproven peak, `ceiling` is no longer a fallen one: the capacity did not
+   * come back, and the peak it was judged fallen from (often a cold start's
+   * over-read) comes down to it. One probe is not enough: an early one can
+   * find a cold start's under-read where it was. A capacity that rises later
+   * is found by the budget's regular probes, as any rise. Elsewhere a proven
+   * peak stays: a capacity that fell where it was read calmly may come back.
+   */
+  onProbe(at: number, ceiling: number, kept: boolean, slow: boolean): void {
+    const overRead = this.#unproven && ceiling < FALLEN * this.#peak(at);
+    this.#kept = kept && (slow || overRead) ? this.#kept + 1 : 0;
+    if (this.#kept < CONFIRMATIONS || ceiling <= 0) return;
+    this.#set(at, ceiling);
+    this.#unproven = false;
+  }
+
+  #peak(at: number): number {
+    return this.#value * 2 ** (-Math.max(0, at - this.#at) / PEAK_HALF_LIFE_MS);
   }
 
   #set(at: number, ceiling: number): void {

@@ -21,6 +21,8 @@ export interface CutReport extends HeldRefusal {
   confirmed: boolean;
   /** Whether it was a refusal (not a timeout or a reset). */
   refusal: boolean;
+  /** Whether its reading was made in a calm spell at a paced rate (see {@link CeilingPeak.onCut}). */
+  calm: boolean;
 }
 
 /** When a probe may start: the learned ceiling, the hold and any pause, and whether a quota sets the pace. */
@@ -33,12 +35,11 @@ export interface ProbeGate {
 }
 
 /**
- * When to probe above a learned ceiling: the probe's clock, the
- * {@link ProbeBudget} that pays for probes, and the congestion event whose
- * cost it is paying. A probe starts once the hold is over, no pause is
- * pending and the budget holds a probe's expected cost (half of it when the
- * ceiling has fallen well below its recent peak: a capacity that fell may
- * come back); after a timeout or a reset it starts for free.
+ * When to probe above a learned ceiling: the probe's clock, the {@link ProbeBudget} that pays for
+ * probes, and the congestion event whose cost it is paying. A probe starts once the hold is over,
+ * no pause is pending and the budget holds a probe's expected cost (half of it when the ceiling has
+ * fallen well below its recent peak: a capacity that fell may come back); after a timeout or a
+ * reset it starts for free.
  */
 export class Prober {
   /** The adaptive rate's settings (shared by its scopes), read for the budget's shares. */
@@ -114,9 +115,10 @@ export class Prober {
   /**
    * A cut: a refusal at a held rate in a probe's aftermath continues its
    * event; anything else settles the probe's bill and starts a new event.
-   * The probe stops either way.
+   * The probe stops either way; the peak is told whether the cut read calmly.
    */
   onCut(cut: CutReport, ceiling: number): void {
+    this.#ceilingPeak().onCut(cut.at, cut.calm);
     const probing = this.#probeMs !== undefined;
     this.#heldCut = !probing;
     if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
@@ -173,11 +175,10 @@ export class Prober {
   }
 
   /**
-   * The cut just made left a ceiling that is only a lower bound on the
-   * capacity (see `leavesOnlyBound` in ceiling-cut.ts): the next probe is
-   * part of that cut's measurement, not the price of looking. It starts as
-   * soon as the hold and the pause are over, whatever the budget holds, and
-   * is not charged. Not saved: it matters for seconds.
+   * The cut just made left a ceiling that is only a lower bound on the capacity (see
+   * `leavesOnlyBound` in ceiling-cut.ts): the next probe is part of that cut's measurement, not the
+   * price of looking. It starts as soon as the hold and the pause are over, whatever the budget
+   * holds, and is not charged. Not saved: it matters for seconds.
    */
   owe(): void {
     this.#owed = true;
@@ -216,19 +217,18 @@ export class Prober {
   }
 
   /**
-   * Pays for the last probe's event, `ceiling` now learned, and closes it;
-   * whether the ceiling is a fallen one (the next probe is eager). A probe
-   * whose event left the ceiling where it started, its recount included (not
-   * lower: its floor is a margin below unless the held rate was proven),
-   * found it where it was, as one whose reading did (a slow scope's reading, a
-   * few sends, is too coarse to confirm within 5 %, but the ceiling stood): the
-   * patience grows, and twice in a row, the ceiling is no longer a fallen one
+   * Pays for the last probe's event, `ceiling` now learned, and closes it; whether the ceiling is a
+   * fallen one (the next probe is eager). A probe whose event left the ceiling where it started, its
+   * recount included (not lower: its floor is a margin below unless the held rate was proven), found
+   * it where it was, as one whose reading did (a slow scope's reading, a few sends, is too coarse to
+   * confirm within 5 %, but the ceiling stood): the patience grows, and twice in a row, at a slow
+   * scope or under an unproven peak, the ceiling is no longer a fallen one
    * ({@link CeilingPeak.onProbe}). An eager probe pays half, an owed one nothing.
    */
   #settle(at: number, ceiling: number): boolean {
     const event = this.#current();
     const kept = ceiling >= event.probedFrom && ceiling <= (1 + SAME) * event.probedFrom;
-    this.#ceilingPeak().onProbe(at, ceiling, kept && toppedUp(ceiling));
+    this.#ceilingPeak().onProbe(at, ceiling, kept, toppedUp(ceiling));
     const confirmed = event.confirmed || kept;
     const eager = this.#ceilingPeak().fallen(at, ceiling);
     if (!event.owed) this.#budget?.charge({ ...event, confirmed }, eager);

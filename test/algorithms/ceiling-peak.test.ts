@@ -13,9 +13,9 @@ describe('CeilingPeak', () => {
   it('stops judging a ceiling fallen once two probes in a row found it where it was', () => {
     const peak = new CeilingPeak();
     peak.fallen(0, 4);
-    peak.onProbe(30_000, 1, true);
+    peak.onProbe(30_000, 1, true, true);
     expect(peak.fallen(30_000, 1)).toBe(true); // one probe may have met a cold start's under-read
-    peak.onProbe(60_000, 1, true);
+    peak.onProbe(60_000, 1, true, true);
     expect(peak.fallen(60_000, 1)).toBe(false); // the capacity did not come back: 1 is the peak
     expect(peak.fallen(61_000, 0.7)).toBe(true); // and a fall from it is a fall
   });
@@ -23,9 +23,48 @@ describe('CeilingPeak', () => {
   it('counts only probes in a row: one that moved the ceiling starts the count again', () => {
     const peak = new CeilingPeak();
     peak.fallen(0, 4);
-    peak.onProbe(30_000, 1, true);
-    peak.onProbe(60_000, 1, false);
-    peak.onProbe(90_000, 1, true);
+    peak.onProbe(30_000, 1, true, true);
+    peak.onProbe(60_000, 1, false, true);
+    peak.onProbe(90_000, 1, true, true);
     expect(peak.fallen(90_000, 1)).toBe(true);
+  });
+
+  it('brings a peak read after a pause down once two probes find the ceiling fallen from it where it was', () => {
+    // A cold start's grant counted over its pause: 1000/s on a 450/s limit, refused as held within seconds.
+    const peak = new CeilingPeak();
+    peak.onCut(2000, false);
+    expect(peak.fallen(3000, 1000)).toBe(false);
+    peak.onCut(5000, true);
+    expect(peak.fallen(6000, 440)).toBe(true); // judged against it at first
+    peak.onProbe(30_000, 440, true, false);
+    expect(peak.fallen(30_000, 440)).toBe(true);
+    peak.onProbe(60_000, 440, true, false);
+    expect(peak.fallen(60_000, 440)).toBe(false); // it never was a capacity: 440 is the peak
+  });
+
+  it('keeps a peak read calmly, or standing 10 s, however often a probe finds the ceiling under it', () => {
+    // A capacity that fell where it was read calmly may come back: its probes stay eager.
+    for (const [calm, readAt] of [
+      [true, 3000],
+      [false, 13_000], // a reading after a pause, its held rate granted 10 s since
+    ] as const) {
+      const peak = new CeilingPeak();
+      peak.onCut(2000, calm);
+      peak.fallen(readAt, 1000);
+      peak.onCut(20_000, true);
+      for (const at of [30_000, 60_000, 90_000]) peak.onProbe(at, 440, true, false);
+      expect(peak.fallen(90_000, 440)).toBe(true);
+    }
+  });
+
+  it('counts a probe against a peak read after a pause only when the ceiling is a fallen one', () => {
+    // A cold start's first probe, from its own reading, is no confirmation that a later ceiling fell.
+    const peak = new CeilingPeak();
+    peak.onCut(0, false);
+    peak.fallen(1000, 4);
+    peak.onProbe(2000, 4, true, false);
+    peak.onCut(3000, true);
+    peak.onProbe(65_000, 1.9, true, false);
+    expect(peak.fallen(65_000, 1.9)).toBe(true);
   });
 });

@@ -10,6 +10,7 @@ const cut = (at: number, current: number): CutReport => ({
   confirmed: false,
   refusal: true,
   windowMs: 1000,
+  calm: true,
 });
 
 /** A prober whose probe above a 31/s ceiling was refused at 1 s (at 40/s). */

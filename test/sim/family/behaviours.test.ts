@@ -802,6 +802,34 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('stops probing a stable window eagerly once probes find its ceiling where it was, whatever the cold start over-read', async () => {
+    // The cold start's first grant, counted over its pause, reads 2-5x the capacity of a 200 req/s
+    // window; judged fallen from it for minutes, every probe was eager (half price, its patience
+    // never growing). On main a73c4d6: 90.7 / 90.1 % with 0.22 / 0.23 % refused (Retry-After: 0),
+    // 90.9 / 89.5 % (an HTTP-date). A peak not read calmly nor standing 10 s comes down after two
+    // probes find the ceiling fallen from it where it was: 97.9 / 97.4 / 96.1 / 95.6 %, 0.01-0.04 %.
+    const window = (retryAfter: FamilyServer['retryAfter'], index: number) =>
+      server({
+        index,
+        kind: 'fixed-window',
+        rate: [{ fromMs: 0, rate: 200 }],
+        burst: 100,
+        latencyMs: 30,
+        jitterMs: 15,
+        retryAfter,
+        client: { maxConcurrency: 48, timeoutMs: 30_000 },
+      });
+    const runs = await Promise.all(
+      [window('zero', 0), window('zero', 1), window('http-date', 0), window('http-date', 1)].map(
+        (s) => runFamilyServer(s, ratewise),
+      ),
+    );
+    for (const { measures } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+      expect(measures.refused).toBeLessThanOrEqual(0.001);
+    }
+  }, 120_000); // 180 s of a 200 req/s server four times: ~4 s of CPU
+
   it('on a small fixed sample of the family: polite on all, near capacity on most, never a hot loop', async () => {
     // The first 8 timed servers of seed 3 with a peak under 200 req/s (faster ones take seconds each).
     const sample: FamilyServer[] = [];
