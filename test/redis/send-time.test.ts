@@ -56,8 +56,9 @@ describe("a request's send time on the shared schedule", () => {
       first.report(OK);
       second.report(OK);
       expect(gap).toBeGreaterThanOrEqual(90);
-      // Counted from the late reply it would be 100 + 150 ms.
-      expect(gap).toBeLessThan(100 + REPLY_DELAY_MS / 2);
+      // Counted from the late reply it would be 100 + 150 ms (250-262 measured on that code);
+      // the reply itself takes 150 ms, and a loaded machine's event loop adds tens more.
+      expect(gap).toBeLessThan(100 + REPLY_DELAY_MS * (2 / 3));
     } finally {
       await slow.close();
       await slowFleet.close();
