@@ -50,7 +50,8 @@ export interface RedisFleetOptions {
   /**
    * A worker that sends at least this many requests on a scope in one
    * renewal period (`leaseMs / 3`), while the scope's window holds at least 4
-   * slots per live worker, takes a rate lease there: a share of the scope's
+   * slots per live worker (and, on a paced scope, while no other worker is
+   * live there), takes a rate lease there: a share of the scope's
    * window and rate, spent locally and renewed each period (outcomes go to
    * the learner every `learnEveryMs`), so its requests pay no Redis round
    * trip each. Otherwise each request is admitted through Redis (one shared

@@ -36,8 +36,9 @@ const MIN_SLOTS_EACH = 4;
  * window and rate and admits locally within it — no Redis round trip per
  * request — renewing it each period and every `learnEveryMs` while outcomes
  * are gathered; below that, with nothing running under it, it gives the share
- * back (admission per request again). Refusals and `Retry-After` are reported
- * at once; numbers the learner announces are followed at once.
+ * back (admission per request again). On a paced scope only a worker alone
+ * there takes one. Refusals and `Retry-After` are reported at once; numbers
+ * the learner announces are followed at once.
  */
 export class RateLease {
   readonly #fleet: RedisFleet;
@@ -144,20 +145,21 @@ export class RateLease {
       void this.#renew(this.#wanted.all ? this.#all(window) : this.#asked());
   }
 
+  /** Another worker asks per request on this paced scope: renewed at once, the share is given up (see `shareScript`). */
+  yieldPace(): void {
+    if (this.#share !== undefined) void this.#renew(this.#asked());
+  }
+
   /** Stops renewing and gives the share back with the outcomes gathered under it (best effort). */
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#timer?.();
     this.#timer = undefined;
-    const [held, holding, gathered] = [
-      this.#share !== undefined,
-      this.#holding(),
-      this.gathered.take(),
-    ];
+    const [held, holding] = [this.#share !== undefined, this.#holding()];
+    const gathered = this.gathered.take();
     this.#share = undefined;
     if ((!held && gathered.length === 0) || !this.#fleet.shared) return;
-    const given = this.#calls.share(NOTHING, holding, -1, gathered);
-    const reply = await given.catch(() => undefined);
+    const reply = await this.#calls.share(NOTHING, holding, -1, gathered).catch(() => undefined);
     if (Number(reply?.[13]) === 1) this.#hooks.learn();
   }
 
@@ -177,10 +179,12 @@ export class RateLease {
       this.#timer = this.#clock.setTimer(this.#fleet.settings.renewMs, () => this.#tick());
   }
 
-  /** Whether a share pays: many requests per period, and a window wide enough to split. */
+  /** Whether a share pays: many requests per period, a window wide enough to split, no other worker on a paced scope (Redis's rule). */
   #pays(demand: number): boolean {
-    const wide = this.#view.window >= MIN_SLOTS_EACH * this.#view.live;
-    return demand >= this.#hooks.minRequests && wide;
+    const view = this.#view;
+    const wide = view.window >= MIN_SLOTS_EACH * view.live;
+    const alone = view.live <= 1 || !Number.isFinite(view.rate);
+    return demand >= this.#hooks.minRequests && wide && alone;
   }
 
   /** What this worker holds on the scope: the share's slots, its per-request leases, what runs under the share. */

@@ -28,7 +28,8 @@ export interface ChannelParts {
  * schedule's tail (bookings past the anchor, Redis ms, stretch by the
  * factor); `l<worker>` a cut for that worker, the learner, to learn (every
  * worker sends the outcomes its share gathered first, for the learner to read with it);
- * `n<worker>` outcomes for that worker, the learner, which stopped looking.
+ * `n<worker>` outcomes for that worker, the learner, which stopped looking;
+ * `y` another worker asks per request on this paced scope (a share here gives way).
  * A pause, a slot freed for this worker and a wider window wake
  * the scope's sleeping admission.
  */
@@ -94,6 +95,9 @@ export class ScopeChannel {
     } else if (message.startsWith('l')) {
       lease.flush();
       if (message.slice(1) === me) cut();
+      return;
+    } else if (message === 'y') {
+      lease.yieldPace();
       return;
     } else if (message.startsWith('n')) {
       if (message.slice(1) === me) nudge();

@@ -27,7 +27,10 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * otherwise keep every slot it ever had.
  *
  * Rate leases of other workers (`shareScript`) take their part of the rate
- * off the schedule; their slots, and those they wait for, count against the window.
+ * off the schedule; their slots, and those they wait for, count against the
+ * window. On a paced scope another worker's share (taken while it was alone
+ * there) is asked to be given up (`y` on the channel) and this worker waits,
+ * queued, for the slot that frees (code full).
  *
  * KEYS: state, leases, workers, waiting workers, shares, samples, learner lock, channel.
  * ARGV: lease id prefix, worker id, lease ms, horizon ms, known version,
@@ -99,6 +102,14 @@ local kept, freeRate = sharesHold(KEYS[5], ARGV[2], win, rate, math.max(1, live)
 local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
   redis.call('PEXPIRE', wq, ARGV[11])
+end
+-- A worker that was alone here paces the scope with its share: told to give it up now, it
+-- wakes this one with the slots it frees (or the share runs out).
+local pacedUntil = rate > 0 and pacedBy(KEYS[5], ARGV[2])
+if pacedUntil then
+  redis.call('SPUBLISH', KEYS[8], 'y')
+  queue()
+  return reply(${ACQUIRE.full}, math.max(0, pacedUntil - now) * 1000)
 end
 -- Other workers waiting that called within a lease time (a waiting worker asks again at least
 -- that often; a dead one's place in the queue caps nobody longer): this one's part.

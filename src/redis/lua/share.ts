@@ -16,7 +16,7 @@ local function liveShares(sh)
     local f = {}
     for x in string.gmatch(flat[i + 1], '%S+') do f[#f + 1] = tonumber(x) or 0 end
     if (f[3] or 0) > now then
-      shares[#shares + 1] = {w = flat[i], r = f[1], s = f[2], wr = f[4] or 0, ws = f[5] or 0}
+      shares[#shares + 1] = {w = flat[i], r = f[1], s = f[2], e = f[3], wr = f[4] or 0, ws = f[5] or 0}
     else
       redis.call('HDEL', sh, flat[i])
     end
@@ -40,6 +40,16 @@ local function sharesHold(sh, me, win, rate, live)
   if rate <= 0 then return slots, rate end
   return slots, math.max(rate - held, rate / 1000)
 end
+-- Until when another worker's share paces a paced scope (its leased rate), or nil: a share there
+-- is held only by a worker alone on the scope, so it is given up when another asks (see shareScript).
+local function pacedBy(sh, me)
+  if redis.call('EXISTS', sh) == 0 then return nil end
+  local untilMs
+  for _, s in ipairs(liveShares(sh)) do
+    if s.w ~= me and s.r > 0 then untilMs = math.min(untilMs or math.huge, s.e) end
+  end
+  return untilMs
+end
 `;
 
 /**
@@ -58,6 +68,16 @@ end
  * way within a renewal period. Wanting nothing (0 slots) drops the share.
  *
  * A share that shrank wakes the longest-waiting worker if a slot is free.
+ *
+ * On a paced scope a share is taken only by a worker alone there (one live
+ * worker): its controller paces the share with its own timer, so beside
+ * the shared schedule, or another share, the sends of two pacers land out
+ * of phase — closer together than the rate, where a fixed window counts one
+ * too many. A worker asking per request there tells the holder to renew at
+ * once (`y` on the channel; see `acquireScript`), which gives the share up
+ * and continues the schedule one interval on; its slots wake that worker.
+ * A want refused so is not kept. Unpaced scopes (a window only) share
+ * among any number of workers.
  *
  * KEYS: state, leases, workers, shares, samples, learner lock, waiting
  * workers, channel.
@@ -96,6 +116,13 @@ if ver ~= ARGV[10] then alg = s[6] or '' end
 local live = math.max(1, redis.call('ZCARD', wk))
 local others = liveShares(sh)
 local grantS, grantR = 0, 0
+if rate > 0 and live > 1 then
+  if num(ARGV[5]) > 0 then -- the share paced the scope until now: the schedule goes on from it
+    local tat = math.max(num(redis.call('HGET', st, 'tat')), nowUs + 1000000 / rate)
+    redis.call('HSET', st, 'tat', int(tat))
+  end
+  wantS, wantR = 0, 0
+end
 if wantS > 0 and win > 0 then
   others[#others + 1] = {w = me, r = 0, s = 0, wr = wantR, ws = wantS}
   local portion = #others / math.max(live, #others)
