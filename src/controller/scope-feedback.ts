@@ -1,4 +1,3 @@
-import { RecentMax } from '../algorithms/recent-max.js';
 import {
   type AlarmAction,
   type ConcurrencyLimit,
@@ -7,14 +6,12 @@ import {
   type Sample,
 } from '../algorithms/sample.js';
 import type { Signal } from '../signal.js';
+import { AcceptedInflight } from './accepted-inflight.js';
 import { CapEvidence } from './cap-evidence.js';
 import { CapTrial, type TrialVerdict } from './cap-trial.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import { OverloadFilter, type RatePhase } from './overload-filter.js';
 import { capPause } from './pause-cap.js';
-
-/** How many recent successes the highest accepted concurrency is taken over. */
-const RECENT_ACCEPTED = 32;
 
 /** A request as its outcome is judged: when it left and how many were in flight then. */
 export interface SentRequest {
@@ -49,7 +46,7 @@ export class ScopeFeedback {
   /** Created with the first outcome. */
   #overload: OverloadFilter | undefined;
   /** The in-flight counts recent successes were sent at; created with the first success. */
-  #acceptedInflight: RecentMax | undefined;
+  #acceptedInflight: AcceptedInflight | undefined;
   /** Created with the first success: refusals before any say nothing of a cap. */
   #capEvidence: CapEvidence | undefined;
   /** Created with the first success, like the evidence: the slow start's first refusal, read as a cap on trial. */
@@ -103,12 +100,14 @@ export class ScopeFeedback {
   learn(sample: Sample): AlarmAction | undefined {
     this.limit.onSample(sample);
     this.rate.onSample(sample);
+    this.#acceptedInflight?.notePause(this.rate.pausedUntil);
     return sample.signal.kind === 'ok' ? this.#watchLatency(sample.sentAt, sample.at) : undefined;
   }
 
   /**
    * The sample an outcome makes. A refusal sent at more in flight than any
-   * recent success is marked as refused for its concurrency — unless it was
+   * recent success ({@link AcceptedInflight}: the refill after a pause does
+   * not lower that) is marked as refused for its concurrency — unless it was
    * sent unpaced (a slow start raises both at once) or the rate was probing
    * (which raises the concurrency too): then it takes the refusals of
    * separate congestion events to show the cap ({@link CapEvidence}), and
@@ -120,10 +119,10 @@ export class ScopeFeedback {
     const inflight = request.inflightAtSend;
     const sample: Sample = { sentAt: request.sentAt, at, inflight, signal, outstanding };
     if (signal.kind === 'ok') {
-      this.#acceptedInflight ??= new RecentMax(RECENT_ACCEPTED);
+      this.#acceptedInflight ??= new AcceptedInflight();
       this.#capEvidence ??= new CapEvidence();
       this.#capTrial ??= new CapTrial();
-      this.#acceptedInflight.add(inflight);
+      this.#acceptedInflight.onAccepted(request.sentAt, inflight, at);
       this.#capEvidence.onAccepted(inflight, at);
       if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
     } else if (isRefusal(sample)) {

@@ -756,6 +756,37 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('cuts the rate for a fast limit’s refusal right after a pause, not the concurrency, on long pages', async () => {
+    // A first ceiling read above a fast limit (a window's count over a second straddling two
+    // windows) is held, and the limit refuses it a few hundred ms after each 1 s pause. That
+    // refusal is sent at the top of the refill in flight, and the successes answered so far were
+    // sent early in it: against the last 32 successes (80 ms at 400 req/s) it was taken for a
+    // concurrency cap, the concurrency limit stepped down and the rate was never cut — a pause
+    // every two seconds. Successes sent in the refill (less than their own round trip after the
+    // pause) no longer lower the most in flight accepted, and the rate is cut.
+    const fast = (kind: FamilyServer['kind'], rate: number, latencyMs: number) =>
+      server({
+        kind,
+        rate: [{ fromMs: 0, rate }],
+        latencyMs,
+        jitterMs: latencyMs / 5,
+        retryAfter: 'wait',
+        client: { maxConcurrency: 256, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const runs = await Promise.all(
+      [
+        fast('fixed-window', 330, 500),
+        { ...fast('fixed-window', 400, 350), retryAfter: 'http-date' as const },
+        fast('sliding-log', 300, 500),
+      ].map((s) => runFamilyServer(s, ratewise)),
+    );
+    for (const { measures } of runs) {
+      expect(measures.coldStart).toBeGreaterThanOrEqual(0.6);
+      expect(measures.refusedAll).toBeLessThanOrEqual(0.01);
+    }
+  });
+
   it('takes a concurrency cap met in the slow start as the concurrency limit’s, on trial', async () => {
     // The slow start's first refusal, above every success: read as a rate, it left a guessed
     // ceiling of "as many per second as were in flight" (cold start 30-40 % before); taken as a
