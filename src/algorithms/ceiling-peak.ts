@@ -7,6 +7,14 @@ const CONFIRMATIONS = 2;
 /** A ceiling not read calmly may become the peak once it has stood this long (ms) with no cut. */
 const STANDING_MS = 10_000;
 
+/** Where a probe's event left the ceiling it started from. */
+export interface ProbeFound {
+  /** Where it was: not lower, at most 5 % higher. */
+  readonly kept: boolean;
+  /** Within 5 % of it, either side. */
+  readonly near: boolean;
+}
+
 /**
  * The highest learned ceiling lately, against which a ceiling is judged
  * fallen: a capacity that fell may come back, so it is probed eagerly (see
@@ -57,20 +65,23 @@ export class CeilingPeak {
   }
 
   /**
-   * A probe's event ended with the ceiling `kept` where it started, or not;
-   * `slow`: at a scope the probe budget's earning floor tops up, where each
-   * eager probe's refusal costs more than the budget's share. Found where it
-   * was by {@link CONFIRMATIONS} probes in a row, at a slow scope or under an
-   * unproven peak, `ceiling` is no longer a fallen one: the capacity did not
-   * come back, and the peak it was judged fallen from (often a cold start's
-   * over-read) comes down to it. One probe is not enough: an early one can
-   * find a cold start's under-read where it was. A capacity that rises later
-   * is found by the budget's regular probes, as any rise. Elsewhere a proven
-   * peak stays: a capacity that fell where it was read calmly may come back.
+   * A probe's event ended with the ceiling `kept` where it started, or not
+   * (`near`: within 5 % of it either side); `slow`: at a scope the
+   * probe budget's earning floor tops up, where each eager probe's refusal
+   * costs more than the budget's share. Found where it was by
+   * {@link CONFIRMATIONS} probes in a row, at a slow scope, or near it under
+   * an unproven peak (a refill over a pause moves each reading by a few
+   * percent either way), `ceiling` is no longer a fallen one: the capacity
+   * did not come back, and the peak it was judged fallen from (often a cold
+   * start's over-read) comes down to it. One probe is not enough: an early
+   * one can find a cold start's under-read where it was. A capacity that
+   * rises later is found by the budget's regular probes, as any rise.
+   * Elsewhere a proven peak stays: a capacity that fell where it was read
+   * calmly may come back.
    */
-  onProbe(at: number, ceiling: number, kept: boolean, slow: boolean): void {
+  onProbe(at: number, ceiling: number, found: ProbeFound, slow: boolean): void {
     const overRead = this.#unproven && ceiling < FALLEN * this.#peak(at);
-    this.#kept = kept && (slow || overRead) ? this.#kept + 1 : 0;
+    this.#kept = (found.kept && slow) || (found.near && overRead) ? this.#kept + 1 : 0;
     if (this.#kept < CONFIRMATIONS || ceiling <= 0) return;
     this.#set(at, ceiling);
     this.#unproven = false;

@@ -113,9 +113,9 @@ export class Prober {
   }
 
   /**
-   * A cut: a refusal at a held rate in a probe's aftermath continues its
-   * event; anything else settles the probe's bill and starts a new event.
-   * The probe stops either way; the peak is told whether the cut read calmly.
+   * A cut: a refusal at a held rate in a probe's aftermath continues its event; anything else
+   * settles the probe's bill and starts a new event. The probe stops either way; the peak is told
+   * whether the cut read calmly.
    */
   onCut(cut: CutReport, ceiling: number): void {
     this.#ceilingPeak().onCut(cut.at, cut.calm);
@@ -150,10 +150,7 @@ export class Prober {
     return !this.#heldCut;
   }
 
-  /**
-   * Starts a probe if the gate is open and the budget can pay for it, or the
-   * probe is owed (see {@link Prober.owe}).
-   */
+  /** Starts a probe if the gate is open and the budget can pay, or it is owed ({@link Prober.owe}). */
   maybeStart(gate: ProbeGate): void {
     const budget = this.#budget;
     if (gate.ceiling === 0 || budget === undefined || gate.at < gate.holdUntil) return;
@@ -227,8 +224,9 @@ export class Prober {
    */
   #settle(at: number, ceiling: number): boolean {
     const event = this.#current();
-    const kept = ceiling >= event.probedFrom && ceiling <= (1 + SAME) * event.probedFrom;
-    this.#ceilingPeak().onProbe(at, ceiling, kept, toppedUp(ceiling));
+    const near = Math.abs(ceiling - event.probedFrom) <= SAME * event.probedFrom;
+    const kept = near && ceiling >= event.probedFrom;
+    this.#ceilingPeak().onProbe(at, ceiling, { kept, near }, toppedUp(ceiling));
     const confirmed = event.confirmed || kept;
     const eager = this.#ceilingPeak().fallen(at, ceiling);
     if (!event.owed) this.#budget?.charge({ ...event, confirmed }, eager);

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { CeilingPeak } from '../../src/algorithms/ceiling-peak.js';
 
+/** Where a probe's event left the ceiling: where it was, 2.5 % lower, elsewhere. */
+const KEPT = { kept: true, near: true };
+const LOWER = { kept: false, near: true };
+const MOVED = { kept: false, near: false };
+
 describe('CeilingPeak', () => {
   it('judges a ceiling under three quarters of the recent peak fallen, the peak fading over minutes', () => {
     const peak = new CeilingPeak();
@@ -13,9 +18,9 @@ describe('CeilingPeak', () => {
   it('stops judging a ceiling fallen once two probes in a row found it where it was', () => {
     const peak = new CeilingPeak();
     peak.fallen(0, 4);
-    peak.onProbe(30_000, 1, true, true);
+    peak.onProbe(30_000, 1, KEPT, true);
     expect(peak.fallen(30_000, 1)).toBe(true); // one probe may have met a cold start's under-read
-    peak.onProbe(60_000, 1, true, true);
+    peak.onProbe(60_000, 1, KEPT, true);
     expect(peak.fallen(60_000, 1)).toBe(false); // the capacity did not come back: 1 is the peak
     expect(peak.fallen(61_000, 0.7)).toBe(true); // and a fall from it is a fall
   });
@@ -23,9 +28,9 @@ describe('CeilingPeak', () => {
   it('counts only probes in a row: one that moved the ceiling starts the count again', () => {
     const peak = new CeilingPeak();
     peak.fallen(0, 4);
-    peak.onProbe(30_000, 1, true, true);
-    peak.onProbe(60_000, 1, false, true);
-    peak.onProbe(90_000, 1, true, true);
+    peak.onProbe(30_000, 1, KEPT, true);
+    peak.onProbe(60_000, 1, MOVED, true);
+    peak.onProbe(90_000, 1, KEPT, true);
     expect(peak.fallen(90_000, 1)).toBe(true);
   });
 
@@ -36,9 +41,9 @@ describe('CeilingPeak', () => {
     expect(peak.fallen(3000, 1000)).toBe(false);
     peak.onCut(5000, true);
     expect(peak.fallen(6000, 440)).toBe(true); // judged against it at first
-    peak.onProbe(30_000, 440, true, false);
+    peak.onProbe(30_000, 440, KEPT, false);
     expect(peak.fallen(30_000, 440)).toBe(true);
-    peak.onProbe(60_000, 440, true, false);
+    peak.onProbe(60_000, 440, KEPT, false);
     expect(peak.fallen(60_000, 440)).toBe(false); // it never was a capacity: 440 is the peak
   });
 
@@ -52,7 +57,7 @@ describe('CeilingPeak', () => {
       peak.onCut(2000, calm);
       peak.fallen(readAt, 1000);
       peak.onCut(20_000, true);
-      for (const at of [30_000, 60_000, 90_000]) peak.onProbe(at, 440, true, false);
+      for (const at of [30_000, 60_000, 90_000]) peak.onProbe(at, 440, KEPT, false);
       expect(peak.fallen(90_000, 440)).toBe(true);
     }
   });
@@ -62,9 +67,20 @@ describe('CeilingPeak', () => {
     const peak = new CeilingPeak();
     peak.onCut(0, false);
     peak.fallen(1000, 4);
-    peak.onProbe(2000, 4, true, false);
+    peak.onProbe(2000, 4, KEPT, false);
     peak.onCut(3000, true);
-    peak.onProbe(65_000, 1.9, true, false);
+    peak.onProbe(65_000, 1.9, KEPT, false);
     expect(peak.fallen(65_000, 1.9)).toBe(true);
+  });
+
+  it('counts a probe that found the ceiling a little lower against a peak read after a pause', () => {
+    // Each refill over a pause moves a reading by a few percent: 20.5, 20.0, 20.5 req/s on a 16 req/s bucket.
+    const peak = new CeilingPeak();
+    peak.onCut(0, false);
+    peak.fallen(1000, 72);
+    peak.onCut(3000, true);
+    peak.onProbe(30_000, 20, LOWER, false);
+    peak.onProbe(60_000, 20.5, KEPT, false);
+    expect(peak.fallen(60_000, 20.5)).toBe(false);
   });
 });

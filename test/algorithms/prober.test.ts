@@ -130,4 +130,25 @@ describe('Prober', () => {
     // A scope earning from its own requests keeps probing a fallen ceiling eagerly.
     expect(patienceAfterTwo(30)).toBe(1);
   });
+
+  it('takes probes that find a ceiling a few percent either side for confirmations under a peak read after a pause', () => {
+    // A 16 req/s bucket of burst 17 answering Retry-After: 2: its slow start read 72 req/s after a
+    // pause, and each probe's event left the ceiling at 20 or 19.5 req/s (the refill over each
+    // pause), one lower than where it started breaking the count: every probe eager, 19 % paused.
+    const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
+    prober.openBudget(0);
+    prober.onCut({ ...cut(0, 80), calm: false }, 0); // the reading soon after a pause
+    const gate = { at: 1000, ceiling: 72, holdUntil: 0, pausedUntil: 0, quotaBinds: () => false };
+    prober.maybeStart(gate); // the peak: 72, unproven
+    for (const [at, left] of [
+      [30_000, 20],
+      [60_000, 19.5], // the first probe's event left it 2.5 % lower
+      [90_000, 20], // the second's, where it started
+    ] as const) {
+      prober.setProbe(0);
+      prober.onCut(cut(at, 24), left);
+    }
+    // Two in a row near where they started: 20 is no longer a fallen one, the patience grows.
+    expect(prober.budgetState(SAME_CLOCKS)?.patience).toBe(2);
+  });
 });
