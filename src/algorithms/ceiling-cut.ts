@@ -1,6 +1,6 @@
 import type { AdaptiveRateSettings } from './adaptive-rate-options.js';
 import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
-import type { CeilingRecounts } from './ceiling-recounts.js';
+import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
@@ -98,6 +98,10 @@ export function cutOnRefusal(
     calm: current !== Infinity && measured?.calm === true,
   };
   const heldBefore = probing ? undefined : prober.heldBeforeRefusedProbe(report);
+  // A proven probe that confirmed a slow scope's ceiling keeps it, but may have confirmed it within
+  // a send, not 5 %: its spacing alone is recounted (see `Recount.spacingOnly`).
+  const doublingMs = settings.probeDoublingMs;
+  const spacingOnly = proven && confirmed && confirmsWithinASend(learned.ceiling, doublingMs);
   // A probe that found the ceiling where it was keeps it (the reading is no
   // better than the one it confirms, and the held rate was refusal-free).
   let ceiling = confirmed && probing ? decisions.ceiling : Math.max(floor, measured?.ceiling ?? 0);
@@ -112,13 +116,20 @@ export function cutOnRefusal(
     // little: the capacity lies between the rate held before the probe (not
     // refused) and this one. Halve the gap.
     ceiling = Math.max(floor, (heldBefore + current) / 2);
-  } else if (measured !== undefined && !(confirmed && probing)) {
+  } else if (measured !== undefined && (!(confirmed && probing) || spacingOnly)) {
     const { guess } = parts;
     const span = probing
       ? refusedProbeSpan(sample, current, probeStartedAt, guess !== 'none', meter, measured.calm)
       : undefined;
     const calm = span?.calm ?? measured.calm;
-    const cut = { current, calm, floor, probeSpanMs: span?.spanMs, proven };
+    const cut = {
+      current,
+      calm,
+      floor,
+      probeSpanMs: span?.spanMs,
+      proven,
+      confirmed: probing && confirmed,
+    };
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to
     // it (after a short pause, before the count is in), the next send may be

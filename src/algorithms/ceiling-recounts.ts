@@ -16,6 +16,23 @@ const COARSE_COUNT = 20;
 /** A refuted cap trial's sends are taken as answered this many mean round trips after the last. */
 const ANSWERED_RTTS = 1.5;
 
+/**
+ * A probe whose steps (each doubling of its excess) hold fewer sends than this at its ceiling — a
+ * scope of a few requests a second — confirms its ceiling within a send, not within 5 %.
+ */
+const FEW_SENDS_PER_STEP = 8;
+
+/**
+ * Whether a refused probe that confirmed `ceiling` (requests/s), its excess doubling every
+ * `doublingMs`, may still be raised by its spacing (see {@link Recount.spacingOnly}): its steps
+ * held a send or few. Where they held more, its confirmation stands (on a 10 req/s window, or a
+ * 15 req/s one, the spacing of a confirmed probe read the window's burst: a held refusal, and the
+ * probes' schedule moved).
+ */
+export function confirmsWithinASend(ceiling: number, doublingMs: number): boolean {
+  return (ceiling * doublingMs) / 1000 < FEW_SENDS_PER_STEP;
+}
+
 /** The cut a recount refines. */
 export interface CutToRecount {
   /** The learned rate that was refused (`Infinity`: unpaced). */
@@ -28,6 +45,11 @@ export interface CutToRecount {
   readonly probeSpanMs: number | undefined;
   /** Whether the refused probe started from a refusal-free held rate (its spacing may raise the ceiling). */
   readonly proven?: boolean;
+  /**
+   * Whether that probe found the ceiling where it was: it keeps it, and only
+   * its spacing is read (see {@link Recount.spacingOnly}).
+   */
+  readonly confirmed?: boolean;
 }
 
 /**
@@ -56,9 +78,12 @@ export class CeilingRecounts {
    */
   plan(sample: Sample, cut: CutToRecount, meter: RateMeter, minPauseMs: number): boolean {
     const bounds = { min: cut.floor, max: cut.current };
+    const spacingOnly = cut.confirmed === true;
+    if (spacingOnly && cut.probeSpanMs === undefined) return false;
+    // A spacing is a grant whatever paused before it: only a count needs a calm span.
     const recount =
-      cut.probeSpanMs !== undefined && cut.calm
-        ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs, cut.proven)
+      cut.probeSpanMs !== undefined && (cut.calm || spacingOnly)
+        ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs, cut.proven, spacingOnly)
         : this.#afterCut(sample, cut, meter, minPauseMs);
     if (recount === undefined) return false;
     this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
@@ -85,8 +110,10 @@ export class CeilingRecounts {
     if (recount.raiseOnly && count.fromMs <= recount.from) {
       onFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
     }
-    const counted = recountedCeiling(recount, count, ceiling);
     const coarse = count.count < COARSE_COUNT;
+    if (recount.spacingOnly === true)
+      return coarse ? this.#spaced(recount, meter, ceiling) : undefined;
+    const counted = recountedCeiling(recount, count, ceiling);
     return (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
   }
 

@@ -26,6 +26,12 @@ export interface Recount {
   pauseMs?: number;
   /** Whether the accepted sends' fastest spacing may raise it (see `SpacingTrial`). */
   spaced?: boolean;
+  /**
+   * Whether only the spacing may raise it, the count left unread: the probe
+   * found the ceiling where it was (its reading within 5 %), and a slow
+   * scope's count of a send or two reads its climb, not the capacity.
+   */
+  spacingOnly?: boolean;
 }
 
 /**
@@ -117,7 +123,8 @@ export function recountedCeiling(
  * A refusal of a probe: the accepted sends of the `spanMs` before the refused
  * one (the server was being asked for more than it grants all along), between
  * `bounds.min` (the ceiling the probe started from) and `bounds.max` (the
- * rate that failed); `spaced`: the sends' fastest spacing may raise it.
+ * rate that failed); `spaced`: the sends' fastest spacing may raise it;
+ * `spacingOnly`: nothing else may (see {@link Recount.spacingOnly}).
  */
 export function probeRecount(
   sample: Sample,
@@ -125,8 +132,9 @@ export function probeRecount(
   bounds: { min: number; max: number },
   answerMs = 0,
   spaced = false,
+  spacingOnly = false,
 ): Recount {
   const to = sample.sentAt;
   const at = dueAfter(sample, answerMs);
-  return { from: to - spanMs, to, spanMs, at, ...bounds, raiseOnly: false, spaced };
+  return { from: to - spanMs, to, spanMs, at, ...bounds, raiseOnly: false, spaced, spacingOnly };
 }

@@ -40,11 +40,17 @@ export class SentTimes {
 
   /**
    * The fastest spacing of the kept sends in [`from`, `to`], as a rate: one
-   * over the shortest time between two consecutive ones, requests/s.
-   * Undefined with fewer than two.
+   * over the shortest time between two consecutive ones, requests/s. The
+   * latest kept send before `from` opens the first spacing: at a request or
+   * two a second a span holds one send or two, and the spacing into it is
+   * as much a grant as those within. Undefined with fewer than two.
    */
   fastestIn(from: number, to: number): number | undefined {
-    const times = this.#sent.filter((t) => t >= from && t <= to).sort((a, b) => a - b);
+    let before = -Infinity;
+    for (const t of this.#sent) if (t < from && t > before) before = t;
+    const times = this.#sent.filter((t) => t >= from && t <= to);
+    if (before > -Infinity) times.push(before);
+    times.sort((a, b) => a - b);
     let shortest = Infinity;
     for (let i = 1; i < times.length; i++) {
       shortest = Math.min(shortest, (times[i] ?? 0) - (times[i - 1] ?? 0));

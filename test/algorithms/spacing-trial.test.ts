@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { CeilingRecounts, type CutToRecount } from '../../src/algorithms/ceiling-recounts.js';
+import {
+  CeilingRecounts,
+  type CutToRecount,
+  confirmsWithinASend,
+} from '../../src/algorithms/ceiling-recounts.js';
 import { RateMeter } from '../../src/algorithms/rate-meter.js';
 import { SpacingTrial } from '../../src/algorithms/spacing-trial.js';
 import { sample } from './samples.js';
@@ -54,6 +58,13 @@ describe('a refused probe read from its spacing', () => {
     expect(meterOf([5]).fastestAcceptedIn(0, 10)).toBeUndefined();
   });
 
+  it('reads the spacing into the span from the last accepted send before it', () => {
+    // A span of one send at a request a second: its spacing from the send before is a grant too.
+    expect(meterOf([0, 900]).fastestAcceptedIn(500, 1000)).toBeCloseTo(1000 / 900, 6);
+    expect(meterOf(climb).fastestAcceptedIn(2000, 3000)).toBeCloseTo(1000 / 890, 6);
+    expect(meterOf([0, 900]).fastestAcceptedIn(-500, 10)).toBeUndefined();
+  });
+
   it('raises a proven probe whose count reads its climb to the fastest spacing it was granted, on trial', () => {
     const recounts = new CeilingRecounts();
     const meter = meterOf(climb);
@@ -73,5 +84,20 @@ describe('a refused probe read from its spacing', () => {
     refuted.trial.refuted();
     refuted.plan(refused, probe(true), meter, 0);
     expect(refuted.due(10_000, meter, 1.1, none)).toBe(1);
+  });
+
+  it('reads only the spacing of a probe that confirmed its ceiling, and only at a few sends a step', () => {
+    // A step of the probe's climb (its doubling time, 1 s) holds a send or few below 8 req/s.
+    expect(confirmsWithinASend(5, 1000)).toBe(true);
+    expect(confirmsWithinASend(10, 1000)).toBe(false);
+    expect(confirmsWithinASend(10, 500)).toBe(true);
+    const meter = meterOf(climb);
+    const confirmed = { ...probe(true), confirmed: true };
+    const spaced = new CeilingRecounts();
+    spaced.plan(refused, { ...confirmed, calm: false }, meter, 0); // a spacing needs no calm span
+    expect(spaced.due(10_000, meter, 1, none)).toBeCloseTo(1000 / 833, 6);
+    const kept = new CeilingRecounts();
+    kept.plan(refused, confirmed, meter, 0);
+    expect(kept.due(10_000, meter, 1.25, none)).toBeUndefined(); // the count (1.0) is not read
   });
 });
