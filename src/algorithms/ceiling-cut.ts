@@ -53,9 +53,9 @@ export interface CutParts {
  * the ceiling where it was keeps it, and one that did not holds at least a
  * probe step below the rate refused until its recount is in (a free probe,
  * its floor: see `namesNoPause`); a refusal in a
- * refused probe's aftermath that asks for the same long pause again halves
- * the gap between the rate refused and the rate held before the probe (see
- * {@link Prober.heldBeforeRefusedProbe}); the margin adapts
+ * refused probe's aftermath that asks for the same long pause again returns
+ * to what the probe's refusal read, or halves the gap between the rate refused
+ * and the rate held before the probe (see {@link Prober.aftermathCeiling}); the margin adapts
  * ({@link adaptedMargin});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill; a cut at a held rate that left only a
@@ -97,7 +97,7 @@ export function cutOnRefusal(
     retryAfterMs: sample.signal.retryAfterMs,
     calm: current !== Infinity && measured?.calm === true,
   };
-  const heldBefore = probing ? undefined : prober.heldBeforeRefusedProbe(report);
+  const aftermath = probing ? undefined : prober.aftermathCeiling(report);
   // A proven probe that confirmed a slow scope's ceiling keeps it, but may have confirmed it within
   // a send, not 5 %: its spacing alone is recounted (see `Recount.spacingOnly`).
   const doublingMs = settings.probeDoublingMs;
@@ -111,11 +111,10 @@ export function cutOnRefusal(
   if (base !== undefined) {
     ceiling = base;
     decisions.margin = learned.margin;
-  } else if (heldBefore !== undefined) {
-    // The refused probe's reading was too high and the pause since says too
-    // little: the capacity lies between the rate held before the probe (not
-    // refused) and this one. Halve the gap.
-    ceiling = Math.max(floor, (heldBefore + current) / 2);
+  } else if (aftermath !== undefined) {
+    // The refused probe's recount was too high and the pause since says too
+    // little: back to what its refusal read, or half way to the rate held before it.
+    ceiling = Math.max(floor, aftermath);
   } else if (measured !== undefined && (!(confirmed && probing) || spacingOnly)) {
     const { guess } = parts;
     const span = probing
@@ -144,8 +143,9 @@ export function cutOnRefusal(
   }
   if (probing && prober.heldUncut) recounts.trial.passed();
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
+  if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
-  if (!probing && heldBefore === undefined && leavesOnlyBound(sample, measured, floor, meter)) {
+  if (!probing && aftermath === undefined && leavesOnlyBound(sample, measured, floor, meter)) {
     prober.owe();
   }
   decisions.ceiling = ceiling;

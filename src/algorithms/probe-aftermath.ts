@@ -7,6 +7,12 @@
  */
 const AFTERMATH = { ms: 10_000, windows: 3 } as const;
 
+/**
+ * A probe's refusal read from fewer sends a meter window than this is too coarse to return to
+ * (a slow scope's reading needs its recount).
+ */
+const READ_SENDS = 20;
+
 /** A pause asked again the same, at least this long, ms, is taken for a constant one. */
 export const CONSTANT_PAUSE_MS = 2000;
 
@@ -19,6 +25,8 @@ export interface HeldRefusal {
   windowMs: number;
   /** The pause the refusal asked for (its Retry-After), ms, if it named one. */
   retryAfterMs?: number | undefined;
+  /** A refused probe's: the ceiling its refusal set, what it read before its recount. */
+  read?: number;
 }
 
 /** Whether `refusal`, at a rate above `heldBefore`, comes within the aftermath of a probe refused at `probeAt`. */
@@ -29,15 +37,34 @@ export function inAftermath(refusal: HeldRefusal, probeAt: number, heldBefore: n
 }
 
 /**
- * The last refused probe: when, the rate held before it, and the pause its
- * refusal asked for (not saved: it matters for seconds).
+ * The last refused probe: when, the rate held before it, what its refusal
+ * read, and the pause it asked for (not saved: it matters for seconds).
  */
 export class RefusedProbeMemory {
-  #last: { at: number; heldBefore: number; retryAfterMs: number | undefined } | undefined;
+  #last: { at: number; heldBefore: number; read: number; retryAfterMs?: number } | undefined;
 
   /** Remembers a probe refused by `refusal`, which held `heldBefore` before it. */
   remember(refusal: HeldRefusal, heldBefore: number): void {
-    this.#last = { at: refusal.at, heldBefore, retryAfterMs: refusal.retryAfterMs };
+    const { at, read = heldBefore, retryAfterMs } = refusal;
+    this.#last = { at, heldBefore, read, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  }
+
+  /**
+   * The ceiling to return to when `refusal` (at a held rate) is the last
+   * refused probe's aftermath asking for the same constant pause (see
+   * {@link RefusedProbeMemory.heldBefore}): what the probe's own refusal read,
+   * if below the rate refused now — the recount after its pause over-read, a
+   * window's grant or a bucket's burst counted on top of the rate — and read
+   * from {@link READ_SENDS} sends a window or more, or, if higher, half way
+   * between the rate held before the probe and the rate refused. Undefined
+   * otherwise.
+   */
+  returnTo(refusal: HeldRefusal): number | undefined {
+    const heldBefore = this.heldBefore(refusal);
+    if (heldBefore === undefined) return undefined;
+    const read = this.#last?.read ?? 0;
+    const fine = (read * refusal.windowMs) / 1000 >= READ_SENDS;
+    return Math.max((heldBefore + refusal.current) / 2, fine && read < refusal.current ? read : 0);
   }
 
   /**

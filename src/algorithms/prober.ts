@@ -193,12 +193,12 @@ export class Prober {
   }
 
   /**
-   * The rate held before the last refused probe, when the refusal `cut` (at a
-   * held rate) is that probe's aftermath and asks for the same constant pause
-   * (see {@link RefusedProbeMemory.heldBefore}); undefined otherwise.
+   * The ceiling to return to when the refusal `cut` (at a held rate) is the last refused probe's
+   * aftermath and asks for the same constant pause (see {@link RefusedProbeMemory.returnTo});
+   * undefined otherwise.
    */
-  heldBeforeRefusedProbe(cut: CutReport): number | undefined {
-    return this.#probeMs === undefined ? this.#lastProbe.heldBefore(cut) : undefined;
+  aftermathCeiling(cut: CutReport): number | undefined {
+    return this.#probeMs === undefined ? this.#lastProbe.returnTo(cut) : undefined;
   }
 
   #inAftermath(cut: CutReport): boolean {

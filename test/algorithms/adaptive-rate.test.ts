@@ -194,7 +194,7 @@ describe('AdaptiveRate', () => {
     expect(rate.ceiling).toBeGreaterThan(held);
   });
 
-  it("a refusal in a refused probe's aftermath asking for the same 2 s pause halves the gap to the rate held before", () => {
+  it("a refusal in a refused probe's aftermath asking for the same 2 s pause returns to the rate the probe's refusal held", () => {
     const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 }); // a cheap budget
     stream(rate, 30, 0, 3000);
     burst(rate, 3349, 3350);
@@ -204,13 +204,16 @@ describe('AdaptiveRate', () => {
     stream(rate, rate.rate, 8500, 10_500); // the probe, every send accepted
     const refusal = { kind: 'throttled', retryAfterMs: 2000 } as const;
     rate.onSample(sample({ sentAt: 10_499, at: 10_500, ...refusal }));
+    const read = rate.rate; // held at the probe's refusal, until its recount
     const resumeAt = rate.pausedUntil;
     stream(rate, rate.rate, resumeAt, resumeAt + 500);
     const current = rate.rate;
     expect(current).toBeGreaterThan(held * 1.1); // the probe's reading was above the rate held before
+    expect(current).toBeGreaterThan(read); // its recount read more than its refusal
+    expect(read).toBeGreaterThan((held + current) / 2); // main halved the gap: 34.2 req/s
     // Refused half a second after a 2 s pause: what was granted since, per the pause, is a quarter of the rate.
     rate.onSample(sample({ sentAt: resumeAt + 500, at: resumeAt + 501, ...refusal }));
-    expect(rate.ceiling).toBeCloseTo((held + current) / 2, 6);
+    expect(rate.ceiling).toBeCloseTo(read, 6);
   });
 
   it('spends about refusedShare of the requests on probes once settled', () => {

@@ -50,4 +50,35 @@ describe('RefusedProbeMemory', () => {
     memory.remember(refusal(0, 60, 2_000), 40);
     expect(memory.heldBefore(refusal(12_000, 50, 2_000))).toBeUndefined();
   });
+
+  /** Where the aftermath of a probe refused at 60 req/s (Retry-After: 2) returns to, refused at `current` 3 s later. */
+  const returnTo = (heldBefore: number, current: number, read?: number) => {
+    const memory = new RefusedProbeMemory();
+    memory.remember(
+      { ...refusal(0, 60, 2_000), ...(read === undefined ? {} : { read }) },
+      heldBefore,
+    );
+    return memory.returnTo(refusal(3_000, current, 2_000));
+  };
+
+  it('returns to what the probe’s refusal read when that is below the rate refused in its aftermath', () => {
+    expect(returnTo(40, 50, 48)).toBe(48);
+  });
+
+  it('halves the gap to the rate held before the probe when that is higher, or nothing was read', () => {
+    expect(returnTo(40, 50, 44)).toBe(45);
+    expect(returnTo(40, 50, 52)).toBe(45);
+    expect(returnTo(40, 50)).toBe(45);
+  });
+
+  it('halves the gap when the probe’s refusal read fewer than 20 sends a window', () => {
+    expect(returnTo(10, 16, 15)).toBe(13);
+  });
+
+  it('returns nowhere outside the aftermath of a constant pause', () => {
+    const memory = new RefusedProbeMemory();
+    memory.remember({ ...refusal(0, 60, 2_000), read: 48 }, 40);
+    expect(memory.returnTo(refusal(3_000, 50, 3_000))).toBeUndefined();
+    expect(memory.returnTo(refusal(12_000, 50, 2_000))).toBeUndefined();
+  });
 });

@@ -419,6 +419,40 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('returns to what a refused probe read once its recount is refused after the pause, on fast limits with a constant Retry-After', async () => {
+    // Target 95 %. A 1 s span ending at a probe's refused send counts one window's whole grant and
+    // part of the one before: the recount over-reads a fast window or log, is refused as sending
+    // resumes after the 3 s pause, and the second refusal halved the gap to the rate held before
+    // the probe (often a bound the cold start left). 79.9 / 74.6 % (window, indexes 0, 1) and
+    // 87.3 / 77.8 % (log) on main d7789fb; 86.1 / 84.8 / 89.5 / 89.0 % back at the rate the probe's
+    // refusal held, when that is higher.
+    const limit = (kind: FamilyServer['kind'], index: number) =>
+      server({
+        index,
+        kind,
+        rate: [{ fromMs: 0, rate: 400 }],
+        burst: 40,
+        latencyMs: 50,
+        jitterMs: 10,
+        retryAfter: 'fixed',
+        retryAfterS: 3,
+      });
+    const runs = await Promise.all(
+      [
+        limit('fixed-window', 0),
+        limit('fixed-window', 1),
+        limit('sliding-log', 0),
+        limit('sliding-log', 1),
+      ].map((s) => runFamilyServer(s, ratewise)),
+    );
+    const goodputs = runs.map(({ measures }) => measures.goodput as number);
+    for (const { measures } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.83);
+      expect(measures.refused).toBeLessThanOrEqual(0.001);
+    }
+    expect(goodputs.reduce((sum, g) => sum + g, 0) / goodputs.length).toBeGreaterThanOrEqual(0.86);
+  }, 120_000); // 180 s of a 400 req/s server four times: ~8 s of CPU
+
   it('waits out a long window the server keeps closed in pauses that grow with it, not doubling past its end', async () => {
     // Target 95 %. A 60 s sliding log at 200 req/s grants a whole minute's requests to a burst, then
     // stays closed until the first of them ages out. Pauses doubling while it refused on resume
