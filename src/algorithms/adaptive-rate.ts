@@ -221,9 +221,7 @@ export class AdaptiveRate implements RatePolicy {
   #applyRecount(at: number): void {
     const parts = this.#used();
     const { meter, prober, decisions } = parts;
-    const counted = parts.recountsIfAny?.due(at, meter, decisions.ceiling, (pauseMs) =>
-      prober.chargeFirstCount(pauseMs),
-    );
+    const counted = parts.recountsIfAny?.due(at, meter, decisions.ceiling, prober);
     if (counted === undefined) return;
     this.#freeProbe?.close(); // the rate held from here is a reading, no longer a guess
     parts.alarmIfAny?.forget();

@@ -116,9 +116,9 @@ export function cutOnRefusal(
     // little: back to what its refusal read, or half way to the rate held before it.
     ceiling = Math.max(floor, aftermath);
   } else if (measured !== undefined && (!(confirmed && probing) || spacingOnly)) {
-    const { guess } = parts;
+    const fromGuess = parts.guess !== 'none';
     const span = probing
-      ? refusedProbeSpan(sample, current, probeStartedAt, guess !== 'none', meter, measured.calm)
+      ? refusedProbeSpan(sample, current, probeStartedAt, fromGuess, meter, measured.calm)
       : undefined;
     const calm = span?.calm ?? measured.calm;
     const cut = {
@@ -128,6 +128,7 @@ export function cutOnRefusal(
       probeSpanMs: span?.spanMs,
       proven,
       confirmed: probing && confirmed,
+      fromGuess,
     };
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to

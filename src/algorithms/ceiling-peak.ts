@@ -6,6 +6,8 @@ const PEAK_HALF_LIFE_MS = 300_000;
 const CONFIRMATIONS = 2;
 /** A ceiling not read calmly may become the peak once it has stood this long (ms) with no cut. */
 const STANDING_MS = 10_000;
+/** A refused probe's count this much above the peak its probe started under says the capacity rose. */
+const RISEN = 0.2;
 
 /** Where a probe's event left the ceiling it started from. */
 export interface ProbeFound {
@@ -34,6 +36,8 @@ export class CeilingPeak {
   #cutAt = -Infinity;
   /** Whether the peak was neither read calmly nor stood {@link STANDING_MS}. */
   #unproven = false;
+  /** The peak when the last probe started. */
+  #atProbe = 0;
 
   /**
    * Whether `ceiling` is well below the peak at `at`; a ceiling at or above it
@@ -85,6 +89,28 @@ export class CeilingPeak {
     if (this.#kept < CONFIRMATIONS || ceiling <= 0) return;
     this.#set(at, ceiling);
     this.#unproven = false;
+  }
+
+  /** A probe started at `at`: its count is judged against the peak then ({@link CeilingPeak.rose}). */
+  onStart(at: number): void {
+    this.#atProbe = this.#peak(at);
+  }
+
+  /**
+   * Whether a refused probe's `count` (requests/s), read far below the rate it
+   * was refused at, says the capacity rose by more than it tells: {@link RISEN}
+   * above the peak when the probe started, a capacity well above any lately. A probe
+   * climbing to a risen capacity, its excess doubling each second, is refused
+   * soon after crossing it, and its count averages the climb (a 3x rise read
+   * at two thirds); held there, what it found waits for the budget's next
+   * probe, 20 pauses of earning away or more where each refusal brings one.
+   * Within the peak the count is no under-read — the probe climbed back
+   * toward a level known lately, far from a cut (a fixed window refuses only
+   * once its count is spent, well above its rate) — and a fallen ceiling is
+   * probed eagerly anyway.
+   */
+  rose(count: number): boolean {
+    return count > this.#atProbe * (1 + RISEN);
   }
 
   #peak(at: number): number {

@@ -1,3 +1,4 @@
+import { namesNoPause } from './free-probe.js';
 import type { RateMeter } from './rate-meter.js';
 import {
   FIRST_RECOUNT_SPAN_MS,
@@ -15,6 +16,22 @@ import { SpacingTrial } from './spacing-trial.js';
 const COARSE_COUNT = 20;
 /** A refuted cap trial's sends are taken as answered this many mean round trips after the last. */
 const ANSWERED_RTTS = 1.5;
+/**
+ * A refused probe whose count reads more than this share below the rate
+ * refused climbed further than its count can tell (see {@link CeilingRecounts.due}).
+ */
+const WIDE = 0.2;
+
+/** The last part of a refused probe's span whose accepted sends say what it sent at the end. */
+const END_SHARE = 0.25;
+
+/** Whom a recount bills: the prober. */
+export interface RecountBill {
+  /** Pays for a first ceiling counted in full (the pause its refusal asked for, ms). */
+  chargeFirstCount(pauseMs: number): void;
+  /** Owes the next probe, told a refused probe's `count` (requests/s) read far below the rate refused. */
+  owe(count: number): void;
+}
 
 /**
  * A probe whose steps (each doubling of its excess) hold fewer sends than this at its ceiling — a
@@ -50,6 +67,8 @@ export interface CutToRecount {
    * its spacing is read (see {@link Recount.spacingOnly}).
    */
   readonly confirmed?: boolean;
+  /** Whether the refused probe climbed from a ceiling guessed from nothing (see `RateParts.guess`). */
+  readonly fromGuess?: boolean;
 }
 
 /**
@@ -83,7 +102,10 @@ export class CeilingRecounts {
     // A spacing is a grant whatever paused before it: only a count needs a calm span.
     const recount =
       cut.probeSpanMs !== undefined && (cut.calm || spacingOnly)
-        ? probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs, cut.proven, spacingOnly)
+        ? {
+            ...probeRecount(sample, cut.probeSpanMs, bounds, meter.rttMs, cut.proven, spacingOnly),
+            pausedProbe: cut.fromGuess !== true && !namesNoPause(sample),
+          }
         : this.#afterCut(sample, cut, meter, minPauseMs);
     if (recount === undefined) return false;
     this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
@@ -93,28 +115,40 @@ export class CeilingRecounts {
   /**
    * At `at`, the recounted ceiling once the pending recount's outcomes are in,
    * or undefined to keep `ceiling`. A first ceiling counted over its whole
-   * span is as good as a probe's reading: `onFirstCount` is told the pause its
-   * refusal asked for, to charge it like one.
+   * span is as good as a probe's reading: `bill` is charged the pause its
+   * refusal asked for, like one. A refused probe's count is of sends mostly
+   * accepted, at the rates its curve climbed through: the capacity lies
+   * between it and the rate it was sending at when refused. A count more than
+   * {@link WIDE} below that rate (its accepted sends in the last
+   * {@link END_SHARE} of the span: a probe's pace, not what the sends kept
+   * up with, may be far higher), of a probe whose refusal brought a pause (see
+   * `namesNoPause`), is told to `bill` ({@link RecountBill.owe}): the
+   * prober's next probe may be part of this measurement. Where refusals name
+   * no pause the budget's next probe comes within seconds; a probe from a
+   * guess is judged by its last second already (see `refusedProbeSpan`); a
+   * coarse count (fewer than {@link COARSE_COUNT} sends) reads below its
+   * probe's rate refused whatever the capacity did (a send more or less is a
+   * fifth of it).
    */
-  due(
-    at: number,
-    meter: RateMeter,
-    ceiling: number,
-    onFirstCount: (pauseMs: number) => void,
-  ): number | undefined {
+  due(at: number, meter: RateMeter, ceiling: number, bill: RecountBill): number | undefined {
     const recount = this.#pending;
     if (recount === undefined || at < recount.at) return undefined;
     this.#pending = undefined;
     const count = meter.acceptedSentIn(recount.from, recount.to);
     if (ceiling === 0 || count === undefined) return undefined;
     if (recount.raiseOnly && count.fromMs <= recount.from) {
-      onFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
+      bill.chargeFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
     }
     const coarse = count.count < COARSE_COUNT;
     if (recount.spacingOnly === true)
       return coarse ? this.#spaced(recount, meter, ceiling) : undefined;
     const counted = recountedCeiling(recount, count, ceiling);
-    return (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
+    const read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
+    const reading = read ?? ceiling;
+    if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
+      bill.owe(reading);
+    }
+    return read;
   }
 
   /**
@@ -155,4 +189,16 @@ export class CeilingRecounts {
     const window = paused ? meter.pauses.grantWindow(sample) : undefined;
     return window && grantRecount(sample, window, cut.current, meter.rttMs);
   }
+}
+
+/**
+ * The rate at which a refused probe's accepted sends went in the last
+ * {@link END_SHARE} of the `recount`'s span, requests/s; 0 when the kept
+ * sends do not reach back that far.
+ */
+function endRate(recount: Recount, meter: RateMeter): number {
+  const endMs = recount.spanMs * END_SHARE;
+  const end = meter.acceptedSentIn(recount.to - endMs, recount.to);
+  if (end === undefined || end.fromMs > recount.to - endMs) return 0;
+  return (end.count * 1000) / endMs;
 }

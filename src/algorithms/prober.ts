@@ -158,7 +158,7 @@ export class Prober {
     if (gate.pausedUntil > gate.at) return;
     const event = this.#event ?? NO_EVENT;
     if (!event.refusal) {
-      this.#start(false); // after a timeout or a reset: free to look
+      this.#start(gate.at, false); // after a timeout or a reset: free to look
       return;
     }
     const owed = this.#owed;
@@ -168,17 +168,18 @@ export class Prober {
       eager = this.#settle(gate.at, gate.ceiling);
       if (!owed && !budget.allows(eager)) return;
     }
-    this.#start(owed);
+    this.#start(gate.at, owed);
   }
 
   /**
-   * The cut just made left a ceiling that is only a lower bound on the capacity (see
-   * `leavesOnlyBound` in ceiling-cut.ts): the next probe is part of that cut's measurement, not the
-   * price of looking. It starts as soon as the hold and the pause are over, whatever the budget
-   * holds, and is not charged. Not saved: it matters for seconds.
+   * A cut left only a lower bound on the capacity (`leavesOnlyBound` in ceiling-cut.ts), or a
+   * refused probe's `count` (requests/s) far below the rate refused says it rose more than that
+   * (`CeilingRecounts.due`, {@link CeilingPeak.rose}; not while probing): the next probe, part of
+   * that measurement, starts once the hold and the pause are over, unpaid. Not saved.
    */
-  owe(): void {
-    this.#owed = true;
+  owe(count?: number): void {
+    const rose = count === undefined || this.#ceilingPeak().rose(count);
+    if (rose && this.#probeMs === undefined) this.#owed = true;
   }
 
   /** The budget's plain state, if it was opened, its time as wall-clock epoch ms. */
@@ -239,8 +240,9 @@ export class Prober {
     return this.#peak;
   }
 
-  /** Starts a probe; `owed`: the one a cut asked for. */
-  #start(owed: boolean): void {
+  /** Starts a probe at `at`; `owed`: the one a cut asked for. */
+  #start(at: number, owed: boolean): void {
+    this.#ceilingPeak().onStart(at);
     this.#owedProbe = owed;
     this.#owed = false;
     this.#probeMs = 0;

@@ -32,6 +32,8 @@ export interface Recount {
    * scope's count of a send or two reads its climb, not the capacity.
    */
   spacingOnly?: boolean;
+  /** Whether it reads a probe refused with a pause (see `CeilingRecounts.due`). */
+  pausedProbe?: boolean;
 }
 
 /**

@@ -17,7 +17,7 @@ function meterAt(perSecond: number): RateMeter {
 /** The refusal the recounts refine: sent at 2000, refused 10 ms later, asking for a second. */
 const refused = sample({ sentAt: 2000, at: 2010, kind: 'throttled', retryAfterMs: 1000 });
 const unpaced: CutToRecount = { current: Infinity, calm: true, floor: 0, probeSpanMs: undefined };
-const none = () => {};
+const none = { chargeFirstCount: () => {}, owe: () => {} };
 
 describe('CeilingRecounts', () => {
   it('recounts the first ceiling once, from the sends of the second before the refusal, when their outcomes are in', () => {
@@ -26,7 +26,8 @@ describe('CeilingRecounts', () => {
     expect(recounts.plan(refused, unpaced, meter, 0)).toBe(true);
     expect(recounts.due(2500, meter, 10, none)).toBeUndefined(); // the outcomes are not all in
     const charged: number[] = [];
-    const counted = recounts.due(5000, meter, 10, (pauseMs) => charged.push(pauseMs));
+    const bill = { ...none, chargeFirstCount: (pauseMs: number) => charged.push(pauseMs) };
+    const counted = recounts.due(5000, meter, 10, bill);
     expect(counted).toBeGreaterThanOrEqual(29); // 30 accepted in that second
     expect(counted).toBeLessThanOrEqual(31);
     expect(charged).toEqual([1000]); // charged the pause its refusal asked for, as a probe is
@@ -77,6 +78,36 @@ describe('CeilingRecounts', () => {
     const counted = recounts.due(6000, meter, 12, none) as number;
     expect(counted).toBeGreaterThanOrEqual(9); // about the 10 a second granted
     expect(counted).toBeLessThanOrEqual(10.5);
+  });
+
+  it("owes the next probe when a probe refused with a pause counts far below what it sent at the end: its climb's average", () => {
+    /** A meter of sends over [0, 2000): at `perSecond(t)` requests/s at each time t, all accepted. */
+    const meterOf = (perSecond: (t: number) => number) => {
+      const meter = new RateMeter(5000);
+      for (let sentAt = 0; sentAt < 2000; sentAt += 1000 / perSecond(sentAt)) {
+        const s = sample({ sentAt, at: sentAt + 100 });
+        meter.advance(s, Infinity);
+        meter.accept(s);
+      }
+      return meter;
+    };
+    const climbing = meterOf((t) => 30 * (1 + 0.6 * 2 ** (t / 1000))); // 48 → 102 req/s
+    const flat = meterOf(() => 60);
+    const probe: CutToRecount = { current: 100, calm: true, floor: 30, probeSpanMs: 2000 };
+    const owed = (meter: RateMeter, cut: CutToRecount, refusal = refused) => {
+      const counts: number[] = [];
+      const recounts = new CeilingRecounts();
+      recounts.plan(refusal, cut, meter, 0);
+      recounts.due(10_000, meter, 30, { ...none, owe: (count) => counts.push(count) });
+      return counts;
+    };
+    const [count] = owed(climbing, probe);
+    expect(count).toBeGreaterThan(60); // the climb's average, about 70
+    expect(count).toBeLessThan(80); // far below the ~95 a second it sent at the end
+    expect(owed(flat, probe)).toEqual([]); // a pace the sends did not keep up with says nothing
+    const unpaused = sample({ sentAt: 2000, at: 2010, kind: 'throttled', retryAfterMs: 0 });
+    expect(owed(climbing, probe, unpaused)).toEqual([]); // the budget's next probe comes soon
+    expect(owed(climbing, { ...probe, fromGuess: true })).toEqual([]); // judged by its last second
   });
 
   it('plans nothing for a paced refusal that was no probe and came with no pause to count from', () => {

@@ -29,7 +29,7 @@ const probe = (proven: boolean): CutToRecount => ({
   probeSpanMs: 4000,
   proven,
 });
-const none = () => {};
+const none = { chargeFirstCount: () => {}, owe: () => {} };
 
 describe('SpacingTrial', () => {
   it('gives back the base of the raise on trial once, then distrusts the spacing for good', () => {

@@ -124,6 +124,38 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     ).toBeLessThanOrEqual(30);
   });
 
+  it('holds a capacity that rose 7x behind 4 s pauses near where its first refused probe found it', async () => {
+    // Target 95 %. A probe climbing from 25 req/s to a bucket or GCRA raised to 175, its excess
+    // doubling each second, is refused soon after crossing 175 and counts its climb over the 2 s
+    // before: ~70 % of it. Held there, the next probe was the budget's, 20 pauses of earning (80 s)
+    // or more away: median steady goodput 66 % (bucket) and 65 % (GCRA) over four step times and
+    // two draws on main at d7789fb, 62.0 % and 59.8 % at 4ef053b (a refusal after a refused probe
+    // returns to its reading); with the next probe owed, 79.5 % and 77.5 % on d7789fb, 71.7 % and
+    // 68.5 % on 4ef053b.
+    for (const kind of ['token-bucket', 'gcra'] as const) {
+      const runs = [70, 80, 90, 100].flatMap((atS) =>
+        [0, 1].map(async (index) => {
+          const rose = server({
+            kind,
+            index,
+            retryAfter: 'fixed',
+            retryAfterS: 4,
+            rate: [
+              { fromMs: 0, rate: 25 },
+              { fromMs: atS * 1000, rate: 175 },
+            ],
+            durationMs: (atS + 90) * 1000,
+          });
+          return (await runFamilyServer(rose, ratewise)).measures;
+        }),
+      );
+      const measures = await Promise.all(runs);
+      const goodput = measures.map((m) => m.goodput as number).sort((a, b) => a - b);
+      expect(((goodput[3] as number) + (goodput[4] as number)) / 2).toBeGreaterThanOrEqual(0.67);
+      for (const m of measures) expect(m.refused).toBeLessThanOrEqual(0.005);
+    }
+  }, 60_000);
+
   it('follows a capacity that rose 4x on second-long pages: the concurrency limit does not hold it back', async () => {
     // The limit bound far below capacity (all requests in flight, none refused) and grew one per
     // round trip, a second each: 68.3 % and 64.6 % steady, the raised capacity never reached
