@@ -56,7 +56,8 @@ beforeAll(async () => {
     '--no-fund',
   ]);
 }, 240_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// Removing the consumer's installed packages can take longer than the default 10 s on a loaded machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 describe('the published package', () => {
   it('npm pack lists the build, README, LICENSE and package.json — no source maps, sources or tests', () => {

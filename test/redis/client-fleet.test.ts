@@ -3,8 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/client/client.js';
 import { InvalidOptionError } from '../../src/errors.js';
+import { scopeKeys } from '../../src/redis/keys.js';
 import { MemoryStore } from '../../src/store/memory-store.js';
-import { useRedis } from './fleet-helpers.js';
+import { stateOf, until, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
 let server: Server;
@@ -28,14 +29,12 @@ afterAll(async () => {
 
 describe('createClient({ fleet })', () => {
   it('a Retry-After answered to one client holds the other client of the fleet', async () => {
-    const [a, b] = [
-      createClient({ fleet: await redis.fleet() }),
-      createClient({ fleet: await redis.fleet() }),
-    ];
+    const fleet = await redis.fleet();
+    const [a, b] = [createClient({ fleet: await redis.fleet() }), createClient({ fleet })];
+    const state = scopeKeys('rw', `host:${new URL(origin).host}`).state;
     try {
       const first = a.fetch(`${origin}/a`); // refused, retried after the pause
-      while (arrivals.length === 0) await new Promise((r) => setTimeout(r, 5));
-      await new Promise((r) => setTimeout(r, 50)); // the pause reaches Redis
+      await until(async () => Number((await stateOf(fleet, state)).pause) > 0); // the pause reached Redis
       const second = await b.fetch(`${origin}/b`);
       expect(second.status).toBe(200);
       expect((await first).status).toBe(200);
