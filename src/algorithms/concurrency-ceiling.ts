@@ -30,7 +30,10 @@ export type ConcurrencyCeilingState = {
  * about `refusedShare` of the requests and `pausedShare` of the time. A probe
  * accepted past the ceiling raises it and tries twice as far next (a ceiling
  * learned too low, say from a slow start's first refusal, is left in a few
- * round trips); a refusal sets it to one less than it was refused at.
+ * round trips); a refusal sets it to one less than it was refused at, and
+ * is charged to the budget as the probe's price only when refused past where
+ * the probe began: one at no more in flight than that shows a capacity that
+ * fell (a rate limit read as a cap, say), not what looking costs.
  */
 export class ConcurrencyCeiling {
   readonly #refusedShare: number;
@@ -38,6 +41,12 @@ export class ConcurrencyCeiling {
   #ceiling = 0;
   /** How far past the ceiling the probe tries; 0 while holding. */
   #step = 0;
+  /**
+   * The ceiling the current probe began from (its doubling raises the
+   * ceiling, not this); 0 before any probe, and after a restore, which
+   * charges every refusal as before. Not saved.
+   */
+  #probeFrom = 0;
   #budget: ProbeBudget | undefined;
   /**
    * The ceiling came from a cap on trial (see {@link Sample.capTrial}): the
@@ -70,8 +79,10 @@ export class ConcurrencyCeiling {
       this.#step === 0 &&
       budget.allows() &&
       sample.sentAt >= (this.#trial?.checkFrom ?? Number.NEGATIVE_INFINITY)
-    )
+    ) {
       this.#step = 1;
+      this.#probeFrom = this.#ceiling;
+    }
   }
 
   /**
@@ -84,6 +95,8 @@ export class ConcurrencyCeiling {
    */
   onRefused(sample: Sample, min: number, cut: { limit: number; threshold: number }): void {
     this.#ceiling = Math.max(min, sample.inflight - 1);
+    // Refused at no more than the probe began from: the capacity fell, which is not the probe's price.
+    if (sample.inflight <= this.#probeFrom) this.#step = 0;
     const tentative = sample.capTrial === 'begins';
     this.#budget ??= new ProbeBudget(
       this.#refusedShare,

@@ -237,6 +237,48 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBeGreaterThanOrEqual(22);
   });
 
+  it('probes again at once after a refusal below where its probe began (a capacity that fell), and pays for one past it', () => {
+    // A cap of 19 learned with a 2 s pause, then a probe that the server takes far past it.
+    const probed = () => {
+      const limit = new AimdLimit({ initialLimit: 20, max: 64, slowStartThreshold: 0 });
+      const cap = { at: 1000, sentAt: 990, kind: 'throttled' as const, retryAfterMs: 2000 };
+      limit.onSample(sample({ ...cap, inflight: 20, overConcurrency: true }));
+      let at = 4000;
+      while (limit.limit < 40 && at < 100_000) succeed(limit, 1, at++);
+      expect(limit.limit).toBeGreaterThanOrEqual(40);
+      return { limit, at };
+    };
+    /** Successes at a full limit, one ms apart, until it grows past `above` (or 10 s pass); how many it took. */
+    const regrow = (limit: AimdLimit, from: number, above: number) => {
+      let at = from;
+      while (limit.limit <= above && at < from + 10_000) succeed(limit, 1, at++);
+      return at - from;
+    };
+    // Refused at 8 in flight, far below the 19 the probe began from: the capacity fell.
+    const fell = probed();
+    const low = {
+      at: fell.at,
+      sentAt: fell.at - 5,
+      kind: 'throttled' as const,
+      retryAfterMs: 2000,
+    };
+    fell.limit.onSample(sample({ ...low, inflight: 8, overConcurrency: true }));
+    expect(fell.limit.limit).toBe(7);
+    expect(regrow(fell.limit, fell.at + 1, 7)).toBeLessThan(100);
+    // Refused past where the probe began: what looking costs, paid for from the budget (a 2 s
+    // pause at 3 % of the time: tens of seconds of earning).
+    const found = probed();
+    const high = {
+      at: found.at,
+      sentAt: found.at - 5,
+      kind: 'throttled' as const,
+      retryAfterMs: 2000,
+    };
+    found.limit.onSample(sample({ ...high, inflight: 30, overConcurrency: true }));
+    expect(found.limit.limit).toBe(29);
+    expect(regrow(found.limit, found.at + 1, 29)).toBeGreaterThanOrEqual(10_000);
+  });
+
   it('does not collapse under a burst the way per-response halving does (the reference-aimd strategy)', () => {
     const limit = new AimdLimit({ initialLimit: 32, slowStartThreshold: 0 });
     // 26 rejections of one burst, all sent together at t=0, at 32 in flight: one event.

@@ -950,6 +950,39 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   }, 120_000); // 180 s of a 200 req/s server four times: ~4 s of CPU
 
+  it('grows a concurrency limit back when a rate limit’s refusal at a few in flight was read as a cap, and finds the rises it held', async () => {
+    // Seed 3 #134: a 1 s window stepping down to 4.8 req/s and back up to 10, 33.7 and 43.7, with
+    // a 2 s pause for each refusal, on 0.5-0.8 s pages. At 151 s (10 req/s) a refusal sent at 8 in
+    // flight, one past the latest successes, is read as a cap of 7. The concurrency ceiling was
+    // then probing far past the 57 it had read in the first seconds, so the refusal was charged to
+    // its budget as a refused probe (a 2 s pause at 3 % of the time: ~87 s of earning), and the
+    // limit held 7-10 to the end while the capacity rose: 28.1 % steady, neither rise found. A
+    // refusal below where the probe began is a capacity that fell, not the probe's price: 81.1 %,
+    // the rises found in 20.7 s and 2.5 s.
+    const { measures } = await runFamilyServer(drawServer(3, 134), ratewise);
+    expect(measures.stepUps).toHaveLength(2);
+    for (const stepUp of measures.stepUps) expect(stepUp.seconds).toBeLessThanOrEqual(30);
+    expect(measures.goodput).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it('still holds real concurrency caps of 3, 7 and 30 behind a 2 s pause with the concurrency limit', async () => {
+    // Each probe one past such a cap is refused past where it began, and pays its pause: probes
+    // stay rare. Measured 91.5 / 98.3 / 97.5 % steady, 0.54 / 0.19 / 0.03 % refused, before and after.
+    const capped = (slots: number, latencyMs: number) =>
+      cappedServer(slots, latencyMs, {
+        retryAfter: 'fixed',
+        retryAfterS: 2,
+        client: { maxConcurrency: Math.max(8, 3 * slots), timeoutMs: 30_000 },
+      });
+    const runs = await Promise.all(
+      [capped(3, 600), capped(7, 800), capped(30, 500)].map((s) => runFamilyServer(s, ratewise)),
+    );
+    for (const { measures } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.9);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+    }
+  });
+
   it('on a small fixed sample of the family: polite on all, near capacity on most, never a hot loop', async () => {
     // The first 8 timed servers of seed 3 with a peak under 200 req/s (faster ones take seconds each).
     const sample: FamilyServer[] = [];
