@@ -128,7 +128,7 @@ export class AdaptiveRate implements RatePolicy {
       const refuted = meter.pauses.refutedBy(sample);
       if (refuted !== undefined) this.#cut(refuted, 'cut');
       meter.accept(sample);
-      this.#applyRecount(at);
+      this.#applyRecount(at, sample.outstanding === 0);
     }
     if (speed !== 'grow' && verdict !== 'closure-late') {
       this.#refusalPause ??= new RefusalPause();
@@ -217,11 +217,11 @@ export class AdaptiveRate implements RatePolicy {
     cutOnRefusal(parts.decisions, sample, speed, learnedRate(parts), probeStartedAt, parts);
   }
 
-  /** Replaces the ceiling by its recount, once the outcomes it needs are in. */
-  #applyRecount(at: number): void {
+  /** Replaces the ceiling by its recount, once the outcomes it needs are in (`drained`: none in flight). */
+  #applyRecount(at: number, drained: boolean): void {
     const parts = this.#used();
     const { meter, prober, decisions } = parts;
-    const counted = parts.recountsIfAny?.due(at, meter, decisions.ceiling, prober);
+    const counted = parts.recountsIfAny?.due(at, meter, decisions.ceiling, prober, drained);
     if (counted === undefined) return;
     this.#freeProbe?.close(); // the rate held from here is a reading, no longer a guess
     parts.alarmIfAny?.forget();

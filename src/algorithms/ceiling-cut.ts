@@ -3,6 +3,7 @@ import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
+import { adaptedMargin } from './margin.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
@@ -11,13 +12,6 @@ import type { RateMeter } from './rate-meter.js';
 import type { CeilingGuess } from './rate-parts.js';
 import { isRefusal, type Sample } from './sample.js';
 
-/** A ceiling measured again within this fraction is the same ceiling. */
-const SAME = 0.05;
-/** The margin below the ceiling stays within these. */
-const MARGIN = { min: 0.01, max: 0.25 } as const;
-/** A refusal at the held rate widens the margin by this factor; a probe that confirms narrows it. */
-const WIDEN = 1.5;
-const NARROW = 0.8;
 /** A refusal at the held rate lowers the ceiling to no less than this share of that rate. */
 const HELD_CUT = 0.5;
 /**
@@ -85,8 +79,11 @@ export function cutOnRefusal(
   const proven = probing && prober.heldUncut && (measured?.ceiling ?? 0) >= held;
   const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
   const floor = Math.max(settings.minRate, lowest);
+  // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
+  const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
-  decisions.margin = margin;
+  const least = recounts.raise.leastMargin(learned.ceiling);
+  decisions.margin = Math.max(margin, Math.min(learned.margin, least));
   const report: CutReport = {
     at,
     current,
@@ -111,6 +108,9 @@ export function cutOnRefusal(
   if (base !== undefined) {
     ceiling = base;
     decisions.margin = learned.margin;
+  } else if (raised !== undefined) {
+    ceiling = raised.ceiling;
+    decisions.margin = raised.margin ?? learned.margin;
   } else if (aftermath !== undefined) {
     // The refused probe's recount was too high and the pause since says too
     // little: back to what its refusal read, or half way to the rate held before it.
@@ -143,10 +143,13 @@ export function cutOnRefusal(
     }
   }
   if (probing && prober.heldUncut) recounts.trial.passed();
+  if (probing && confirmed && decisions.margin < learned.margin)
+    recounts.raise.raised({ ...learned, proven: prober.heldUncut });
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
-  if (!probing && aftermath === undefined && leavesOnlyBound(sample, measured, floor, meter)) {
+  const owing = aftermath === undefined && raised?.proven !== true;
+  if (!probing && owing && leavesOnlyBound(sample, measured, floor, meter)) {
     prober.owe();
   }
   decisions.ceiling = ceiling;
@@ -187,26 +190,6 @@ export function lowestCeiling(
   if (current === Infinity) return measured ? 0 : sample.inflight;
   if (probing) return proven ? learned.ceiling : learned.ceiling * (1 - learned.margin);
   return current * HELD_CUT;
-}
-
-/**
- * The margin after a refusal whose reading is `measured`: a probe that finds
- * the same ceiling again narrows it; a refusal at the held rate with the
- * ceiling where it was widens it (the hold was too close); a ceiling that
- * moved says nothing about the margin. `confirmed`: the ceiling was found
- * where it was.
- */
-export function adaptedMargin(
-  learned: LearnedCeiling,
-  measured: number | undefined,
-  probing: boolean,
-): { margin: number; confirmed: boolean } {
-  const { ceiling: previous, margin } = learned;
-  if (previous === 0 || measured === undefined || Math.abs(measured - previous) > SAME * previous) {
-    return { margin, confirmed: false };
-  }
-  const factor = probing ? NARROW : WIDEN;
-  return { margin: Math.min(MARGIN.max, Math.max(MARGIN.min, margin * factor)), confirmed: true };
 }
 
 /**

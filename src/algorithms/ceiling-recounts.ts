@@ -1,4 +1,6 @@
+import { boundedByGrant, type GrantWindow } from './first-count.js';
 import { namesNoPause } from './free-probe.js';
+import { RaiseTrial } from './raise-trial.js';
 import type { RateMeter } from './rate-meter.js';
 import {
   FIRST_RECOUNT_SPAN_MS,
@@ -85,6 +87,8 @@ export class CeilingRecounts {
   #firstCounted = false;
   /** A ceiling raised by a refused probe's spacing, on trial. */
   readonly trial = new SpacingTrial();
+  /** A raise of the held rate, on trial until the next cut. */
+  readonly raise = new RaiseTrial();
 
   /** Marks the first ceiling as counted (a restored scope had one). */
   set firstCounted(counted: boolean) {
@@ -113,8 +117,9 @@ export class CeilingRecounts {
   }
 
   /**
-   * At `at`, the recounted ceiling once the pending recount's outcomes are in,
-   * or undefined to keep `ceiling`. A first ceiling counted over its whole
+   * At `at`, the recounted ceiling once the pending recount's outcomes are in
+   * (a first count bounded by a grant, also once nothing is in flight:
+   * `drained`), or undefined to keep `ceiling`. A first ceiling counted over its whole
    * span is as good as a probe's reading: `bill` is charged the pause its
    * refusal asked for, like one. A refused probe's count is of sends mostly
    * accepted, at the rates its curve climbed through: the capacity lies
@@ -130,19 +135,33 @@ export class CeilingRecounts {
    * probe's rate refused whatever the capacity did (a send more or less is a
    * fifth of it).
    */
-  due(at: number, meter: RateMeter, ceiling: number, bill: RecountBill): number | undefined {
+  due(
+    at: number,
+    meter: RateMeter,
+    ceiling: number,
+    bill: RecountBill,
+    drained = false,
+  ): number | undefined {
     const recount = this.#pending;
     if (recount === undefined || at < recount.at) return undefined;
-    this.#pending = undefined;
-    const count = meter.acceptedSentIn(recount.from, recount.to);
-    if (ceiling === 0 || count === undefined) return undefined;
-    if (recount.raiseOnly && count.fromMs <= recount.from) {
-      bill.chargeFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
+    // Counted now, before later sends crowd these out of the kept send times; bounded once the grant is in.
+    const count = recount.counted ?? meter.acceptedSentIn(recount.from, recount.to);
+    const grant = recount.grant;
+    if (grant !== undefined && at < grant.at && !drained && count !== undefined) {
+      recount.counted = count;
+      return undefined;
     }
+    this.#pending = undefined;
+    if (ceiling === 0 || count === undefined) return undefined;
+    const whole = recount.raiseOnly && count.fromMs <= recount.from;
+    if (whole) bill.chargeFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
     const coarse = count.count < COARSE_COUNT;
     if (recount.spacingOnly === true)
       return coarse ? this.#spaced(recount, meter, ceiling) : undefined;
-    const counted = recountedCeiling(recount, count, ceiling);
+    let counted = recountedCeiling(recount, count, ceiling);
+    if (counted !== undefined && grant !== undefined)
+      counted = boundedByGrant(counted, grant.window, meter, ceiling);
+    if (whole && counted !== undefined) this.raise.raised({ ceiling, proven: false });
     const read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
     const reading = read ?? ceiling;
     if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
@@ -183,12 +202,39 @@ export class CeilingRecounts {
       // trip), before the sends since its pause crowd them out of the kept send times.
       const answered = first.sentAt + ANSWERED_RTTS * meter.rttMs;
       const at = first === sample ? recount.at : Math.max(sample.at, answered);
-      return { ...recount, at: Math.min(recount.at, at), pauseMs: Math.max(minPauseMs, asked) };
+      const grant = first === sample ? undefined : grantSincePause(sample, meter, minPauseMs);
+      const bound = grant === undefined ? {} : { grant };
+      return {
+        ...recount,
+        at: Math.min(recount.at, at),
+        pauseMs: Math.max(minPauseMs, asked),
+        ...bound,
+      };
     }
     const paused = !cut.calm && sample.signal.retryAfterMs !== undefined;
     const window = paused ? meter.pauses.grantWindow(sample) : undefined;
     return window && grantRecount(sample, window, cut.current, meter.rttMs);
   }
+}
+
+/**
+ * Where a cap trial was refuted by the refusal `sample`, sent after the
+ * trial's pause: the sends the server granted since that pause (see
+ * `LatestPause.grantWindow`), which bound the first count (see
+ * `boundedByGrant`), and when they are in — once answered (half again the
+ * mean round trip after the refused send) or as sending resumes after the
+ * refusal's own pause, whichever is sooner.
+ */
+function grantSincePause(
+  sample: Sample,
+  meter: RateMeter,
+  minPauseMs: number,
+): { window: GrantWindow; at: number } | undefined {
+  const window = meter.pauses.grantWindow(sample);
+  if (window === undefined || sample.sentAt < meter.pauses.end) return undefined;
+  const answered = sample.sentAt + ANSWERED_RTTS * meter.rttMs;
+  const resumes = sample.at + Math.max(minPauseMs, sample.signal.retryAfterMs ?? 0);
+  return { window, at: Math.min(answered, resumes) };
 }
 
 /**

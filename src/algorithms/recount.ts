@@ -1,3 +1,4 @@
+import type { GrantWindow } from './first-count.js';
 import { DEEPEST_CUT } from './rate-meter.js';
 import type { Sample } from './sample.js';
 
@@ -34,6 +35,13 @@ export interface Recount {
   spacingOnly?: boolean;
   /** Whether it reads a probe refused with a pause (see `CeilingRecounts.due`). */
   pausedProbe?: boolean;
+  /**
+   * A first count's bound: the sends granted since a refuted cap trial's pause
+   * (see `boundedByGrant`), read once they are in, at `at`.
+   */
+  grant?: { window: GrantWindow; at: number };
+  /** The count taken at `at`, kept while the grant's sends are answered. */
+  counted?: { count: number; fromMs: number };
 }
 
 /**

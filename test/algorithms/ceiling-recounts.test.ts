@@ -42,6 +42,35 @@ describe('CeilingRecounts', () => {
     expect(recounts.due(5000, meter, 50, none)).toBeUndefined(); // 30 < 50: the ceiling stays
   });
 
+  it("bounds the first count by what the server granted since a refuted cap trial's pause", () => {
+    // A 1 s window of 30: the slow start's second before its first refusal straddles the window's
+    // edge (40 accepted), the refusal begins a cap trial and a pause, and the burst on resuming is
+    // granted 30 before a refusal refutes the trial.
+    const meter = new RateMeter(5000);
+    const accept = (sentAt: number) => {
+      const s = sample({ sentAt, at: sentAt + 100 });
+      meter.advance(s, Infinity);
+      meter.accept(s);
+    };
+    for (let sentAt = 0; sentAt < 1000; sentAt += 25) accept(sentAt); // 40 in the second
+    const begins = sample({ sentAt: 1000, at: 1010, kind: 'throttled', retryAfterMs: 1000 });
+    meter.advance({ ...begins, capTrial: 'begins' }, Infinity);
+    meter.pauses.record(1010, 1000);
+    for (let sentAt = 2010; sentAt < 2310; sentAt += 10) accept(sentAt); // 30 granted since the pause
+    const refutes = sample({ sentAt: 2310, at: 2320, kind: 'throttled', retryAfterMs: 1000 });
+    meter.advance({ ...refutes, capTrial: 'refuted' }, Infinity);
+    const first = (recounts: CeilingRecounts, drained: boolean, at: number) => {
+      recounts.plan(refutes, unpaced, meter, 0);
+      return recounts.due(at, meter, 20, none, drained);
+    };
+    const counted = first(new CeilingRecounts(), false, 5000) as number;
+    expect(counted).toBeGreaterThanOrEqual(29); // the grant, not the 40 the count read
+    expect(counted).toBeLessThanOrEqual(30);
+    // Counted as soon as nothing is in flight: before sending resumes after the refusal's pause.
+    expect(first(new CeilingRecounts(), false, 2400)).toBeUndefined();
+    expect(first(new CeilingRecounts(), true, 2400)).toBeCloseTo(counted, 6);
+  });
+
   it("recounts a refused probe's ceiling from the sends of its span, within the cut's bounds", () => {
     const meter = meterAt(30);
     const probe = (floor: number): CutToRecount => ({

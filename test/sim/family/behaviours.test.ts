@@ -451,6 +451,29 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('returns a refused first count to the slow start’s reading where its refusal, after a pause longer than the window, reads only a bound', async () => {
+    // Target 95 %. The first count, a second of slow start, straddles a 1 s window's edge (45 for
+    // 30); its hold is refused as sending resumes, and the grant per the HTTP-date's whole-second
+    // pause reads half: main ccc999a cut to half and probed up from there (87.0 / 90.4 / 65.1 /
+    // 88.8 / 89.4 %). The raise on trial goes back to where it started: 95.6 / 94.7 / 91.9 / 94.7 /
+    // 94.7 %.
+    for (const index of [2, 3, 4, 5, 6]) {
+      const window = server({
+        index,
+        kind: 'fixed-window',
+        rate: [{ fromMs: 0, rate: 30 }],
+        retryAfter: 'http-date',
+        latencyMs: 300,
+        jitterMs: 100,
+        client: { maxConcurrency: 40, timeoutMs: 30_000 },
+        durationMs: 120_000,
+      });
+      const { measures } = await runFamilyServer(window, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.9);
+      expect(measures.refused).toBeLessThanOrEqual(0.005);
+    }
+  });
+
   it('returns to what a refused probe read once its recount is refused after the pause, on fast limits with a constant Retry-After', async () => {
     // Target 95 %. A 1 s span ending at a probe's refused send counts one window's whole grant and
     // part of the one before: the recount over-reads a fast window or log, is refused as sending
