@@ -1,5 +1,7 @@
 /** A ceiling below this share of the recent peak is a fallen one. */
 const FALLEN = 0.75;
+/** A ceiling this share under the peak may be a shared capacity's. */
+const BELOW = 0.05;
 /** Half-life of the peak's memory, ms: a capacity that fell for good stops being watched. */
 const PEAK_HALF_LIFE_MS = 300_000;
 /** Probes in a row that must find a fallen ceiling where it was before it stops being one. */
@@ -50,6 +52,16 @@ export class CeilingPeak {
       this.#unproven = !this.#calm && at - this.#cutAt < STANDING_MS;
     }
     return ceiling < FALLEN * peak;
+  }
+
+  /**
+   * Whether `ceiling` sits more than {@link BELOW} under a proven peak at
+   * `at`: a capacity that may be shared with a consumer that came since, and
+   * gives its share back when it leaves. An unproven peak (a cold start's
+   * over-read) says nothing of the kind.
+   */
+  below(at: number, ceiling: number): boolean {
+    return !this.#unproven && ceiling < (1 - BELOW) * this.#peak(at);
   }
 
   /**

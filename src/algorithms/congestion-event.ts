@@ -9,7 +9,9 @@ import { NEVER } from './congestion.js';
  * when it was no probe, or a refusal in its aftermath showed its reading too
  * high), and whether that probe was owed (a cut that left only a bound asked
  * for it: it is part of that cut's measurement, not the price of looking, and
- * is not charged).
+ * is not charged), and, once a refusal at the held rate its reading set
+ * continued it, what the probe itself had cost by then (`own`; the rest is
+ * its aftermath's).
  */
 export interface CongestionEvent {
   refusals: number;
@@ -21,6 +23,7 @@ export interface CongestionEvent {
   heldBefore: number;
   probedFrom: number;
   owed: boolean;
+  own: { refusals: number; pauseMs: number } | undefined;
 }
 
 /** A new event at `at`: nothing refused or paused yet, no probe's. */
@@ -35,8 +38,20 @@ export function freshEvent(at: number): CongestionEvent {
     heldBefore: Infinity,
     probedFrom: Number.NaN,
     owed: false,
+    own: undefined,
   };
 }
 
 /** What a scope's event reads as before its first: a refusal that cost nothing, no probe's. */
 export const NO_EVENT: Readonly<CongestionEvent> = Object.freeze(freshEvent(NEVER));
+
+/**
+ * A refusal at a held rate, already counted, continues a probe's `event`: the
+ * probe's reading was too high (it no longer confirms, nor names the ceiling
+ * it started from), and what comes from here is its aftermath.
+ */
+export function toAftermath(event: CongestionEvent): void {
+  event.confirmed = false;
+  event.probedFrom = Number.NaN;
+  event.own ??= { refusals: event.refusals - 1, pauseMs: event.pauseMs };
+}

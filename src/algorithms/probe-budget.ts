@@ -15,11 +15,19 @@ export interface ProbeCost {
   readonly pauseMs: number;
   /** Whether it found the ceiling where it was (a stable capacity). */
   readonly confirmed?: boolean;
+  /** What the probe itself cost, when the rate held after it was refused too (its aftermath): the rest is the aftermath's. */
+  readonly own?: { readonly refusals: number; readonly pauseMs: number } | undefined;
 }
 
 /** Each probe that confirms the ceiling makes the next one wait this much longer, up to {@link MAX_PATIENCE}. */
 const PATIENCE_GROWTH = 2;
 const MAX_PATIENCE = 4;
+/**
+ * Under a ceiling that sits below its recent peak, patience stretches the wait for the next probe
+ * to no more than this, ms, where a probe's refusals are earned sooner: a capacity shared with a
+ * consumer that may leave is looked at again within it.
+ */
+const WATCH_MS = 20_000;
 /** An eager probe (a capacity that fell) waits for this share of a probe's worth. */
 const EAGER = 0.5;
 
@@ -56,7 +64,8 @@ export type ProbeBudgetState = {
  * known, and allows the next one once it holds what a probe is expected to
  * cost — an estimate that follows what recent probes really cost — times a
  * patience that doubles with each probe that found the ceiling where it was
- * (up to 4×) and drops back when one finds it moved: a stable capacity is
+ * (up to 4×, less under a ceiling below its recent peak: see
+ * {@link WATCH_MS}) and drops back when one finds it moved: a stable capacity is
  * checked less often, a moving one as often as the budget allows. (Refusals
  * no probe caused — a slow start's overshoot, a capacity that fell — are not
  * charged: they are not the price of looking.) So cheap refusals (no pause, a refusal or two) allow frequent
@@ -115,20 +124,35 @@ export class ProbeBudget {
 
   /**
    * Pays for a finished probe and learns from what it cost; `eager` (a
-   * capacity that fell, and may come back) pays half and drops the patience.
+   * capacity that fell, and may come back) pays half and drops the patience;
+   * `watched`: the ceiling, when it sits under its recent peak (a capacity an
+   * unseen consumer may have taken a share of, and may give back): the
+   * patience then stretches the wait to about {@link WATCH_MS} at most.
    */
-  charge(cost: ProbeCost, eager = false): void {
+  charge(cost: ProbeCost, eager = false, watched?: number): void {
     const s = this.#state;
-    // A patient budget pays more per probe, so that probes really are rarer.
-    const patience = eager ? EAGER : s.patience;
+    const paid = paidFor(cost, eager ? EAGER : s.patience);
     const debt = MAX_PROBES_SAVED * Math.max(cost.refusals, s.refusalCost);
-    s.refusalCredit = Math.max(-debt, s.refusalCredit - cost.refusals * patience);
+    s.refusalCredit = Math.max(-debt, s.refusalCredit - paid.refusals);
     const pauseDebt = MAX_PROBES_SAVED * Math.max(cost.pauseMs, s.pauseCostMs);
-    s.pauseCreditMs = Math.max(-pauseDebt, s.pauseCreditMs - cost.pauseMs * patience);
+    s.pauseCreditMs = Math.max(-pauseDebt, s.pauseCreditMs - paid.pauseMs);
     s.refusalCost += (Math.max(1, cost.refusals) - s.refusalCost) * COST_WEIGHT;
     s.pauseCostMs += (cost.pauseMs - s.pauseCostMs) * COST_WEIGHT;
     s.patience =
-      cost.confirmed && !eager ? Math.min(MAX_PATIENCE, s.patience * PATIENCE_GROWTH) : 1;
+      cost.confirmed && !eager
+        ? Math.min(this.#maxPatience(watched), s.patience * PATIENCE_GROWTH)
+        : 1;
+  }
+
+  /** The most patience for a ceiling `watched` (see {@link WATCH_MS}), or any. */
+  #maxPatience(watched: number | undefined): number {
+    if (watched === undefined) return MAX_PATIENCE;
+    const s = this.#state;
+    const refusalsMs =
+      (1000 * s.refusalCost) / (this.#refusedShare * Math.max(watched, EARNING_FLOOR));
+    if (refusalsMs > WATCH_MS) return MAX_PATIENCE;
+    const plainMs = Math.max(refusalsMs, s.pauseCostMs / this.#pausedShare);
+    return Math.max(1, Math.min(MAX_PATIENCE, WATCH_MS / plainMs));
   }
 
   /**
@@ -151,6 +175,25 @@ export class ProbeBudget {
   restore(state: ProbeBudgetState, clocks: ClockReading): void {
     this.#state = { ...state, at: fromWall(state.at, clocks) };
   }
+}
+
+/**
+ * What a probe's `cost` takes from the credit at `patience`: a patient budget
+ * pays more per probe, so that probes really are rarer — but only for the
+ * probe's own refusals and pauses. Those of its aftermath (the rate its
+ * reading set, refused as held: often a reading taken while an unseen
+ * consumer competed) are paid once each, no more than the probe's own rate:
+ * times the patience they would leave the budget in debt for minutes after
+ * each probe of a slow scope, and its next probe would miss a capacity that
+ * came back.
+ */
+function paidFor(cost: ProbeCost, patience: number): { refusals: number; pauseMs: number } {
+  const own = cost.own ?? cost;
+  const held = Math.min(1, patience);
+  return {
+    refusals: own.refusals * patience + (cost.refusals - own.refusals) * held,
+    pauseMs: own.pauseMs * patience + (cost.pauseMs - own.pauseMs) * held,
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { CeilingPeak } from './ceiling-peak.js';
 import type { ClockReading } from './clock-reading.js';
 import { NEVER } from './congestion.js';
-import { type CongestionEvent, freshEvent, NO_EVENT } from './congestion-event.js';
+import { type CongestionEvent, freshEvent, NO_EVENT, toAftermath } from './congestion-event.js';
 import { type HeldRefusal, inAftermath, RefusedProbeMemory } from './probe-aftermath.js';
 import { ProbeBudget, type ProbeBudgetState, toppedUp } from './probe-budget.js';
 
@@ -122,11 +122,8 @@ export class Prober {
     const probing = this.#probeMs !== undefined;
     this.#heldCut = !probing;
     if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
-    if (this.#inAftermath(cut)) {
-      const event = this.#current();
-      event.confirmed = false;
-      event.probedFrom = Number.NaN;
-    } else {
+    if (this.#inAftermath(cut)) toAftermath(this.#current());
+    else {
       if (this.#event?.probe) this.#settle(cut.at, ceiling);
       this.#event = {
         ...freshEvent(cut.at),
@@ -230,7 +227,8 @@ export class Prober {
     this.#ceilingPeak().onProbe(at, ceiling, { kept, near }, toppedUp(ceiling));
     const confirmed = event.confirmed || kept;
     const eager = this.#ceilingPeak().fallen(at, ceiling);
-    if (!event.owed) this.#budget?.charge({ ...event, confirmed }, eager);
+    const watched = this.#ceilingPeak().below(at, ceiling) ? ceiling : undefined;
+    if (!event.owed) this.#budget?.charge({ ...event, confirmed }, eager, watched);
     this.#event = freshEvent(event.at);
     return eager;
   }

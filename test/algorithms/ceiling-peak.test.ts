@@ -83,4 +83,15 @@ describe('CeilingPeak', () => {
     peak.onProbe(60_000, 20.5, KEPT, false);
     expect(peak.fallen(60_000, 20.5)).toBe(false);
   });
+
+  it('finds a ceiling below a proven peak by more than 5 %, never below an unproven one', () => {
+    const peak = new CeilingPeak();
+    peak.fallen(0, 100); // read calmly: proven
+    expect(peak.below(1000, 90)).toBe(true);
+    expect(peak.below(1000, 97)).toBe(false);
+    const overRead = new CeilingPeak();
+    overRead.onCut(0, false); // read soon after a pause
+    overRead.fallen(1000, 100);
+    expect(overRead.below(2000, 90)).toBe(false);
+  });
 });

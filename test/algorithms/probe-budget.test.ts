@@ -50,4 +50,33 @@ describe('ProbeBudget', () => {
     send(off, 0.1, 600);
     expect(off.allows()).toBe(false);
   });
+
+  it("pays a probe's own refusals times the patience, those of its aftermath once each", () => {
+    const charged = (own?: { refusals: number; pauseMs: number }): number => {
+      const budget = new ProbeBudget(0.01, 0.05, 0);
+      budget.charge({ refusals: 1, pauseMs: 0, confirmed: true }); // patience 2
+      budget.charge({ refusals: 1, pauseMs: 0, confirmed: true }); // patience 4
+      send(budget, 100, 20); // credit full: two probes' worth at patience 4
+      const before = credit(budget);
+      budget.charge({ refusals: 3, pauseMs: 0, own });
+      return before - credit(budget);
+    };
+    expect(charged({ refusals: 1, pauseMs: 0 })).toBeCloseTo(1 * 4 + 2, 5);
+    expect(charged()).toBeCloseTo(3 * 4, 5); // all of it the probe's own
+  });
+
+  it('lets patience stretch the wait no longer than about 20 s under a watched ceiling, where refusals are earned sooner', () => {
+    /** The patience after ten probes that found the ceiling where it was, each pausing 1 s. */
+    const patience = (watched?: number): number => {
+      const budget = new ProbeBudget(0.01, 0.05, 0);
+      for (let i = 0; i < 10; i++)
+        budget.charge({ refusals: 1, pauseMs: 1000, confirmed: true }, false, watched);
+      return budget.snapshot({ monotonic: 0, wall: 0 }).patience;
+    };
+    // A 1 s pause at 5 % of the time is 20 s of earning already: no patience on top.
+    expect(patience(100)).toBeLessThan(1.1);
+    expect(patience()).toBe(4); // a ceiling not watched: the full patience
+    // At 1 req/s a probe's refusal takes 50 s to earn: watching does not make it cheaper.
+    expect(patience(1)).toBe(4);
+  });
 });

@@ -769,6 +769,36 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('finds the share an unseen consumer gives back within 30 s when each refusal costs a pause, where it came after the start', async () => {
+    // Issue 9: a capacity that rises is found within 30 s when each refusal costs a pause. A
+    // consumer that takes 30 % of a 30 req/s limit from 60 s to 210 s leaves its ceiling under
+    // the peak read before it came: the next probe then waits no more than about 20 s, not the
+    // 80 s a patience of 4 stretched it to (probes made while the consumer stayed found the
+    // ceiling where it was). Measured over these 16 runs, seconds from the departure to a second
+    // at 90 %: mean 36.6 s before (1.2-85.3 s), 20.7 s after. Where the consumer is there from
+    // the start no peak sees its share, and nothing here helps: 37.8 s before, 33.8 s after.
+    const runs = (['fixed-window', 'sliding-log', 'token-bucket', 'gcra'] as const).flatMap(
+      (kind) =>
+        (['fixed', 'http-date'] as const).flatMap((retryAfter) =>
+          [0, 1].map(async (index) => {
+            const shared = server({
+              kind,
+              index,
+              retryAfter,
+              rate: [{ fromMs: 0, rate: 30 }],
+              background: { share: 0.3, active: [{ fromMs: 60_000, toMs: 210_000 }] },
+              durationMs: 300_000,
+            });
+            const { measures } = await runFamilyServer(shared, ratewise);
+            const back = measures.stepUps.find((step) => step.atMs === 210_000);
+            return Math.min(90, back?.seconds ?? Infinity); // never found: the 90 s left
+          }),
+        ),
+    );
+    const seconds = await Promise.all(runs);
+    expect(seconds.reduce((sum, s) => sum + s, 0) / seconds.length).toBeLessThanOrEqual(30);
+  }, 120_000);
+
   it('obeys a limit that refuses with bare 503s once an unseen consumer takes a share of it', async () => {
     // The rate learned before the consumer came is refused a tenth of the time: bare 503s at that
     // share passed for an origin's noise and were never obeyed (6.7 % refused before; 2.0 %
