@@ -9,7 +9,7 @@ import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
 import type { RateDecisions } from './rate-decisions.js';
 import type { RateMeter } from './rate-meter.js';
-import type { CeilingGuess } from './rate-parts.js';
+import { type CeilingGuess, gentleGuess } from './rate-parts.js';
 import { isRefusal, type Sample } from './sample.js';
 
 /** A refusal at the held rate lowers the ceiling to no less than this share of that rate. */
@@ -126,7 +126,7 @@ export function cutOnRefusal(
       calm,
       floor,
       probeSpanMs: span?.spanMs,
-      proven,
+      proven: proven || parts.guess === 'burstless',
       confirmed: probing && confirmed,
       fromGuess,
     };
@@ -161,7 +161,7 @@ export function cutOnRefusal(
   // that probe climbs steeply from three or more in flight (see RateParts.guess).
   prober.openBudget(at, measured === undefined ? 1 : 0);
   const guessed = measured === undefined && current === Infinity;
-  parts.guess = !guessed ? 'none' : ceiling >= STEEP_GUESS ? 'steep' : 'gentle';
+  parts.guess = !guessed ? 'none' : ceiling >= STEEP_GUESS ? 'steep' : gentleGuess(meter, at);
 }
 
 /**

@@ -62,7 +62,7 @@ export interface CutToRecount {
   readonly floor: number;
   /** The span a refused probe is judged by, ms; undefined when it was no probe. */
   readonly probeSpanMs: number | undefined;
-  /** Whether the refused probe started from a refusal-free held rate (its spacing may raise the ceiling). */
+  /** Whether its spacing may raise the ceiling: a refusal-free held rate's probe, or a `burstless` guess's. */
   readonly proven?: boolean;
   /**
    * Whether that probe found the ceiling where it was: it keeps it, and only

@@ -7,8 +7,22 @@ import type { QuotaPace } from './quota-pace.js';
 import { freshDecisions, type RateDecisions } from './rate-decisions.js';
 import { RateMeter } from './rate-meter.js';
 
-/** Whether the ceiling is a guess, and if so how the probe that checks it climbs. */
-export type CeilingGuess = 'none' | 'gentle' | 'steep';
+/**
+ * Whether the ceiling is a guess, and if so how the probe that checks it climbs
+ * and is read: `burstless`, a gentle guess from a limit that granted no more
+ * than {@link BURSTLESS} sends before refusing, is also read by the spacing of
+ * its accepted sends (see `SpacingTrial`).
+ */
+export type CeilingGuess = 'none' | 'gentle' | 'burstless' | 'steep';
+
+/** A limit that granted no more sends than this before its first refusal has no burst to speak of. */
+const BURSTLESS = 2;
+
+/** A gentle guess read at `at`: `burstless` when the `meter` holds no more than {@link BURSTLESS} accepted sends. */
+export function gentleGuess(meter: RateMeter, at: number): CeilingGuess {
+  const accepted = meter.acceptedSentIn(-Infinity, at)?.count ?? 0;
+  return accepted <= BURSTLESS ? 'burstless' : 'gentle';
+}
 
 /**
  * What an adaptive rate learns from traffic: its decisions and the parts that

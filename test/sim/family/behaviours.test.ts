@@ -902,6 +902,45 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('reads the probe that checks a guess from a limit that granted one or two sends by its accepted spacing', async () => {
+    // A limit that granted one or two of the first sends before refusing has (almost) no burst: its
+    // accepted sends came at least one interval of its capacity apart, so the fastest spacing the
+    // probe checking the guess was granted is its rate. Read by count, the probe's last second or
+    // 8 sends hold its climb (a 4.5 req/s bucket: refused at a 217 ms spacing after one of 240 ms
+    // was granted, counted 3.04 req/s and held there). Before: cold 57.0 / 60.0 / 76.7 %, steady
+    // 84.0 / 86.7 / 90.0 %; now 70.0 / 72.2 / 83.3 %, 92.0 / 96.3 / 94.4 % (simulation seeds 10-11:
+    // 69.0-70.0 / 71.1-72.2 / 81.7-83.3 %, steady 90.7-96.3 %). A raise the limit refuses as held
+    // goes back to the count (`SpacingTrial`).
+    const slow = (
+      rate: number,
+      latencyMs: number,
+      slots: number,
+      retryAfter: FamilyServer['retryAfter'],
+    ) =>
+      server({
+        rate: [{ fromMs: 0, rate }],
+        burst: 1,
+        latencyMs,
+        jitterMs: latencyMs / 2,
+        retryAfter,
+        client: { maxConcurrency: slots, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const runs = await Promise.all(
+      [slow(5, 150, 3, 'wait'), slow(4.5, 190, 2, 'none'), slow(3, 300, 2, 'none')].map((s) =>
+        runFamilyServer(s, ratewise),
+      ),
+    );
+    const [waiting, bare, slower] = runs.map((run) => run.measures);
+    expect(waiting?.coldStart).toBeGreaterThanOrEqual(0.66);
+    expect(bare?.coldStart).toBeGreaterThanOrEqual(0.68);
+    expect(slower?.coldStart).toBeGreaterThanOrEqual(0.8);
+    for (const measures of [waiting, bare, slower]) {
+      expect(measures?.goodput).toBeGreaterThanOrEqual(0.9);
+      expect(measures?.refusedAll).toBeLessThanOrEqual(0.02);
+    }
+  });
+
   it('cuts the rate for a fast limit’s refusal right after a pause, not the concurrency, on long pages', async () => {
     // A first ceiling read above a fast limit (a window's count over a second straddling two
     // windows) is held, and the limit refuses it a few hundred ms after each 1 s pause. That
