@@ -169,7 +169,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`serve-mock did not start: ${serverOutput}`)),
-      15_000,
+      60_000,
     );
     server.stdout?.on('data', () => {
       if (!serverOutput.includes(`http://127.0.0.1:${port}`)) return;
@@ -177,11 +177,11 @@ beforeAll(async () => {
       resolve();
     });
   });
-}, 30_000);
+}, 120_000); // a loaded machine: building, Redis and the server's start share two cores with the suite
 
 afterAll(async () => {
   await redis?.close();
-  if (server.exitCode === null) server.kill('SIGKILL');
+  if (server?.exitCode === null) server.kill('SIGKILL');
   rmSync(dir, { recursive: true, force: true });
 });
 
