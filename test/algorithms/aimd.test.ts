@@ -254,27 +254,27 @@ describe('AimdLimit', () => {
       while (limit.limit <= above && at < from + 10_000) succeed(limit, 1, at++);
       return at - from;
     };
+    /** A refusal with a 2 s pause, sent at `inflight` and read as over concurrency. */
+    const refuse = ({ limit, at }: ReturnType<typeof probed>, inflight: number) =>
+      limit.onSample(
+        sample({
+          at,
+          sentAt: at - 5,
+          kind: 'throttled',
+          retryAfterMs: 2000,
+          inflight,
+          overConcurrency: true,
+        }),
+      );
     // Refused at 8 in flight, far below the 19 the probe began from: the capacity fell.
     const fell = probed();
-    const low = {
-      at: fell.at,
-      sentAt: fell.at - 5,
-      kind: 'throttled' as const,
-      retryAfterMs: 2000,
-    };
-    fell.limit.onSample(sample({ ...low, inflight: 8, overConcurrency: true }));
+    refuse(fell, 8);
     expect(fell.limit.limit).toBe(7);
     expect(regrow(fell.limit, fell.at + 1, 7)).toBeLessThan(100);
     // Refused past where the probe began: what looking costs, paid for from the budget (a 2 s
     // pause at 3 % of the time: tens of seconds of earning).
     const found = probed();
-    const high = {
-      at: found.at,
-      sentAt: found.at - 5,
-      kind: 'throttled' as const,
-      retryAfterMs: 2000,
-    };
-    found.limit.onSample(sample({ ...high, inflight: 30, overConcurrency: true }));
+    refuse(found, 30);
     expect(found.limit.limit).toBe(29);
     expect(regrow(found.limit, found.at + 1, 29)).toBeGreaterThanOrEqual(10_000);
   });
