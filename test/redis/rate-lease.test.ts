@@ -54,7 +54,9 @@ async function drive(
 
 describe('rate leases on a real Redis', () => {
   it('a busy worker leases a share and admits without a round trip per request', async () => {
-    const fleet = await redis.fleet({ leaseMs: 600, rateLeaseMinRequests: 2 }); // renew every 200 ms
+    // Renewed every 500 ms, each renewal good for 1.5 s: a loaded machine that delays one renewal
+    // (its process or Redis starved) by up to a second keeps the share.
+    const fleet = await redis.fleet({ leaseMs: 1500, rateLeaseMinRequests: 2 });
     const calls = countCalls(fleet);
     const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
     const inflight = { now: 0, most: 0 };
@@ -86,9 +88,9 @@ describe('rate leases on a real Redis', () => {
     // However few requests a loaded machine gets through meanwhile: none pays a call of its own…
     expect(sent).toBeGreaterThan(0);
     expect(perRequest).toBeLessThan(0.5 * sent); // per request: 2 or more
-    // …and the share's renewals (every 200 ms, and every 250 ms while outcomes wait) and the
+    // …and the share's renewals (every 500 ms, and every 250 ms while outcomes wait) and the
     // learner's steps (two calls every 250 ms at most) come per period, not per request.
-    expect(periodic).toBeLessThanOrEqual(elapsedMs * (1 / 200 + 3 / 250) + 4);
+    expect(periodic).toBeLessThanOrEqual(elapsedMs * (1 / 500 + 3 / 250) + 4);
     expect(inflight.most).toBeLessThanOrEqual(8);
   });
 
