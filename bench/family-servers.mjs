@@ -9,7 +9,13 @@
 // `--timing-noise MS` puts 0..MS ms of seeded noise between admission and arrival and between
 // the answer and its report (see `SimulateOptions.timingNoiseMs`).
 //
-//   npm run build && node bench/family-servers.mjs [--seed 1] [--count 200] [--timing-noise 0] [--dist DIR] [--out FILE.json]
+// `--run-seed K` (K > 0) runs the same servers with other run draws (their latencies, noise and
+// the client's randomness; each server as if its index were `index + K × 1,000,000`, as
+// bench/family-resample.mjs does), one server at a time in this thread. A family's p10 band moves
+// by half a point between run seeds on one build: judge a change on several run seeds pooled
+// with bench/family-pool.mjs.
+//
+//   npm run build && node bench/family-servers.mjs [--seed 1] [--count 200] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,26 +25,50 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '1' },
     count: { type: 'string', default: '200' },
     'timing-noise': { type: 'string', default: '0' },
+    'run-seed': { type: 'string', default: '0' },
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
     out: { type: 'string' },
   },
 });
 const dist = resolve(values.dist);
 const { runFamilyBench } = await import(`${dist}/sim/family/bench.js`);
+const { runFamilyServer } = await import(`${dist}/sim/family/run.js`);
+const { drawServer } = await import(`${dist}/sim/family/draw.js`);
 const { ratewise } = await import(`${dist}/sim/strategies/index.js`);
 const { refusalPauses } = await import(`${dist}/sim/family/server.js`);
 const seed = Number(values.seed);
+const count = Number(values.count);
+const runSeed = Number(values['run-seed']);
+if (!Number.isInteger(runSeed) || runSeed < 0) {
+  console.error(`family-servers: --run-seed ${values['run-seed']}: want an integer ≥ 0`);
+  process.exit(2);
+}
+const RESAMPLE_STRIDE = 1_000_000;
 
 const timingNoiseMs = Number(values['timing-noise']);
-const result = await runFamilyBench({
-  count: Number(values.count),
-  seed,
-  strategies: [ratewise],
-  ...(timingNoiseMs > 0 ? { timingNoiseMs } : {}),
-});
-const runs = result.runs.get(ratewise.name);
-const rows = result.servers.map((server) => {
-  const { measures, batchS } = runs.get(server.index);
+const noise = timingNoiseMs > 0 ? { timingNoiseMs } : {};
+
+/** The family's own runs (run seed 0), spread over worker threads: server → its run. */
+async function familyRuns() {
+  const result = await runFamilyBench({ count, seed, strategies: [ratewise], ...noise });
+  const runs = result.runs.get(ratewise.name);
+  return result.servers.map((server) => [server, runs.get(server.index)]);
+}
+
+/** The same servers with run seed `runSeed`: each drawn as if its index were shifted. */
+async function resampledRuns() {
+  const pairs = [];
+  for (let i = 0; i < count; i++) {
+    const server = drawServer(seed, i);
+    const shifted = { ...server, index: i + runSeed * RESAMPLE_STRIDE };
+    pairs.push([server, await runFamilyServer(shifted, ratewise, noise)]);
+  }
+  return pairs;
+}
+
+const pairs = runSeed === 0 ? await familyRuns() : await resampledRuns();
+const rows = pairs.map(([server, run]) => {
+  const { measures, batchS } = run;
   return {
     index: server.index,
     kind: server.kind,
@@ -78,7 +108,7 @@ const stepSpread = (paused) => {
   return `${s(rank(steps, 0.1))} / ${s(rank(steps, 0.5))} / ${s(rank(steps, 0.9))} (${steps.length})`;
 };
 console.log(
-  `seed ${seed}${timingNoiseMs > 0 ? `, timing noise 0–${timingNoiseMs} ms` : ''}: steady goodput p10 ${pct(at(goodput, 0.1))}, p50 ${pct(at(goodput, 0.5))}, mean ${pct(mean(goodput))}; ` +
+  `seed ${seed}${runSeed > 0 ? `, run seed ${runSeed}` : ''}${timingNoiseMs > 0 ? `, timing noise 0–${timingNoiseMs} ms` : ''}: steady goodput p10 ${pct(at(goodput, 0.1))}, p50 ${pct(at(goodput, 0.5))}, mean ${pct(mean(goodput))}; ` +
     `refused p90 ${pct(at(refused, 0.9))}, mean ${pct(mean(refused))}; ` +
     `cold start p10 ${pct(at(cold, 0.1))}, p50 ${pct(at(cold, 0.5))}; ` +
     `to 90 % of a raised capacity p10 / p50 / p90, cheap ${stepSpread(false)}, paused ${stepSpread(true)}`,
