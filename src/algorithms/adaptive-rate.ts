@@ -13,7 +13,7 @@ import { FreeProbeAftermath, namesNoPause } from './free-probe.js';
 import { learnedRate, learnedRateIdle } from './learned-rate.js';
 import { QuotaPace } from './quota-pace.js';
 import { RateParts } from './rate-parts.js';
-import { RefusalPause } from './refusal-pause.js';
+import { billedPauseMs, RefusalPause } from './refusal-pause.js';
 import { type AlarmAction, isRefusal, type RatePolicy, type Sample } from './sample.js';
 
 const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
@@ -139,7 +139,8 @@ export class AdaptiveRate implements RatePolicy {
         this.#freeProbe.open(at, meter.windowMs, this.rate);
       }
       const pauseMs = free ? 0 : this.#refusalPause.forSample(sample, closed, meter.pauses, pace);
-      if (pauseMs > 0) this.#pause(at, pauseMs, !closed, verdict === 'closed');
+      const chosen = (sample.signal.retryAfterMs ?? 0) <= 0;
+      if (pauseMs > 0) this.#pause(at, pauseMs, !closed, verdict === 'closed', chosen);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
     else parts.quota?.onOutcome(sample);
@@ -200,14 +201,15 @@ export class AdaptiveRate implements RatePolicy {
   /**
    * Pauses `ms` from `at`; `billed`: the pause is part of the current congestion
    * event's cost (not a server still closed after it); `closure`: it waits out
-   * a server found closed as sending resumed (one refusal in its tail is forgiven).
+   * a server found closed as sending resumed (one refusal in its tail is forgiven);
+   * `chosen`: its refusal named no pause (see {@link billedPauseMs}).
    */
-  #pause(at: number, ms: number, billed: boolean, closure = false): void {
+  #pause(at: number, ms: number, billed: boolean, closure = false, chosen = false): void {
     const { meter, prober, decisions } = this.#used();
     const before = Math.max(at, meter.pausedUntil);
     this.#freeProbe?.close();
     meter.pauses.record(at, ms, closure);
-    if (billed) prober.onPause(Math.max(0, meter.pausedUntil - before));
+    if (billed) prober.onPause(billedPauseMs(Math.max(0, meter.pausedUntil - before), chosen));
     decisions.holdUntil = Math.max(decisions.holdUntil, meter.pausedUntil);
   }
 

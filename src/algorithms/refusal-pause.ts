@@ -20,6 +20,19 @@ const REQUESTS_PER_CLOSED_PAUSE = 100;
 export const FIRST_UNHINTED_PAUSE_MS = UNHINTED_PAUSE.first;
 
 /**
+ * What a pause that added `ms` costs the probe budget (see `ProbeBudget`): a
+ * pause the server asked for, in full; one the controller chose itself
+ * (`chosen`: the refusal named no pause) no more than the first it gives such
+ * a refusal. Beyond that its doubling answers refusals that came again, each
+ * paid already as a refusal: priced in full, a probe's aftermath of 1 + 2 +
+ * 4 s stops probing for minutes (at 5 % of the time) where the server asked
+ * for no pause at all.
+ */
+export function billedPauseMs(ms: number, chosen: boolean): number {
+  return chosen ? Math.min(ms, UNHINTED_PAUSE.first) : ms;
+}
+
+/**
  * How long to pause for a refusal when the server does not say, or says too
  * little: a second (what most limits count over), doubling while the server
  * refuses again right after each pause, up to 32 s. Without it, a limit that

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LatestPause } from '../../src/algorithms/latest-pause.js';
-import { RefusalPause } from '../../src/algorithms/refusal-pause.js';
+import { billedPauseMs, RefusalPause } from '../../src/algorithms/refusal-pause.js';
 import { sample } from './samples.js';
 
 const PACE = { minPauseMs: 0, rate: 10 };
@@ -88,5 +88,11 @@ describe('RefusalPause', () => {
       Math.min(32_000, 2 * latest.lengthMs),
     );
     expect(pauses.forSample(refusal(latest.end, 60_000), true, latest, fast)).toBe(60_000);
+  });
+
+  it('bills a pause it chose itself no more than its first, one the server asked for in full', () => {
+    expect(billedPauseMs(7000, true)).toBe(1000);
+    expect(billedPauseMs(500, true)).toBe(500);
+    expect(billedPauseMs(4000, false)).toBe(4000);
   });
 });
