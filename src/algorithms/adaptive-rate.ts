@@ -132,7 +132,7 @@ export class AdaptiveRate implements RatePolicy {
     }
     if (speed !== 'grow' && verdict !== 'closure-late') {
       this.#refusalPause ??= new RefusalPause();
-      const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate };
+      const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate, granted: meter };
       const free = probeRefused && !closed && namesNoPause(sample);
       if (free) {
         this.#freeProbe ??= new FreeProbeAftermath();

@@ -16,6 +16,30 @@ const CLOSED_SHARE = 0.25;
  */
 const REQUESTS_PER_CLOSED_PAUSE = 100;
 
+/**
+ * A refusal soon after a pause does not grow the next one when the server
+ * granted at least this share of what the held rate sent since the pause
+ * ended: it reopened, and the refusal is the rate's overshoot, not a pause too
+ * short.
+ */
+const REOPENED = 0.5;
+
+/** What the server granted: its accepted sends, as the rate meter keeps them. */
+export interface GrantedSends {
+  /** The accepted sends in [`from`, `to`]: how many, and from when they were kept. */
+  acceptedSentIn(from: number, to: number): { count: number; fromMs: number } | undefined;
+}
+
+/** What a refusal's pause is judged with: the floor, the held rate and the server's grants. */
+export interface PauseContext {
+  /** The shortest pause, ms. */
+  readonly minPauseMs: number;
+  /** The rate held, requests/s. */
+  readonly rate: number;
+  /** The accepted sends in a span; without it, no server is taken to have reopened. */
+  readonly granted?: GrantedSends;
+}
+
 /** The pause a refusal that names none is given first, ms. */
 export const FIRST_UNHINTED_PAUSE_MS = UNHINTED_PAUSE.first;
 
@@ -56,17 +80,12 @@ export class RefusalPause {
    * `minPauseMs` — but a refusal for concurrency that asks for no pause gets
    * none: a free slot is what it lacked.
    */
-  forSample(
-    sample: Sample,
-    closed: boolean,
-    latest: LatestPause,
-    pace: { minPauseMs: number; rate: number },
-  ): number {
+  forSample(sample: Sample, closed: boolean, latest: LatestPause, pace: PauseContext): number {
     const hintMs = sample.signal.retryAfterMs;
     if (!closed) this.#closedSince = sample.at;
     const ms = closed
       ? this.#longer(hintMs, latest, sample.at, pace.rate)
-      : (hintMs ?? this.#unhinted(sample, latest));
+      : (hintMs ?? this.#unhinted(sample, latest, pace));
     if (ms === undefined || !Number.isFinite(ms)) return 0;
     return sample.overConcurrency ? ms : Math.max(pace.minPauseMs, ms);
   }
@@ -77,11 +96,12 @@ export class RefusalPause {
    * that), for anything that is not a refusal, or for a request sent before
    * the last pause ended (the same burst).
    */
-  #unhinted(sample: Sample, latest: LatestPause): number | undefined {
+  #unhinted(sample: Sample, latest: LatestPause, pace: PauseContext): number | undefined {
     if (!isRefusal(sample) || sample.overConcurrency) return undefined;
     const endedAt = latest.end;
     if (sample.sentAt < endedAt) return undefined;
-    const soon = sample.sentAt - endedAt < UNHINTED_PAUSE.soonMs;
+    const sinceMs = sample.sentAt - endedAt;
+    const soon = sinceMs < UNHINTED_PAUSE.soonMs && !reopened(sample.sentAt, latest, pace);
     this.#unhintedMs = soon
       ? Math.min(UNHINTED_PAUSE.max, this.#unhintedMs * 2)
       : UNHINTED_PAUSE.first;
@@ -109,4 +129,17 @@ export class RefusalPause {
     );
     return Math.max(hintMs ?? 0, this.#unhintedMs);
   }
+}
+
+/**
+ * Whether the server reopened after the `latest` pause, for a refusal sent at
+ * `sentAt` (see {@link REOPENED}): it granted at least half of what the held
+ * rate sent since the pause ended.
+ */
+function reopened(sentAt: number, latest: LatestPause, pace: PauseContext): boolean {
+  const { granted, rate } = pace;
+  if (granted === undefined) return false;
+  const endedAt = latest.end;
+  const owed = Math.max(1, (REOPENED * rate * (sentAt - endedAt)) / 1000);
+  return (granted.acceptedSentIn(endedAt, sentAt)?.count ?? 0) >= owed;
 }

@@ -41,6 +41,35 @@ describe('RefusalPause', () => {
     expect(pauseFor(pauses, latest, refusal(latest.end + 60_000))).toBe(1000);
   });
 
+  /** The grants of a server that accepted the sends at `times` (as the meter counts them). */
+  const grants = (times: number[]) => ({
+    acceptedSentIn: (from: number, to: number) => ({
+      count: times.filter((t) => t >= from && t <= to).length,
+      fromMs: Math.max(from, Math.min(...times)),
+    }),
+  });
+  /** Sends every 1000 / `rate` ms over [`from`, `to`). */
+  const every = (rate: number, from: number, to: number) =>
+    Array.from(
+      { length: Math.round(((to - from) * rate) / 1000) },
+      (_, i) => from + (i * 1000) / rate,
+    );
+
+  it('keeps a second for a refusal soon after a pause the server reopened from (it granted half of what the rate sent since), doubling after one it did not', () => {
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    const held = every(10, -1000, 0); // PACE's 10 req/s, granted
+    expect(pauseFor(pauses, latest, refusal(0))).toBe(1000);
+    // refused 900 ms after each pause: 9 of 9 sends granted, then 1 of 9
+    const resumed = every(10, latest.end, latest.end + 900);
+    const reopened = { ...PACE, granted: grants([...held, ...resumed]) };
+    const overshoot = refusal(latest.end + 900);
+    expect(pauses.forSample(overshoot, false, latest, reopened)).toBe(1000);
+    latest.record(overshoot.at, 1000);
+    const closedAgain = { ...PACE, granted: grants([...held, ...resumed, latest.end]) };
+    expect(pauses.forSample(refusal(latest.end + 900), false, latest, closedAgain)).toBe(2000);
+  });
+
   it('brings no second pause for a refusal of the same burst (sent before the last pause ended)', () => {
     const pauses = new RefusalPause();
     const latest = new LatestPause();
