@@ -84,7 +84,7 @@ export class ScopeFeedback {
     this.#overload ??= new OverloadFilter();
     const signal = this.#overload.judge(heard, this.#phase());
     return {
-      sample: this.#sampleOf(request, at, signal, outstanding),
+      sample: this.#sampleOf(request, at, signal, outstanding, isBare5xx(heard)),
       heard,
       cappedCause: capped?.cause,
     };
@@ -113,9 +113,19 @@ export class ScopeFeedback {
    * separate congestion events to show the cap ({@link CapEvidence}), and
    * once they have, a refusal at as many in flight as the cap refused counts
    * too. The first such refusal of an unpaced slow start is a cap on trial
-   * ({@link CapTrial}).
+   * ({@link CapTrial}). A `bare` 5xx (no `Retry-After`) passed on as a
+   * refusal at a held rate is the overload filter's question to the rate —
+   * does a slower rate stop these? — and one refusal past the recent
+   * successes does not send it to the concurrency instead (the filter would
+   * judge a cut that never came, and take a rate limit's refusals for noise).
    */
-  #sampleOf(request: SentRequest, at: number, signal: Signal, outstanding: number): Sample {
+  #sampleOf(
+    request: SentRequest,
+    at: number,
+    signal: Signal,
+    outstanding: number,
+    bare: boolean,
+  ): Sample {
     const inflight = request.inflightAtSend;
     const sample: Sample = { sentAt: request.sentAt, at, inflight, signal, outstanding };
     if (signal.kind === 'ok') {
@@ -138,7 +148,11 @@ export class ScopeFeedback {
         trial === 'tentative' ||
         trial === 'cap' ||
         evidence.explains(inflight) ||
-        (inflight > accepted && signal.kind === 'throttled' && paced && this.rate.probing !== true);
+        (inflight > accepted &&
+          signal.kind === 'throttled' &&
+          !bare &&
+          paced &&
+          this.rate.probing !== true);
     }
     return sample;
   }
@@ -158,4 +172,9 @@ export class ScopeFeedback {
     if (action) this.rate.onAlarm?.(at, action);
     return action;
   }
+}
+
+/** Whether a heard outcome is a 502, 503 or 504 without a `Retry-After`. */
+function isBare5xx(heard: Signal): boolean {
+  return heard.kind === 'overloaded' && heard.retryAfterMs === undefined;
 }
