@@ -20,7 +20,10 @@ const REQUESTS_PER_CLOSED_PAUSE = 100;
  * A refusal soon after a pause does not grow the next one when the server
  * granted at least this share of what the held rate sent since the pause
  * ended: it reopened, and the refusal is the rate's overshoot, not a pause too
- * short.
+ * short — unless the held rate is under this share of what the server granted
+ * in the second before that pause: a limit that just took twice the rate
+ * refuses it for what its window still holds (or for a capacity that fell),
+ * and the pause grows as before.
  */
 const REOPENED = 0.5;
 
@@ -134,12 +137,17 @@ export class RefusalPause {
 /**
  * Whether the server reopened after the `latest` pause, for a refusal sent at
  * `sentAt` (see {@link REOPENED}): it granted at least half of what the held
- * rate sent since the pause ended.
+ * rate sent since the pause ended, and the rate is at least half of what it
+ * granted in the second before the pause began.
  */
 function reopened(sentAt: number, latest: LatestPause, pace: PauseContext): boolean {
   const { granted, rate } = pace;
   if (granted === undefined) return false;
   const endedAt = latest.end;
   const owed = Math.max(1, (REOPENED * rate * (sentAt - endedAt)) / 1000);
-  return (granted.acceptedSentIn(endedAt, sentAt)?.count ?? 0) >= owed;
+  if ((granted.acceptedSentIn(endedAt, sentAt)?.count ?? 0) < owed) return false;
+  const began = endedAt - latest.lengthMs;
+  const before = granted.acceptedSentIn(began - UNHINTED_PAUSE.first, began);
+  const spanMs = before === undefined ? 0 : began - before.fromMs;
+  return spanMs <= 0 || rate >= (REOPENED * 1000 * (before?.count ?? 0)) / spanMs;
 }

@@ -70,6 +70,20 @@ describe('RefusalPause', () => {
     expect(pauses.forSample(refusal(latest.end + 900), false, latest, closedAgain)).toBe(2000);
   });
 
+  it('doubles the pause for a refusal soon after one the server reopened from when the rate is under half of what it granted in the second before that pause (a window still full)', () => {
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    const climb = every(40, -1000, 0); // a probe's climb, granted at 40 req/s, then refused
+    expect(pauseFor(pauses, latest, refusal(0))).toBe(1000);
+    const resumed = every(10, latest.end, latest.end + 900); // cut to 10 req/s: 9 of 9 granted
+    const context = { ...PACE, granted: grants([...climb, ...resumed]) };
+    expect(pauses.forSample(refusal(latest.end + 900), false, latest, context)).toBe(2000);
+    // At 20 req/s, half of the 40 granted before, the same grants show a reopened server.
+    const atHalf = { ...context, rate: 20 };
+    const again = new RefusalPause();
+    expect(again.forSample(refusal(latest.end + 900), false, latest, atHalf)).toBe(1000);
+  });
+
   it('brings no second pause for a refusal of the same burst (sent before the last pause ended)', () => {
     const pauses = new RefusalPause();
     const latest = new LatestPause();
