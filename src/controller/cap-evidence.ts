@@ -9,12 +9,6 @@ const EVENTS_TO_BELIEVE = 3;
  * usual count.
  */
 const REMEMBERED_MS = 30_000;
-/**
- * Refusals at fewer in flight than this are no evidence: one or two requests
- * in flight is where a slow rate-limited scope always is, and a cap of one is
- * indistinguishable from a rate of one request per round trip.
- */
-const MIN_REFUSED_INFLIGHT = 3;
 
 /**
  * Whether a scope's refusals show a concurrency cap: refusals in separate
@@ -24,7 +18,10 @@ const MIN_REFUSED_INFLIGHT = 3;
  * soon breaks the pattern; a cap keeps it, even while the rate probes (which
  * raises both) or before any pacing (a slow start raises both too). Equal
  * counts say nothing either way: a success's count can include requests the
- * server had already finished, whose responses were still on their way.
+ * server had already finished, whose responses were still on their way. A
+ * cap of one is shown the same way, by refusals at two in flight: one such
+ * refusal cannot tell it from a rate of about one request per round trip,
+ * but a rate limit soon accepts two in flight once its rate is cut.
  */
 export class CapEvidence {
   /** The most in flight a success was sent at in the current and the previous span of memory. */
@@ -62,7 +59,7 @@ export class CapEvidence {
     const accepted = Math.max(this.#accepted.current, this.#accepted.previous);
     if (accepted === 0) return;
     if (sample.inflight < accepted) this.#forget();
-    if (sample.inflight <= accepted || sample.inflight < MIN_REFUSED_INFLIGHT) return;
+    if (sample.inflight <= accepted) return;
     this.#refusedInflight = Math.min(this.#refusedInflight, sample.inflight);
     if (sample.sentAt > this.#lastAt) this.#events++;
     this.#lastAt = Math.max(this.#lastAt, sample.at);

@@ -1,7 +1,12 @@
 import type { Sample } from '../algorithms/sample.js';
 
-/** Refusals at fewer in flight than this start no trial: one request per round trip is what a slow rate limit allows too. */
-const MIN_REFUSED_INFLIGHT = 3;
+/**
+ * One refusal at fewer in flight than this shows no cap by itself (it starts no
+ * trial, nor marks a held rate's refusal): one or two requests in flight is
+ * where a slow rate-limited scope always is, and a cap of one is
+ * indistinguishable from a rate of one request per round trip.
+ */
+export const MIN_REFUSED_INFLIGHT = 3;
 
 /** How a refusal stands against the trial. */
 export type TrialVerdict =

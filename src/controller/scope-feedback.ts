@@ -8,7 +8,7 @@ import {
 import type { Signal } from '../signal.js';
 import { AcceptedInflight } from './accepted-inflight.js';
 import { CapEvidence } from './cap-evidence.js';
-import { CapTrial, type TrialVerdict } from './cap-trial.js';
+import { CapTrial, MIN_REFUSED_INFLIGHT, type TrialVerdict } from './cap-trial.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
 import { OverloadFilter, type RatePhase } from './overload-filter.js';
 import { capPause } from './pause-cap.js';
@@ -113,8 +113,13 @@ export class ScopeFeedback {
    * separate congestion events to show the cap ({@link CapEvidence}), and
    * once they have, a refusal at as many in flight as the cap refused counts
    * too. The first such refusal of an unpaced slow start is a cap on trial
-   * ({@link CapTrial}). A `bare` 5xx (no `Retry-After`) passed on as a
-   * refusal at a held rate is the overload filter's question to the rate —
+   * ({@link CapTrial}). At a held rate, one refusal at two in flight is the
+   * rate's ({@link MIN_REFUSED_INFLIGHT}): a slow scope paced over a rate
+   * limit of about one request per round trip is refused at its second in
+   * flight, and read as a cap of one its rate was never cut (refused again and
+   * again, each time pausing in full); a real cap of one is shown by the
+   * evidence. A `bare` 5xx (no `Retry-After`) passed on as a refusal at a
+   * held rate is the overload filter's question to the rate —
    * does a slower rate stop these? — and one refusal past the recent
    * successes does not send it to the concurrency instead (the filter would
    * judge a cut that never came, and take a rate limit's refusals for noise).
@@ -149,6 +154,7 @@ export class ScopeFeedback {
         trial === 'cap' ||
         evidence.explains(inflight) ||
         (inflight > accepted &&
+          inflight >= MIN_REFUSED_INFLIGHT &&
           signal.kind === 'throttled' &&
           !bare &&
           paced &&

@@ -33,7 +33,49 @@ function refusedOneInTen(feedback: ScopeFeedback, refusal: Signal, n: number): S
   return refused;
 }
 
+/**
+ * A slow scope held at 1.9 requests/s on 1.9 s pages: a success sent every
+ * 2 s at `acceptedAt(i)` in flight, and between them a 429 sent at
+ * `inflight` (itself included); returns the refusals' samples.
+ */
+function slowScopeRefusals(inflight: number, acceptedAt: (i: number) => number): Sample[] {
+  const limit: ConcurrencyLimit = { limit: 4, onSample: () => 4 };
+  const rate: RatePolicy = { rate: 1.9, pausedUntil: 0, probing: false, onSample: () => {} };
+  const feedback = new ScopeFeedback(limit, rate, 60_000, false);
+  feedback.notePaced(0);
+  const refused: Sample[] = [];
+  for (let i = 0; i < 12; i++) {
+    const sentAt = 1000 + 2000 * i;
+    feedback.judge({ sentAt, inflightAtSend: acceptedAt(i) }, sentAt + 1900, ok, 0);
+    const refusal = { sentAt: sentAt + 526, inflightAtSend: inflight };
+    refused.push(feedback.judge(refusal, sentAt + 526, with429, 1).sample);
+  }
+  return refused;
+}
+
 describe('ScopeFeedback', () => {
+  it('leaves one refusal at two in flight at a held rate to the rate, though one past every success', () => {
+    // A cap of one is a rate of one request a round trip: one refusal cannot tell them apart.
+    const [first] = slowScopeRefusals(2, () => 1);
+    expect(first?.overConcurrency).not.toBe(true);
+  });
+
+  it('shows a cap of one by refusals at two in flight in three congestion events, none accepted at two', () => {
+    const over = slowScopeRefusals(2, () => 1).map((sample) => sample.overConcurrency === true);
+    expect(over.slice(0, 2)).toEqual([false, false]);
+    expect(over.slice(2).every(Boolean)).toBe(true);
+  });
+
+  it('shows no cap of one where two in flight were accepted between the refusals: a rate limit', () => {
+    const refused = slowScopeRefusals(2, (i) => (i % 2 === 0 ? 1 : 2));
+    expect(refused.some((sample) => sample.overConcurrency === true)).toBe(false);
+  });
+
+  it('still reads a refusal at three in flight, past successes at two, as refused for its concurrency', () => {
+    const refused = slowScopeRefusals(3, () => 2);
+    expect(refused.every((sample) => sample.overConcurrency === true)).toBe(true);
+  });
+
   it("leaves the overload filter's trial of a bare 503 to the rate, though sent at one more in flight than the recent successes", () => {
     const refused = refusedOneInTen(heldScope(), bare503, 400);
     const tried = refused.filter((sample) => sample.signal.kind === 'throttled');
