@@ -33,7 +33,10 @@ export type ConcurrencyCeilingState = {
  * round trips); a refusal sets it to one less than it was refused at, and
  * is charged to the budget as the probe's price only when refused past where
  * the probe began: one at no more in flight than that shows a capacity that
- * fell (a rate limit read as a cap, say), not what looking costs.
+ * fell (a rate limit read as a cap, say), not what looking costs. A probe
+ * refused one past where it began found the cap where it was, and the next
+ * waits longer (the budget's patience, as for a rate probe that confirms its
+ * ceiling, up to four times): a stable cap is looked at a quarter as often.
  */
 export class ConcurrencyCeiling {
   readonly #refusedShare: number;
@@ -105,7 +108,9 @@ export class ConcurrencyCeiling {
       tentative ? 1 : 0,
     );
     if (this.#step > 0) {
-      this.#budget.charge({ refusals: 1, pauseMs: sample.signal.retryAfterMs ?? 0 });
+      // Refused one past where it began: the probe found the cap where it was.
+      const confirmed = this.#ceiling === this.#probeFrom;
+      this.#budget.charge({ refusals: 1, pauseMs: sample.signal.retryAfterMs ?? 0, confirmed });
       this.#step = 0;
     }
     const checkFrom = sample.at + (sample.signal.retryAfterMs ?? 0) + TRIAL_HOLD_MS;

@@ -279,6 +279,49 @@ describe('AimdLimit', () => {
     expect(regrow(found.limit, found.at + 1, 29)).toBeGreaterThanOrEqual(10_000);
   });
 
+  it('probes a cap less often each time a probe finds it where it was, and as the budget allows again once one finds it moved', () => {
+    // A cap of 19 in flight (a refusal at 20, no Retry-After), its limit full: ten successes a
+    // second earn a probe's refusal every 10 s. A stable cap's probes are all refused one past it.
+    const limit = new AimdLimit({ initialLimit: 20, max: 64, slowStartThreshold: 0 });
+    let at = 1000;
+    const refuse = (inflight: number) => {
+      at += 100;
+      const spec = { at, sentAt: at - 5, kind: 'throttled' as const, inflight };
+      limit.onSample(sample({ ...spec, overConcurrency: true }));
+    };
+    /** Successes 100 ms apart at the full limit until it tries past `cap`; when it did. */
+    const probeAfter = (cap: number) => {
+      while (limit.limit <= cap && at < 10_000_000) {
+        at += 100;
+        limit.onSample(sample({ at, inflight: limit.limit }));
+      }
+      return at;
+    };
+    refuse(20);
+    const learned = at;
+    let last = probeAfter(19);
+    const first = last - learned; // a probe's worth of credit, earned from nothing
+    const waits: number[] = [];
+    for (let probe = 0; probe < 3; probe++) {
+      refuse(20); // found where it was
+      const next = probeAfter(19);
+      waits.push(next - last);
+      last = next;
+    }
+    expect(first).toBeLessThan(15_000);
+    expect(waits[0]).toBeGreaterThanOrEqual(1.5 * first); // twice the patience
+    expect(waits[2]).toBeGreaterThanOrEqual(3 * first); // four times, at most
+    // The cap rose: the probe is taken at 20, tries further and is refused there (a cap above 19).
+    at += 100;
+    limit.onSample(sample({ at, inflight: 20 }));
+    probeAfter(20);
+    const refused = at;
+    refuse(limit.limit);
+    const cap = limit.limit;
+    expect(cap).toBeGreaterThan(19);
+    expect(probeAfter(cap) - refused).toBeLessThan(1.5 * first); // patience back to one
+  });
+
   it('does not collapse under a burst the way per-response halving does (the reference-aimd strategy)', () => {
     const limit = new AimdLimit({ initialLimit: 32, slowStartThreshold: 0 });
     // 26 rejections of one burst, all sent together at t=0, at 32 in flight: one event.
