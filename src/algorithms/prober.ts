@@ -7,6 +7,13 @@ import { ProbeBudget, type ProbeBudgetState, toppedUp } from './probe-budget.js'
 
 /** A probe whose event ends with the ceiling it started from, or at most this fraction above it, found it where it was. */
 const SAME = 0.05;
+/**
+ * A rate held this long after a refusal at the held rate cut it, without another cut, is
+ * refusal-free by evidence, ms: a probe started after it reads against it as against a rate held
+ * since a refused probe (see {@link Prober.heldUncut}). Not after a timeout or a reset: a latency
+ * that grows with the load is not a limit that refused.
+ */
+const HELD_PROVEN_MS = 10_000;
 /** What a probe budget earns: `refusedShare` of a refusal per request, `pausedShare` of the time. */
 export interface ProbeShares {
   readonly refusedShare: number;
@@ -54,8 +61,13 @@ export class Prober {
   #probeMs: number | undefined;
   /** The last refused probe, for its aftermath. */
   readonly #lastProbe = new RefusedProbeMemory();
-  /** Whether a cut at a held rate came since the last refused probe (or no probe was refused yet). */
+  /**
+   * Whether a cut at a held rate came since the last refused probe (or no probe was refused yet),
+   * and the rate it set was not held {@link HELD_PROVEN_MS} before a probe began.
+   */
   #heldCut = true;
+  /** When the last cut by a refusal came, ms (none yet, or a timeout or reset since: never long ago). */
+  #lastRefusalCutAt = Number.POSITIVE_INFINITY;
   /** Whether the next probe is owed (see {@link Prober.owe}). */
   #owed = false;
   /** Whether the current (or last) probe was owed. */
@@ -121,6 +133,7 @@ export class Prober {
     this.#ceilingPeak().onCut(cut.at, cut.calm);
     const probing = this.#probeMs !== undefined;
     this.#heldCut = !probing;
+    this.#lastRefusalCutAt = cut.refusal ? cut.at : Number.POSITIVE_INFINITY;
     if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
     if (this.#inAftermath(cut)) toAftermath(this.#current());
     else {
@@ -141,7 +154,9 @@ export class Prober {
 
   /**
    * Whether the rate held since the last refused probe drew no cut: a probe
-   * refused now then tells nothing against it (it was refusal-free).
+   * refused now then tells nothing against it (it was refusal-free). A rate
+   * set by a refusal at the held rate counts so once it has been held
+   * {@link HELD_PROVEN_MS} without another cut before the probe began.
    */
   get heldUncut(): boolean {
     return !this.#heldCut;
@@ -241,6 +256,7 @@ export class Prober {
   /** Starts a probe at `at`; `owed`: the one a cut asked for. */
   #start(at: number, owed: boolean): void {
     this.#ceilingPeak().onStart(at);
+    if (at - this.#lastRefusalCutAt >= HELD_PROVEN_MS) this.#heldCut = false;
     this.#owedProbe = owed;
     this.#owed = false;
     this.#probeMs = 0;
