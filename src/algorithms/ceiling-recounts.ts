@@ -1,4 +1,5 @@
 import { boundedByGrant, type GrantWindow } from './first-count.js';
+import { countOf, earlyCount, inFirstSecond } from './first-second.js';
 import { namesNoPause } from './free-probe.js';
 import { RaiseTrial } from './raise-trial.js';
 import type { RateMeter } from './rate-meter.js';
@@ -143,9 +144,10 @@ export class CeilingRecounts {
     drained = false,
   ): number | undefined {
     const recount = this.#pending;
-    if (recount === undefined || at < recount.at) return undefined;
+    if (recount === undefined || (at < recount.at && !earlyCount(recount, drained)))
+      return undefined;
     // Counted now, before later sends crowd these out of the kept send times; bounded once the grant is in.
-    const count = recount.counted ?? meter.acceptedSentIn(recount.from, recount.to);
+    const count = recount.counted ?? countOf(recount, meter);
     const grant = recount.grant;
     if (grant !== undefined && at < grant.at && !drained && count !== undefined) {
       recount.counted = count;
@@ -153,7 +155,7 @@ export class CeilingRecounts {
     }
     this.#pending = undefined;
     if (ceiling === 0 || count === undefined) return undefined;
-    const whole = recount.raiseOnly && count.fromMs <= recount.from;
+    const whole = (recount.raiseOnly || recount.charged === true) && count.fromMs <= recount.from;
     if (whole) bill.chargeFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
     const coarse = count.count < COARSE_COUNT;
     if (recount.spacingOnly === true)
@@ -161,7 +163,8 @@ export class CeilingRecounts {
     let counted = recountedCeiling(recount, count, ceiling);
     if (counted !== undefined && grant !== undefined)
       counted = boundedByGrant(counted, grant.window, meter, ceiling);
-    if (whole && counted !== undefined) this.raise.raised({ ceiling, proven: false });
+    if (whole && counted !== undefined && counted > ceiling)
+      this.raise.raised({ ceiling, proven: false });
     const read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
     const reading = read ?? ceiling;
     if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
@@ -197,7 +200,11 @@ export class CeilingRecounts {
       const first = meter.refutedTrial ?? sample;
       const asked = first.signal.retryAfterMs ?? (isRefusal(first) ? FIRST_UNHINTED_PAUSE_MS : 0);
       const pausedMs = meter.pauses.within(first.sentAt - FIRST_RECOUNT_SPAN_MS, first.sentAt);
-      const recount = firstCeilingRecount(first, pausedMs, meter.rttMs);
+      const recount = inFirstSecond(
+        firstCeilingRecount(first, pausedMs, meter.rttMs),
+        first,
+        meter.startedAt,
+      );
       // A refuted trial's count is due once its sends are answered (half again the mean round
       // trip), before the sends since its pause crowd them out of the kept send times.
       const answered = first.sentAt + ANSWERED_RTTS * meter.rttMs;

@@ -32,6 +32,8 @@ export class RateMeter {
   #accepted: DecayingCount | undefined;
   #offered: DecayingCount | undefined;
   #startedAt = NEVER;
+  /** Acceptances recorded since this meter began (not saved: only a first count reads it). */
+  #acceptedTotal = 0;
   #lastAt = NEVER;
   #rttMs = 0;
   #unpacedAt = NEVER;
@@ -54,6 +56,11 @@ export class RateMeter {
   /** How far back rates are measured now, ms: the base window, longer at slow paces. */
   get windowMs(): number {
     return this.#windowMs;
+  }
+
+  /** When sending began (the first sample's send), monotonic ms; `NEVER` before. */
+  get startedAt(): number {
+    return this.#startedAt;
   }
 
   /** The accepted requests' round trip (a smoothed average), ms; 0 before the first. */
@@ -104,6 +111,7 @@ export class RateMeter {
     this.#accepted.add(sample.at);
     this.#sent ??= new SentTimes();
     this.#sent.keep(sample.sentAt);
+    this.#acceptedTotal++;
     this.pauses.accepted(sample.sentAt);
     const rtt = sample.at - sample.sentAt;
     if (!(rtt >= 0)) return;
@@ -130,6 +138,18 @@ export class RateMeter {
    */
   acceptedSentIn(from: number, to: number): { count: number; fromMs: number } | undefined {
     return this.#sent?.countIn(from, to);
+  }
+
+  /**
+   * Accepted requests sent from the start of sending up to `to`, and when
+   * sending started: every acceptance recorded less those kept as sent after
+   * `to`. Undefined when the kept sends cannot tell (all of them were sent
+   * after `to`) or none was accepted.
+   */
+  acceptedSentSinceStart(to: number): { count: number; fromMs: number } | undefined {
+    const after = this.#sent?.countAfter(to);
+    if (after === undefined || this.#acceptedTotal === 0) return undefined;
+    return { count: this.#acceptedTotal - after, fromMs: this.#startedAt };
   }
 
   /**

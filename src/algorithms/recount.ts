@@ -40,6 +40,14 @@ export interface Recount {
    * (see `boundedByGrant`), read once they are in, at `at`.
    */
   grant?: { window: GrantWindow; at: number };
+  /**
+   * Whether it counts every acceptance since sending began (see
+   * `RateMeter.acceptedSentSinceStart`), not the kept send times: a first
+   * count over a second that began before the first send.
+   */
+  fromStart?: boolean;
+  /** Whether a count since the start is charged to the probe budget like a probe's reading. */
+  charged?: boolean;
   /** The count taken at `at`, kept while the grant's sends are answered. */
   counted?: { count: number; fromMs: number };
 }

@@ -39,6 +39,16 @@ export class SentTimes {
   }
 
   /**
+   * How many kept sends came after `to`, or undefined when the ring holds
+   * nothing older (it may have dropped some of them).
+   */
+  countAfter(to: number): number | undefined {
+    let count = 0;
+    for (const t of this.#sent) if (t > to) count++;
+    return count < this.#sent.length || this.#sent.length < SENT_KEPT ? count : undefined;
+  }
+
+  /**
    * The fastest spacing of the kept sends in [`from`, `to`], as a rate: one
    * over the shortest time between two consecutive ones, requests/s. The
    * latest kept send before `from` opens the first spacing: at a request or

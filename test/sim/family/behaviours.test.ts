@@ -451,6 +451,33 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('reads a fast 1 s window or log refused in its first second, each refusal a long pause, over that whole second', async () => {
+    // Target: the cold start's 85 %. Refused 0.3-0.6 s into the slow start, the first count read the
+    // grant over the time sending took (two or three times a 1 s limit's count), then raised it on
+    // the first success after the pause, and each refusal since paid its 2-3 s again: main aedd52d
+    // cold 39.4-57.4 %. Read over the whole second, from the sends' answers in the pause: 84.6-90.8 %.
+    for (const kind of ['fixed-window', 'sliding-log'] as const) {
+      for (const [rate, latencyMs, retryAfterS] of [
+        [400, 50, 3],
+        [200, 40, 2],
+      ] as const) {
+        const limit = server({
+          kind,
+          rate: [{ fromMs: 0, rate }],
+          retryAfter: 'fixed',
+          retryAfterS,
+          latencyMs,
+          jitterMs: latencyMs / 2,
+          durationMs: 60_000,
+        });
+        const { measures } = await runFamilyServer(limit, ratewise);
+        expect(measures.coldStart).toBeGreaterThanOrEqual(0.8);
+        expect(measures.goodput).toBeGreaterThanOrEqual(0.85);
+        expect(measures.refused).toBeLessThanOrEqual(0.005);
+      }
+    }
+  });
+
   it('probes at once from a ceiling a constant Retry-After left at a bound, however dear a probe is', async () => {
     // Target 95 %. A held rate refused right after a 3–4 s pause on a 1 s window is read at the grant
     // per pause (a window's worth over three or four windows) and cut to half; the budget, paying
