@@ -31,6 +31,8 @@ export class CapEvidence {
   #refusedInflight = Infinity;
   /** When the last counted refusal arrived. */
   #lastAt = -Infinity;
+  /** The latest success's round trip, ms. */
+  #rttMs = 0;
 
   /** Whether the refusals so far show a concurrency cap. */
   get shown(): boolean {
@@ -42,8 +44,9 @@ export class CapEvidence {
     return this.shown && inflight >= this.#refusedInflight;
   }
 
-  /** A success sent at `inflight`, arrived at `at`: past a refused level, the pattern is broken. */
-  onAccepted(inflight: number, at: number): void {
+  /** A success sent at `inflight`, arrived at `at` after `rttMs`: past a refused level, the pattern is broken. */
+  onAccepted(inflight: number, at: number, rttMs = 0): void {
+    if (rttMs >= 0) this.#rttMs = rttMs;
     const accepted = this.#accepted;
     if (at - accepted.since >= REMEMBERED_MS) {
       accepted.previous = at - accepted.since < 2 * REMEMBERED_MS ? accepted.current : 0;
@@ -61,7 +64,9 @@ export class CapEvidence {
     if (sample.inflight < accepted) this.#forget();
     if (sample.inflight <= accepted) return;
     this.#refusedInflight = Math.min(this.#refusedInflight, sample.inflight);
-    if (sample.sentAt > this.#lastAt) this.#events++;
+    // A new event once the successes sent around the last one could have answered:
+    // on second-long pages, refusals a few hundred ms apart are one round trip's.
+    if (sample.sentAt > this.#lastAt + this.#rttMs) this.#events++;
     this.#lastAt = Math.max(this.#lastAt, sample.at);
   }
 

@@ -43,6 +43,17 @@ export class CapTrial {
   /** When the trial began: refusals of requests sent earlier are the burst that started it. */
   #since = Number.NEGATIVE_INFINITY;
   #state: 'none' | 'open' | 'over' = 'none';
+  #refuted = false;
+
+  /**
+   * Whether the trial was refuted: the slow start's first refusal was a rate
+   * limit's. Its successes then lag: on second-long pages the most in flight
+   * any success was sent at is the first round's for a round trip after the
+   * trial, so a refusal at the held rate soon after looks like a cap of a few.
+   */
+  get refuted(): boolean {
+    return this.#refuted;
+  }
 
   /**
    * Judges a refusal `sample`: `unpaced`, whether it was sent unpaced;
@@ -61,6 +72,7 @@ export class CapTrial {
     if (state === 'over') return 'other';
     if (inflight > this.#cap || sentAt <= this.#since) return 'cap';
     this.#state = 'over';
+    this.#refuted = true;
     return 'refuted';
   }
 
@@ -68,6 +80,7 @@ export class CapTrial {
   onAccepted(sample: Sample): boolean {
     if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
     this.#state = 'over';
-    return sample.sentAt <= this.#since;
+    this.#refuted = sample.sentAt <= this.#since;
+    return this.#refuted;
   }
 }

@@ -138,7 +138,7 @@ export class ScopeFeedback {
       this.#capEvidence ??= new CapEvidence();
       this.#capTrial ??= new CapTrial();
       this.#acceptedInflight.onAccepted(request.sentAt, inflight, at);
-      this.#capEvidence.onAccepted(inflight, at);
+      this.#capEvidence.onAccepted(inflight, at, at - request.sentAt);
       if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
     } else if (isRefusal(sample)) {
       const accepted = this.#acceptedInflight?.max;
@@ -158,6 +158,7 @@ export class ScopeFeedback {
           signal.kind === 'throttled' &&
           !bare &&
           paced &&
+          this.#capTrial?.refuted !== true &&
           this.rate.probing !== true);
     }
     return sample;

@@ -39,6 +39,22 @@ describe('CapEvidence', () => {
     expect(evidence.shown).toBe(false);
   });
 
+  it('counts refusals sent within a success’s round trip of the last one’s arrival as one event', () => {
+    // On 2 s pages, refusals a few hundred ms apart are one round trip's: the successes sent
+    // around them have not answered yet. A refusal sent a round trip after the last one arrived is
+    // a new event.
+    const evidence = new CapEvidence();
+    for (const inflight of [1, 2, 3]) evidence.onAccepted(inflight, 0, 2000);
+    const refusedSent = (sentAt: number) =>
+      evidence.onRefused(sample({ at: sentAt + 2000, sentAt, kind: 'throttled', inflight: 4 }));
+    for (const sentAt of [1000, 1300, 1600, 5500]) refusedSent(sentAt);
+    expect(evidence.shown).toBe(false);
+    refusedSent(9700);
+    expect(evidence.shown).toBe(false);
+    refusedSent(13_800);
+    expect(evidence.shown).toBe(true);
+  });
+
   it('forgets on a refusal below a success (a rate limit refuses at any concurrency)', () => {
     const evidence = acceptedUpTo3();
     evidence.onRefused(refused(1000, 4));
