@@ -1,4 +1,5 @@
 import { boundedByGrant, type GrantWindow } from './first-count.js';
+import { firstCountCharge } from './first-count-charge.js';
 import { countOf, earlyCount, inFirstSecond } from './first-second.js';
 import { namesNoPause } from './free-probe.js';
 import { RaiseTrial } from './raise-trial.js';
@@ -30,7 +31,7 @@ const END_SHARE = 0.25;
 
 /** Whom a recount bills: the prober. */
 export interface RecountBill {
-  /** Pays for a first ceiling counted in full (the pause its refusal asked for, ms). */
+  /** Pays for a first ceiling counted in full (the pause billed for it, ms: see `firstCountCharge`). */
   chargeFirstCount(pauseMs: number): void;
   /** Owes the next probe, told a refused probe's `count` (requests/s) read far below the rate refused. */
   owe(count: number): void;
@@ -120,10 +121,11 @@ export class CeilingRecounts {
   /**
    * At `at`, the recounted ceiling once the pending recount's outcomes are in
    * (a first count bounded by a grant, also once nothing is in flight:
-   * `drained`), or undefined to keep `ceiling`. A first ceiling counted over its whole
-   * span is as good as a probe's reading: `bill` is charged the pause its
-   * refusal asked for, like one. A refused probe's count is of sends mostly
-   * accepted, at the rates its curve climbed through: the capacity lies
+   * `drained`), or undefined to keep `ceiling`. A first ceiling counted over
+   * its whole span is as good as a probe's reading: `bill` is charged the
+   * pause its refusal asked for, like one, up to a second where it counted
+   * many sends (see `firstCountCharge`). A refused probe's count is of sends
+   * mostly accepted, at the rates its curve climbed through: the capacity lies
    * between it and the rate it was sending at when refused. A count more than
    * {@link WIDE} below that rate (its accepted sends in the last
    * {@link END_SHARE} of the span: a probe's pace, not what the sends kept
@@ -156,7 +158,10 @@ export class CeilingRecounts {
     this.#pending = undefined;
     if (ceiling === 0 || count === undefined) return undefined;
     const whole = (recount.raiseOnly || recount.charged === true) && count.fromMs <= recount.from;
-    if (whole) bill.chargeFirstCount(recount.pauseMs ?? meter.pauses.lengthMs);
+    if (whole) {
+      const askedMs = recount.pauseMs ?? meter.pauses.lengthMs;
+      bill.chargeFirstCount(firstCountCharge(askedMs, count.count));
+    }
     const coarse = count.count < COARSE_COUNT;
     if (recount.spacingOnly === true)
       return coarse ? this.#spaced(recount, meter, ceiling) : undefined;

@@ -7,10 +7,10 @@ const LONG_PAUSE_MS = 1000;
 
 /**
  * Such a count whose refusal asked a pause this long or longer is charged to the probe budget as
- * a probe's reading (see `CeilingRecounts.due`): the next probe waits until the budget can pay
- * such a pause again. Under it (a whole-second HTTP-date, a bucket's wait for its next token),
- * the budget's first probe comes as soon as the hold is over: a bucket whose rate outruns its
- * burst is read low over a whole second (its burst and a fraction of a second's refill), and a
+ * a probe's reading (see `CeilingRecounts.due`; billed a second at most, `firstCountCharge`): the
+ * next probe waits until the budget has earned it. Under it (a whole-second HTTP-date, a bucket's
+ * wait for its next token), the budget's first probe comes as soon as the hold is over: a bucket
+ * whose rate outruns its burst is read low over a whole second (its burst and a fraction of a second's refill), and a
  * probe there costs a second's pause at most.
  */
 const CHARGED_PAUSE_MS = 2000;

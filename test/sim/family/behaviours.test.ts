@@ -507,6 +507,39 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('probes within half a minute from a cold start a small burst held to a fraction of a fast limit under a constant Retry-After', async () => {
+    // Target 95 %. A GCRA or bucket of 150 or 360 req/s with a burst of 8 % refuses the slow start's
+    // round trip of sends at once (a burst, not a rate); its first count reads a fraction of the
+    // capacity (seed 2 #22 of the family: 108.6 of 359.1 req/s) and was billed the 3–5 s pause as
+    // a probe's, so the first probe came 80–100 s later: 71.6 / 50.7 / 54.0 / 69.8 % here.
+    // Billed a second at most, it comes within half a minute: 88.8 / 76.6 / 86.7 / 86.3 %.
+    const runs = (
+      [
+        ['gcra', 150, 3],
+        ['gcra', 360, 5],
+        ['token-bucket', 150, 5],
+        ['token-bucket', 360, 3],
+      ] as const
+    ).map(async ([kind, rate, retryAfterS]) => {
+      const fast = server({
+        kind,
+        rate: [{ fromMs: 0, rate }],
+        burst: Math.round(rate * 0.08),
+        retryAfter: 'fixed',
+        retryAfterS,
+        latencyMs: 200,
+        jitterMs: 20,
+        client: { maxConcurrency: 181, timeoutMs: 30_000 },
+        durationMs: 240_000,
+      });
+      return (await runFamilyServer(fast, ratewise)).measures;
+    });
+    for (const measures of await Promise.all(runs)) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.75);
+      expect(measures.refused).toBeLessThanOrEqual(0.005);
+    }
+  }, 120_000);
+
   it('probes a bursty 10 s limit soon after its cold start, where the pauses that start paid were its own choice (no Retry-After)', async () => {
     // Target 95 %. Refused with no Retry-After, the slow start's overshoot into a burst is paused
     // 1 + 2 + 4 + 8 s (doubling while refused right after each pause), and its last cut holds half
