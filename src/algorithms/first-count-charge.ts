@@ -3,10 +3,10 @@
  * {@link firstCountCharge}): one second, about 20 s of the budget's earning at
  * its default 5 % of the time paused.
  */
-export const FIRST_COUNT_CHARGE_MS = 1000;
+const FIRST_COUNT_CHARGE_MS = 1000;
 
 /** A first count of fewer accepted sends than this is billed its refusal's whole pause. */
-export const FIRST_COUNT_FEW_SENDS = 20;
+const FIRST_COUNT_FEW_SENDS = 20;
 
 /**
  * The pause, ms, a first ceiling counted over its whole span (`sends` accepted

@@ -10,8 +10,8 @@ const LONG_PAUSE_MS = 1000;
  * a probe's reading (see `CeilingRecounts.due`; billed a second at most, `firstCountCharge`): the
  * next probe waits until the budget has earned it. Under it (a whole-second HTTP-date, a bucket's
  * wait for its next token), the budget's first probe comes as soon as the hold is over: a bucket
- * whose rate outruns its burst is read low over a whole second (its burst and a fraction of a second's refill), and a
- * probe there costs a second's pause at most.
+ * whose rate outruns its burst is read low over a whole second (its burst and a fraction of a
+ * second's refill), and a probe there costs a second's pause at most.
  */
 const CHARGED_PAUSE_MS = 2000;
 

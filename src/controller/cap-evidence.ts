@@ -44,9 +44,12 @@ export class CapEvidence {
     return this.shown && inflight >= this.#refusedInflight;
   }
 
-  /** A success sent at `inflight`, arrived at `at` after `rttMs`: past a refused level, the pattern is broken. */
+  /**
+   * A success sent at `inflight`, arrived at `at` after `rttMs`: past a
+   * refused level, the pattern is broken.
+   */
   onAccepted(inflight: number, at: number, rttMs = 0): void {
-    if (rttMs >= 0) this.#rttMs = rttMs;
+    this.#rttMs = rttMs;
     const accepted = this.#accepted;
     if (at - accepted.since >= REMEMBERED_MS) {
       accepted.previous = at - accepted.since < 2 * REMEMBERED_MS ? accepted.current : 0;

@@ -1217,8 +1217,8 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // flight any success was sent at is the first round's: three refusals within 0.6 s of the held
     // rate, above it, counted as three congestion events and showed a cap of 6 for the whole run.
     // Now a paced refusal after a refuted trial needs that evidence, and a refusal sent within a
-    // success's round trip of the last refusal's arrival is the same event. Measured (180 s, 64 slots):
-    // 88.1 / 44.8 / 82.2 / 93.2 % steady, 1.00 / 1.47 / 1.07 / 0.57 % refused before; 95.2 /
+    // success's round trip of the last refusal's arrival is the same event. Measured (180 s, 64
+    // slots): 88.1 / 44.8 / 82.2 / 93.2 % steady, 1.00 / 1.47 / 1.07 / 0.57 % refused before; 95.2 /
     // 96.2 / 95.8 / 95.9 %, 0.46 / 0.35 / 0.35 / 0.42 % after.
     const log = (rate: number, latencyMs: number, retryAfter: FamilyServer['retryAfter']) =>
       server({
