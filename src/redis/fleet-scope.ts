@@ -69,25 +69,29 @@ export class FleetScope {
     this.view = new FleetView(fresh.limit.limit, fresh.rate.rate);
     const initial: [string, string] = [String(fresh.limit.limit), storedRate(fresh.rate.rate)];
     this.#calls = new ScopeCalls(fleet, this.keys, scope, initial);
-    this.#requests = new RequestQueue(fleet, clock, {
-      view: this.view,
-      calls: this.#calls,
-      alone: this.#alone,
-      wakeUp: this.#wakeUp,
-      changed,
-      subscribe: () => this.subscribe(),
-      heard: () => this.#channel.heard,
-      release: (grant) => this.release(grant),
-      learn: () => this.#learner.learn(),
-    });
     this.#learner = new Learner(fleet, this.keys, scope, setup, clock);
     this.#lease = new RateLease(fleet, this.#calls, this.view, clock, {
       minRequests: fleet.settings.rateLeaseMinRequests,
       held: () => this.#requests.leases.size,
       waiting: () => this.#requests.waiting,
-      changed,
+      changed: () => {
+        if (this.#lease.share) this.#wakeUp.wake(); // callers queued per request take the share
+        changed();
+      },
       learn: () => this.#learner.learn(),
       queued: () => this.#learner.queued(),
+    });
+    this.#requests = new RequestQueue(fleet, clock, {
+      view: this.view,
+      calls: this.#calls,
+      alone: this.#alone,
+      wakeUp: this.#wakeUp,
+      lease: this.#lease,
+      changed,
+      subscribe: () => this.subscribe(),
+      heard: () => this.#channel.heard,
+      release: (grant) => this.release(grant),
+      learn: () => this.#learner.learn(),
     });
     this.#channel = new ScopeChannel(fleet, this.keys.channel, {
       view: this.view,

@@ -1,4 +1,4 @@
-import type { AloneGrants, FleetGrant } from './fleet-grant.js';
+import type { AloneGrants, FleetGrant, Share } from './fleet-grant.js';
 import type { FleetView } from './fleet-view.js';
 import type { ScopeCalls } from './scope-calls.js';
 import type { WakeUp } from './wake-up.js';
@@ -9,6 +9,8 @@ export interface QueueParts {
   readonly calls: ScopeCalls;
   readonly alone: AloneGrants;
   readonly wakeUp: WakeUp;
+  /** This worker's rate lease on the scope: callers queued here are served from its share while one is held. */
+  readonly lease: { readonly share: Share | undefined; grant(): FleetGrant | undefined };
   /** Told when the fleet's window or rate changed. */
   readonly changed: () => void;
   /** Listens for the scope's announcements. */

@@ -131,13 +131,15 @@ export class RequestQueue {
   async #pump(): Promise<void> {
     if (this.#pumping) return;
     this.#pumping = true;
-    const { view, alone } = this.#parts;
+    const { view, alone, lease } = this.#parts;
     try {
       void this.#parts.subscribe(); // with the first call, not before it (see Hearing)
       while (this.#waiting.size > 0) {
         // A pause ending within the horizon is Redis's to schedule: leases from its end.
         const pausedMs = view.pauseUntil - this.#clock.now() - this.#fleet.settings.horizonMs;
-        if (!this.#fleet.shared) this.#handOut(alone.grant());
+        const shared = lease.grant(); // taken since they queued: the local controller enforces it
+        if (shared) this.#handOut(shared);
+        else if (!this.#fleet.shared) this.#handOut(alone.grant());
         else if (alone.adopting) await alone.adopting;
         else if (pausedMs > 0) await this.#sleep(pausedMs);
         else await this.#acquire();
@@ -239,6 +241,7 @@ export class RequestQueue {
    */
   async #sleep(ms: number, full = false): Promise<void> {
     if (!full && this.#ended.length > 0) void this.#flush();
+    if (this.#parts.lease.share) return; // taken meanwhile: the waiting callers are served from it
     this.#sleepingFull = full;
     try {
       await this.#parts.wakeUp.sleep(Math.min(ms, this.#fleet.settings.leaseMs));

@@ -108,6 +108,31 @@ describe('rate leases on a real Redis', () => {
     expect(inflight.most).toBeLessThanOrEqual(8);
   });
 
+  it('callers queued per request when their worker takes a share are served from it', async () => {
+    const fleet = await redis.fleet({ leaseMs: 1500, rateLeaseMinRequests: 2 });
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+    const keys = scopeKeys('rw', 'host:lease-queued');
+    const admit = () => registry.admit('host:lease-queued');
+    const members = async () =>
+      (await fleet.link.command(keys.leases, ['ZRANGE', keys.leases, '0', '-1'])) as string[];
+    // The window full of long requests, four callers queue per request behind them.
+    const long = await Promise.all(Array.from({ length: 8 }, admit));
+    const queued = Array.from({ length: 4 }, admit);
+    // The worker's demand earns it a share at its next renewal, while they queue.
+    while (!(await members()).some((member) => member.includes('#s'))) await pause(20);
+    for (const permit of long) permit.report(OK);
+    const served = await Promise.all(queued);
+    // They run under the share: no lease of their own (before, they queued until the share,
+    // idle, was given back, then took one each).
+    let perRequest = (await members()).filter((member) => !member.includes('#s'));
+    for (let waited = 0; perRequest.length > 0 && waited < 2000; waited += 20) {
+      await pause(20); // the long requests' ends reach Redis
+      perRequest = (await members()).filter((member) => !member.includes('#s'));
+    }
+    expect(perRequest).toEqual([]);
+    for (const permit of served) permit.report(OK);
+  });
+
   it('without a lease, busy workers pay about one round trip per request (ends ride on the next admission)', async () => {
     const fleets = [
       await redis.fleet({ rateLeaseMinRequests: Infinity }),
