@@ -232,18 +232,24 @@ export class CeilingRecounts {
 /**
  * Where a cap trial was refuted by the refusal `sample`, sent after the
  * trial's pause: the sends the server granted since that pause (see
- * `LatestPause.grantWindow`), which bound the first count (see
- * `boundedByGrant`), and when they are in — once answered (half again the
- * mean round trip after the refused send) or as sending resumes after the
- * refusal's own pause, whichever is sooner.
+ * `LatestPause.grantWindow`), up to the refusal's arrival rather than its
+ * send, which bound the first count (see `boundedByGrant`), and when they
+ * are in — once answered (half again the mean round trip after the refused
+ * send) or as sending resumes after the refusal's own pause, whichever is
+ * sooner. The burst on resuming sends many at once: a few ms of timing noise
+ * between sending and arriving let some sent after the refused one arrive
+ * first and be granted: counted to the refused send a 1 s window's grant read
+ * up to a tenth low, which bounded nothing where that fell below the slow
+ * start's reading and held the rate a tenth low where it did not.
  */
 function grantSincePause(
   sample: Sample,
   meter: RateMeter,
   minPauseMs: number,
 ): { window: GrantWindow; at: number } | undefined {
-  const window = meter.pauses.grantWindow(sample);
-  if (window === undefined || sample.sentAt < meter.pauses.end) return undefined;
+  const sent = meter.pauses.grantWindow(sample);
+  if (sent === undefined || sample.sentAt < meter.pauses.end) return undefined;
+  const window = { ...sent, to: sample.at, spanMs: Math.max(sent.spanMs, sample.at - sent.from) };
   const answered = sample.sentAt + ANSWERED_RTTS * meter.rttMs;
   const resumes = sample.at + Math.max(minPauseMs, sample.signal.retryAfterMs ?? 0);
   return { window, at: Math.min(answered, resumes) };
