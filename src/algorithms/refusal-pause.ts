@@ -49,14 +49,18 @@ export const FIRST_UNHINTED_PAUSE_MS = UNHINTED_PAUSE.first;
 /**
  * What a pause that added `ms` costs the probe budget (see `ProbeBudget`): a
  * pause the server asked for, in full; one the controller chose itself
- * (`chosen`: the refusal named no pause) no more than the first it gives such
- * a refusal. Beyond that its doubling answers refusals that came again, each
- * paid already as a refusal: priced in full, a probe's aftermath of 1 + 2 +
+ * (`chosen`: the refusal named no pause) no more than half the first it gives
+ * such a refusal. Beyond that its doubling answers refusals that came again,
+ * each paid already as a refusal: priced in full, a probe's aftermath of 1 + 2 +
  * 4 s stops probing for minutes (at 5 % of the time) where the server asked
- * for no pause at all.
+ * for no pause at all. And the first second itself is the controller's
+ * caution, not the server's price: a bucket, GCRA or log refills within a few
+ * sends, a 1 s window within the second (half of it on average); billed a
+ * second, each probe of a limit that names no pause cost 20 s of earning, and
+ * a capacity that rose waited 10 s on average for the next one.
  */
 export function billedPauseMs(ms: number, chosen: boolean): number {
-  return chosen ? Math.min(ms, UNHINTED_PAUSE.first) : ms;
+  return chosen ? Math.min(ms, UNHINTED_PAUSE.first / 2) : ms;
 }
 
 /**

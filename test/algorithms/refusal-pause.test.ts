@@ -133,9 +133,10 @@ describe('RefusalPause', () => {
     expect(pauses.forSample(refusal(latest.end, 60_000), true, latest, fast)).toBe(60_000);
   });
 
-  it('bills a pause it chose itself no more than its first, one the server asked for in full', () => {
-    expect(billedPauseMs(7000, true)).toBe(1000);
-    expect(billedPauseMs(500, true)).toBe(500);
+  it('bills a pause it chose itself no more than half its first, one the server asked for in full', () => {
+    expect(billedPauseMs(7000, true)).toBe(500);
+    expect(billedPauseMs(1000, true)).toBe(500);
+    expect(billedPauseMs(300, true)).toBe(300);
     expect(billedPauseMs(4000, false)).toBe(4000);
   });
 });

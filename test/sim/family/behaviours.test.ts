@@ -540,6 +540,33 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   }, 120_000);
 
+  it('finds a 1 s window that doubled within half a minute on average when it names no pause', async () => {
+    // A fixed window of 60 req/s that doubles at 100-121 s, refusing with no Retry-After. A probe
+    // spends the window and its aftermath's refusal brings the unhinted pause of a second the
+    // controller chose itself; billed a second to the pause credit (5 % of the time), each probe
+    // cost 20 s of earning and a raise waited 22-71 s (mean 46.7 s; goodput 69.5-93.5 %). Billed
+    // half a second, 8-42 s (mean 18.6 s; 84.2-95.9 %), refused 0.1 % either way.
+    const runs = [0, 1, 2, 3].map(async (index) => {
+      const window = server({
+        kind: 'fixed-window',
+        index,
+        retryAfter: 'none',
+        rate: [
+          { fromMs: 0, rate: 60 },
+          { fromMs: 100_000 + index * 7_000, rate: 120 },
+        ],
+      });
+      return (await runFamilyServer(window, ratewise)).measures;
+    });
+    const measures = await Promise.all(runs);
+    const seconds = measures.map((m) => m.stepUps[0]?.seconds ?? Infinity);
+    expect(seconds.reduce((a, b) => a + b, 0) / seconds.length).toBeLessThanOrEqual(30);
+    for (const m of measures) {
+      expect(m.goodput).toBeGreaterThanOrEqual(0.8);
+      expect(m.refused).toBeLessThanOrEqual(0.005);
+    }
+  }, 300_000);
+
   it('probes a bursty 10 s limit soon after its cold start, where the pauses that start paid were its own choice (no Retry-After)', async () => {
     // Target 95 %. Refused with no Retry-After, the slow start's overshoot into a burst is paused
     // 1 + 2 + 4 + 8 s (doubling while refused right after each pause), and its last cut holds half
