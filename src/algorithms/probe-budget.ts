@@ -30,6 +30,14 @@ const MAX_PATIENCE = 4;
 const WATCH_MS = 20_000;
 /** An eager probe (a capacity that fell) waits for this share of a probe's worth. */
 const EAGER = 0.5;
+/**
+ * The refusals and pauses of a refused probe's aftermath (refused at a held rate above the one
+ * held before it, within seconds) leave the budget no deeper in debt than this much time's earning,
+ * ms (pause credit at `pausedShare`, refusal credit at {@link EARNING_FLOOR} requests/s): they are
+ * the probe's too-high reading, or a capacity that fell in those seconds — then a debt of many
+ * pauses would hold the next probe back for minutes while the capacity comes back.
+ */
+const AFTERMATH_DEBT_MS = 30_000;
 
 /**
  * Requests/s of refusal credit every scope earns with time, when it sends
@@ -133,9 +141,17 @@ export class ProbeBudget {
     const s = this.#state;
     const paid = paidFor(cost, eager ? EAGER : s.patience);
     const debt = MAX_PROBES_SAVED * Math.max(cost.refusals, s.refusalCost);
-    s.refusalCredit = Math.max(-debt, s.refusalCredit - paid.refusals);
+    const refusalsLeft = Math.max(-debt, s.refusalCredit - paid.own.refusals);
+    const aftermathRefusals = (AFTERMATH_DEBT_MS / 1000) * EARNING_FLOOR * this.#refusedShare;
+    const refusalCredit = afterAftermath(refusalsLeft, paid.aftermath.refusals, aftermathRefusals);
+    s.refusalCredit = Math.max(-debt, refusalCredit);
     const pauseDebt = MAX_PROBES_SAVED * Math.max(cost.pauseMs, s.pauseCostMs);
-    s.pauseCreditMs = Math.max(-pauseDebt, s.pauseCreditMs - paid.pauseMs);
+    const pauseLeft = Math.max(-pauseDebt, s.pauseCreditMs - paid.own.pauseMs);
+    const aftermathPauseMs = AFTERMATH_DEBT_MS * this.#pausedShare;
+    s.pauseCreditMs = Math.max(
+      -pauseDebt,
+      afterAftermath(pauseLeft, paid.aftermath.pauseMs, aftermathPauseMs),
+    );
     s.refusalCost += (Math.max(1, cost.refusals) - s.refusalCost) * COST_WEIGHT;
     s.pauseCostMs += (cost.pauseMs - s.pauseCostMs) * COST_WEIGHT;
     s.patience =
@@ -185,15 +201,32 @@ export class ProbeBudget {
  * consumer competed) are paid once each, no more than the probe's own rate:
  * times the patience they would leave the budget in debt for minutes after
  * each probe of a slow scope, and its next probe would miss a capacity that
- * came back.
+ * came back (and once each, they leave no debt beyond {@link AFTERMATH_DEBT_MS}).
  */
-function paidFor(cost: ProbeCost, patience: number): { refusals: number; pauseMs: number } {
+function paidFor(cost: ProbeCost, patience: number): { own: Spent; aftermath: Spent } {
   const own = cost.own ?? cost;
   const held = Math.min(1, patience);
   return {
-    refusals: own.refusals * patience + (cost.refusals - own.refusals) * held,
-    pauseMs: own.pauseMs * patience + (cost.pauseMs - own.pauseMs) * held,
+    own: { refusals: own.refusals * patience, pauseMs: own.pauseMs * patience },
+    aftermath: {
+      refusals: (cost.refusals - own.refusals) * held,
+      pauseMs: (cost.pauseMs - own.pauseMs) * held,
+    },
   };
+}
+
+/** Refusals and pause time paid. */
+interface Spent {
+  readonly refusals: number;
+  readonly pauseMs: number;
+}
+
+/**
+ * A credit `left` after a probe's own bill, less its aftermath's `paid`: no lower than `-bound`
+ * (see {@link AFTERMATH_DEBT_MS}), nor raised by it.
+ */
+function afterAftermath(left: number, paid: number, bound: number): number {
+  return Math.max(left - paid, Math.min(left, -bound));
 }
 
 /**
