@@ -17,6 +17,8 @@ export interface ProbeCost {
   readonly confirmed?: boolean;
   /** What the probe itself cost, when the rate held after it was refused too (its aftermath): the rest is the aftermath's. */
   readonly own?: { readonly refusals: number; readonly pauseMs: number } | undefined;
+  /** The rate held before the probe, requests/s: below {@link EARNING_FLOOR} its aftermath's debt is not bounded. */
+  readonly heldBefore?: number;
 }
 
 /** Each probe that confirms the ceiling makes the next one wait this much longer, up to {@link MAX_PATIENCE}. */
@@ -142,12 +144,13 @@ export class ProbeBudget {
     const paid = paidFor(cost, eager ? EAGER : s.patience);
     const debt = MAX_PROBES_SAVED * Math.max(cost.refusals, s.refusalCost);
     const refusalsLeft = Math.max(-debt, s.refusalCredit - paid.own.refusals);
-    const aftermathRefusals = (AFTERMATH_DEBT_MS / 1000) * EARNING_FLOOR * this.#refusedShare;
+    const boundMs = aftermathBoundMs(cost);
+    const aftermathRefusals = (boundMs / 1000) * EARNING_FLOOR * this.#refusedShare;
     const refusalCredit = afterAftermath(refusalsLeft, paid.aftermath.refusals, aftermathRefusals);
     s.refusalCredit = Math.max(-debt, refusalCredit);
     const pauseDebt = MAX_PROBES_SAVED * Math.max(cost.pauseMs, s.pauseCostMs);
     const pauseLeft = Math.max(-pauseDebt, s.pauseCreditMs - paid.own.pauseMs);
-    const aftermathPauseMs = AFTERMATH_DEBT_MS * this.#pausedShare;
+    const aftermathPauseMs = boundMs * this.#pausedShare;
     s.pauseCreditMs = Math.max(
       -pauseDebt,
       afterAftermath(pauseLeft, paid.aftermath.pauseMs, aftermathPauseMs),
@@ -219,6 +222,18 @@ function paidFor(cost: ProbeCost, patience: number): { own: Spent; aftermath: Sp
 interface Spent {
   readonly refusals: number;
   readonly pauseMs: number;
+}
+
+/**
+ * How much earning time a probe's aftermath may leave the budget in debt, ms: {@link AFTERMATH_DEBT_MS},
+ * or no bound where the rate held before the probe was under {@link EARNING_FLOOR} — there each
+ * refusal is a larger share of the requests than the budget's, and only the debt keeps the refused
+ * share within it.
+ */
+function aftermathBoundMs(cost: ProbeCost): number {
+  return toppedUp(cost.heldBefore ?? Number.POSITIVE_INFINITY)
+    ? Number.POSITIVE_INFINITY
+    : AFTERMATH_DEBT_MS;
 }
 
 /**
