@@ -17,6 +17,8 @@ export interface ProbeCost {
   readonly confirmed?: boolean;
   /** What the probe itself cost, when the rate held after it was refused too (its aftermath): the rest is the aftermath's. */
   readonly own?: { readonly refusals: number; readonly pauseMs: number } | undefined;
+  /** The rate held before the probe, requests/s: below {@link EARNING_FLOOR} its aftermath's debt is not bounded. */
+  readonly heldBefore?: number;
 }
 
 /** Each probe that confirms the ceiling makes the next one wait this much longer, up to {@link MAX_PATIENCE}. */
@@ -30,6 +32,14 @@ const MAX_PATIENCE = 4;
 const WATCH_MS = 20_000;
 /** An eager probe (a capacity that fell) waits for this share of a probe's worth. */
 const EAGER = 0.5;
+/**
+ * The refusals and pauses of a refused probe's aftermath (refused at a held rate above the one
+ * held before it, within seconds) leave the budget no deeper in debt than this much time's earning,
+ * ms (pause credit at `pausedShare`, refusal credit at {@link EARNING_FLOOR} requests/s): they are
+ * the probe's too-high reading, or a capacity that fell in those seconds — then a debt of many
+ * pauses would hold the next probe back for minutes while the capacity comes back.
+ */
+const AFTERMATH_DEBT_MS = 30_000;
 
 /**
  * Requests/s of refusal credit every scope earns with time, when it sends
@@ -133,9 +143,18 @@ export class ProbeBudget {
     const s = this.#state;
     const paid = paidFor(cost, eager ? EAGER : s.patience);
     const debt = MAX_PROBES_SAVED * Math.max(cost.refusals, s.refusalCost);
-    s.refusalCredit = Math.max(-debt, s.refusalCredit - paid.refusals);
+    const refusalsLeft = Math.max(-debt, s.refusalCredit - paid.own.refusals);
+    const boundMs = aftermathBoundMs(cost);
+    const aftermathRefusals = (boundMs / 1000) * EARNING_FLOOR * this.#refusedShare;
+    const refusalCredit = afterAftermath(refusalsLeft, paid.aftermath.refusals, aftermathRefusals);
+    s.refusalCredit = Math.max(-debt, refusalCredit);
     const pauseDebt = MAX_PROBES_SAVED * Math.max(cost.pauseMs, s.pauseCostMs);
-    s.pauseCreditMs = Math.max(-pauseDebt, s.pauseCreditMs - paid.pauseMs);
+    const pauseLeft = Math.max(-pauseDebt, s.pauseCreditMs - paid.own.pauseMs);
+    const aftermathPauseMs = boundMs * this.#pausedShare;
+    s.pauseCreditMs = Math.max(
+      -pauseDebt,
+      afterAftermath(pauseLeft, paid.aftermath.pauseMs, aftermathPauseMs),
+    );
     s.refusalCost += (Math.max(1, cost.refusals) - s.refusalCost) * COST_WEIGHT;
     s.pauseCostMs += (cost.pauseMs - s.pauseCostMs) * COST_WEIGHT;
     s.patience =
@@ -185,15 +204,44 @@ export class ProbeBudget {
  * consumer competed) are paid once each, no more than the probe's own rate:
  * times the patience they would leave the budget in debt for minutes after
  * each probe of a slow scope, and its next probe would miss a capacity that
- * came back.
+ * came back (and once each, they leave no debt beyond {@link AFTERMATH_DEBT_MS}).
  */
-function paidFor(cost: ProbeCost, patience: number): { refusals: number; pauseMs: number } {
+function paidFor(cost: ProbeCost, patience: number): { own: Spent; aftermath: Spent } {
   const own = cost.own ?? cost;
   const held = Math.min(1, patience);
   return {
-    refusals: own.refusals * patience + (cost.refusals - own.refusals) * held,
-    pauseMs: own.pauseMs * patience + (cost.pauseMs - own.pauseMs) * held,
+    own: { refusals: own.refusals * patience, pauseMs: own.pauseMs * patience },
+    aftermath: {
+      refusals: (cost.refusals - own.refusals) * held,
+      pauseMs: (cost.pauseMs - own.pauseMs) * held,
+    },
   };
+}
+
+/** Refusals and pause time paid. */
+interface Spent {
+  readonly refusals: number;
+  readonly pauseMs: number;
+}
+
+/**
+ * How much earning time a probe's aftermath may leave the budget in debt, ms: {@link AFTERMATH_DEBT_MS},
+ * or no bound where the rate held before the probe was under {@link EARNING_FLOOR} — there each
+ * refusal is a larger share of the requests than the budget's, and only the debt keeps the refused
+ * share within it.
+ */
+function aftermathBoundMs(cost: ProbeCost): number {
+  return toppedUp(cost.heldBefore ?? Number.POSITIVE_INFINITY)
+    ? Number.POSITIVE_INFINITY
+    : AFTERMATH_DEBT_MS;
+}
+
+/**
+ * A credit `left` after a probe's own bill, less its aftermath's `paid`: no lower than `-bound`
+ * (see {@link AFTERMATH_DEBT_MS}), nor raised by it.
+ */
+function afterAftermath(left: number, paid: number, bound: number): number {
+  return Math.max(left - paid, Math.min(left, -bound));
 }
 
 /**

@@ -945,6 +945,42 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(seconds.reduce((sum, s) => sum + s, 0) / seconds.length).toBeLessThanOrEqual(30);
   }, 120_000);
 
+  it('finds a rise soon after a capacity that fell right after a refused probe, its refusals billed to the probe', async () => {
+    // A 1 s window answering `Retry-After: 2` falls from 90 req/s to 35-40 just after the probe
+    // at about 33 s (index 0 of these draws; at the others the probe came later and nothing here
+    // changes). The refusals that follow within 10 s, at rates above the one held before the probe,
+    // are billed to it as its aftermath: four refusals and 8 s of pauses took the pause credit to
+    // -7.4 s, about 150 s of earning at 5 %, and the rise at 110 or 120 s waited for it. The
+    // aftermath now leaves no debt beyond 30 s of earning. Measured: goodput 50.0 / 30.9 % before
+    // (the rise never found / found in 109 s), 83.6 / 86.3 % after (41 / 9 s).
+    const steps = (at: number[], rates: number[]) =>
+      at.map((s, i) => ({ fromMs: s * 1000, rate: rates[i] ?? 0 }));
+    const shapes = [
+      { rate: steps([0, 38, 110], [90, 40, 90]), riseAt: 110_000 },
+      { rate: steps([0, 38, 70, 120], [90, 35, 12, 60]), riseAt: 120_000 },
+    ];
+    const runs = await Promise.all(
+      shapes.map(async ({ rate, riseAt }) => {
+        const fell = server({
+          kind: 'fixed-window',
+          rate,
+          burst: 0,
+          latencyMs: 500,
+          jitterMs: 300,
+          retryAfter: 'fixed',
+          retryAfterS: 2,
+          durationMs: 240_000,
+        });
+        const { measures } = await runFamilyServer(fell, ratewise);
+        return { measures, rise: measures.stepUps.find((step) => step.atMs === riseAt) };
+      }),
+    );
+    for (const { measures, rise } of runs) {
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.75);
+      expect(rise?.seconds ?? Infinity).toBeLessThanOrEqual(60);
+    }
+  }, 60_000);
+
   it('obeys a limit that refuses with bare 503s once an unseen consumer takes a share of it', async () => {
     // The rate learned before the consumer came is refused a tenth of the time: bare 503s at that
     // share passed for an origin's noise and were never obeyed (6.7 % refused before; 2.0 %
