@@ -16,7 +16,7 @@ export interface ProbeCost {
   /** Whether it found the ceiling where it was (a stable capacity). */
   readonly confirmed?: boolean;
   /** What the probe itself cost, when the rate held after it was refused too (its aftermath): the rest is the aftermath's. */
-  readonly own?: { readonly refusals: number; readonly pauseMs: number } | undefined;
+  readonly own?: Spent | undefined;
   /** The rate held before the probe, requests/s: below {@link EARNING_FLOOR} its aftermath's debt is not bounded. */
   readonly heldBefore?: number;
 }
@@ -37,7 +37,8 @@ const EAGER = 0.5;
  * held before it, within seconds) leave the budget no deeper in debt than this much time's earning,
  * ms (pause credit at `pausedShare`, refusal credit at {@link EARNING_FLOOR} requests/s): they are
  * the probe's too-high reading, or a capacity that fell in those seconds — then a debt of many
- * pauses would hold the next probe back for minutes while the capacity comes back.
+ * pauses would hold the next probe back for minutes while the capacity comes back. Not below
+ * {@link EARNING_FLOOR} (see `aftermathBoundMs`).
  */
 const AFTERMATH_DEBT_MS = 30_000;
 
@@ -204,7 +205,7 @@ export class ProbeBudget {
  * consumer competed) are paid once each, no more than the probe's own rate:
  * times the patience they would leave the budget in debt for minutes after
  * each probe of a slow scope, and its next probe would miss a capacity that
- * came back (and once each, they leave no debt beyond {@link AFTERMATH_DEBT_MS}).
+ * came back (and at the earning floor or above, no debt beyond {@link AFTERMATH_DEBT_MS}).
  */
 function paidFor(cost: ProbeCost, patience: number): { own: Spent; aftermath: Spent } {
   const own = cost.own ?? cost;
