@@ -51,6 +51,12 @@ const EARNING_FLOOR = 2;
 const [STEP, REACHED, JUDGED_MS, SCAN_MS, PHASES] = [1.25, 0.9, 30_000, 100, 100];
 const share = Number(values.share);
 const runs = values.runs ? JSON.parse(await readFile(values.runs, 'utf8')) : undefined;
+if (runs?.some((row) => row.runs > 1)) {
+  console.error(
+    'family-stepup-bound: --runs takes one run of bench/family-servers.mjs, not a pooled file',
+  );
+  process.exit(2);
+}
 
 /** Served rate `t` ms after the first probe, climbing from `from` to `to` on the probe's curve. */
 const curve = (from, to, pauseMs) => {
