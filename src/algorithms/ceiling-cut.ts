@@ -16,9 +16,10 @@ import { isRefusal, type Sample } from './sample.js';
 const HELD_CUT = 0.5;
 /**
  * A ceiling guessed from fewer requests in flight than this is probed from
- * gently, as a measured one: a limit that let one or two through at once is
- * mostly a slow one (1-6 req/s), the guess within a few times its capacity, its
- * readings a few sends each, and a steep climb there overshoots in a send or two.
+ * less steeply (see `learnedRate`): a limit that let one or two through at once
+ * is often a slow one (1-6 req/s), the guess within a few times its capacity, its
+ * readings a few sends each, and a climb as steep as a slow start there
+ * overshoots in a send or two.
  */
 const STEEP_GUESS = 3;
 /** Probes are not started by the budget alone: also no sooner than this many round trips after a cut. */
@@ -136,10 +137,15 @@ export function cutOnRefusal(
     // refused again, and that refusal cuts by half. A free probe (its refusal
     // named no pause, see `namesNoPause`) holds its floor: with no pause to
     // drain what it sent over the limit, a guess above the capacity is
-    // refused a window later, after its recount, as the rate held.
+    // refused a window later, after its recount, as the rate held. The floor
+    // of a probe that checked a guessed ceiling is that guess, nothing
+    // measured (see `freeProbeHold`).
     if (recounts.plan(sample, cut, meter, settings.minPauseMs) && probing) {
       const guess = Math.min(ceiling, current / (1 + settings.probeStep));
-      ceiling = isRefusal(sample) && namesNoPause(sample) ? floor : Math.max(floor, guess);
+      ceiling =
+        isRefusal(sample) && namesNoPause(sample)
+          ? freeProbeHold(current, floor, fromGuess)
+          : Math.max(floor, guess);
     }
   }
   if (probing && prober.heldUncut) recounts.trial.passed();
@@ -190,6 +196,21 @@ export function lowestCeiling(
   if (current === Infinity) return measured ? 0 : sample.inflight;
   if (probing) return proven ? learned.ceiling : learned.ceiling * (1 - learned.margin);
   return current * HELD_CUT;
+}
+
+/**
+ * The ceiling a free probe (its refusal named no pause), refused at `current`, holds until its
+ * recount is in: its `floor`, the rate held before it, or for a probe that checked a ceiling
+ * guessed from nothing (`fromGuess`), at least {@link HELD_CUT} of the rate refused. That guess
+ * ("as many per second as were in flight", 2-10 req/s) is no rate the server granted, and the
+ * probe climbed to the rate refused through rates it granted: held at the guess for the second or
+ * two its recount takes (three on second-long pages), a fast limit of small burst was sent a
+ * tenth of its capacity. Half the rate refused is under the capacity of a limit that refills as it
+ * goes, whose probe climbed at most twice what it accepted; one whose probe spent a window refuses
+ * the next sends at it, and that is the probe's aftermath (see `FreeProbeAftermath`).
+ */
+function freeProbeHold(current: number, floor: number, fromGuess: boolean): number {
+  return fromGuess ? Math.max(floor, current * HELD_CUT) : floor;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { probingRate } from './probe-curve.js';
-import type { RateParts } from './rate-parts.js';
+import type { CeilingGuess, RateParts } from './rate-parts.js';
 
 /** A probe's clock runs only while the server is accepting at least this share of what is sent. */
 const IN_USE = 0.6;
@@ -12,6 +12,21 @@ const MIN_JUDGED = 8;
  * little). Still never more than twice what the server accepts.
  */
 const GUESS_CLIMB = 4;
+/**
+ * A probe from a ceiling guessed from one or two in flight (`gentle` or `burstless`) doubles its
+ * excess this many times as often as a measured ceiling's. That guess, about 2 req/s, says only
+ * that the limit's burst is under two: the limits that refuse so are slow ones (1-6 req/s) as
+ * often as fast ones of burst 1 or 2 on short pages (12-30 req/s), which the gentle curve took
+ * 7-10 s to reach. Twice as steep, it reaches them in 4-6 s; as steep as a slow start (see
+ * {@link GUESS_CLIMB}), its climb overshot the slow ones by the time their refusal came back.
+ */
+const GENTLE_GUESS_CLIMB = 2;
+
+/** How many times as often as a measured ceiling's a probe from a ceiling of kind `guess` doubles its excess. */
+function climbOf(guess: CeilingGuess): number {
+  if (guess === 'none') return 1;
+  return guess === 'steep' ? GUESS_CLIMB : GENTLE_GUESS_CLIMB;
+}
 
 /**
  * The rate an adaptive rate's `parts` have learned, requests/s, before the
@@ -30,7 +45,7 @@ export function learnedRate(parts: RateParts | undefined): number {
   const curve = {
     ceiling,
     firstStep,
-    doublingMs: parts.guess === 'steep' ? doublingMs / GUESS_CLIMB : doublingMs,
+    doublingMs: doublingMs / climbOf(parts.guess),
   };
   return probingRate(curve, probeMs, accepted, minRate);
 }

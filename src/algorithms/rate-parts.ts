@@ -46,8 +46,9 @@ export class RateParts implements CutParts {
    * Whether the ceiling is a guess, read from nothing (refused before
    * anything was measured: as many per second as were in flight), until a cut
    * or a count measures the capacity; its probe's refusal is judged by its
-   * last second (see `refusedProbeSpan`). From three or more in flight the
-   * probe climbs steeply (see `learnedRate`). Not saved: it matters for seconds.
+   * last second (see `refusedProbeSpan`). Its probe climbs more steeply than
+   * a measured ceiling's, from three or more in flight as steeply as a slow
+   * start (see `learnedRate`). Not saved: it matters for seconds.
    */
   guess: CeilingGuess = 'none';
   #recounts: CeilingRecounts | undefined;

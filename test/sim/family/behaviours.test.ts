@@ -1084,6 +1084,49 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     }
   });
 
+  it('checks a guess from one or two in flight within seconds on a fast limit of burst 1', async () => {
+    // A limit of burst 1 refuses the second send of the slow start's first round trip, whatever its
+    // rate: the guessed first ceiling is about 2 req/s against 12-26. Probed from on the gentle
+    // curve of a measured ceiling (5 % above it, the excess doubling each second) it took 7-10 s to
+    // climb there, and a free probe's refusal then held that guess until its recount: cold start
+    // 62 / 55 / 45 % before (simulation seeds 9, index 0-2 and 10-11: 62 / 54-55 / 43-45 %). The
+    // excess doubling each half second, and a refused free probe holding half the rate refused:
+    // 70 / 69 / 53 % (65-71 / 69-71 / 53-55 %). Slow limits of burst 1 keep their own tests above.
+    const fast = (
+      rate: number,
+      kind: FamilyServer['kind'],
+      latencyMs: number,
+      slots: number,
+      retryAfter: FamilyServer['retryAfter'],
+    ) =>
+      server({
+        kind,
+        rate: [{ fromMs: 0, rate }],
+        burst: 1,
+        latencyMs,
+        jitterMs: latencyMs / 2,
+        retryAfter,
+        client: { maxConcurrency: slots, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const runs = await Promise.all(
+      [
+        fast(12, 'gcra', 20, 2, 'zero'),
+        fast(20, 'token-bucket', 100, 8, 'none'),
+        fast(26, 'token-bucket', 140, 9, 'http-date'),
+      ].map((s) => runFamilyServer(s, ratewise)),
+    );
+    const [quick, bare, dated] = runs.map((run) => run.measures);
+    expect(quick?.coldStart).toBeGreaterThanOrEqual(0.64);
+    expect(bare?.coldStart).toBeGreaterThanOrEqual(0.65);
+    expect(dated?.coldStart).toBeGreaterThanOrEqual(0.5);
+    for (const measures of [quick, bare]) expect(measures?.goodput).toBeGreaterThanOrEqual(0.94);
+    expect(dated?.goodput).toBeGreaterThanOrEqual(0.78);
+    for (const measures of [quick, bare, dated]) {
+      expect(measures?.refusedAll).toBeLessThanOrEqual(0.012);
+    }
+  });
+
   it('reads the probe that checks a guess from a limit that granted one or two sends by its accepted spacing', async () => {
     // A limit that granted one or two of the first sends before refusing has (almost) no burst: its
     // accepted sends came at least one interval of its capacity apart, so the fastest spacing the
