@@ -66,8 +66,10 @@ export function cutOnRefusal(
   parts: CutParts,
 ): void {
   const { settings, meter, prober, recounts, alarm } = parts;
-  prober.onRefusal();
-  if (!startsNewEvent(sample, decisions.lastDecreaseAt)) return;
+  if (!startsNewEvent(sample, decisions.lastDecreaseAt)) {
+    prober.onRefusal();
+    return;
+  }
   const { at } = sample;
   alarm.forget(); // a refusal outranks a latency alarm: never undo this cut
   decisions.lastDecreaseAt = at;

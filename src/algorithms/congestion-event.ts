@@ -46,12 +46,12 @@ export function freshEvent(at: number): CongestionEvent {
 export const NO_EVENT: Readonly<CongestionEvent> = Object.freeze(freshEvent(NEVER));
 
 /**
- * A refusal at a held rate, already counted, continues a probe's `event`: the
+ * A refusal at a held rate, not yet counted, continues a probe's `event`: the
  * probe's reading was too high (it no longer confirms, nor names the ceiling
  * it started from), and what comes from here is its aftermath.
  */
 export function toAftermath(event: CongestionEvent): void {
   event.confirmed = false;
   event.probedFrom = Number.NaN;
-  event.own ??= { refusals: event.refusals - 1, pauseMs: event.pauseMs };
+  event.own ??= { refusals: event.refusals, pauseMs: event.pauseMs };
 }

@@ -126,8 +126,10 @@ export class Prober {
 
   /**
    * A cut: a refusal at a held rate in a probe's aftermath continues its event; anything else
-   * settles the probe's bill and starts a new event. The probe stops either way; the peak is told
-   * whether the cut read calmly.
+   * settles the probe's bill and starts a new event. The cut's own refusal is counted here, in the
+   * event it continues or begins, never in the one before (a probe settled by the next cut was
+   * billed that cut's first refusal too). The probe stops either way; the peak is told whether the
+   * cut read calmly.
    */
   onCut(cut: CutReport, ceiling: number): void {
     this.#ceilingPeak().onCut(cut.at, cut.calm);
@@ -135,8 +137,10 @@ export class Prober {
     this.#heldCut = !probing;
     this.#lastRefusalCutAt = cut.refusal ? cut.at : Number.POSITIVE_INFINITY;
     if (probing) this.#lastProbe.remember(cut, cut.heldBeforeProbe);
-    if (this.#inAftermath(cut)) toAftermath(this.#current());
-    else {
+    if (this.#inAftermath(cut)) {
+      toAftermath(this.#current());
+      this.onRefusal();
+    } else {
       if (this.#event?.probe) this.#settle(cut.at, ceiling);
       this.#event = {
         ...freshEvent(cut.at),

@@ -150,6 +150,23 @@ describe('AdaptiveRate', () => {
     expect(rate.ceiling).toBeLessThan(ceiling as number);
   });
 
+  it("bills a probe settled by the next cut its own refusal, not also the cut's", () => {
+    // A probe refused with no pause named, then the rate held before it refused 2 s later: that
+    // refusal begins a new event (no higher than the rate held before the probe, it is no
+    // aftermath), and settles there the probe's bill, which the budget had not settled yet.
+    const rate = learned30();
+    stream(rate, 28, 4400, 32_000);
+    expect(rate.probing).toBe(true);
+    const probeAt = 32_000;
+    rate.onSample(sample({ kind: 'throttled', sentAt: probeAt, at: probeAt + 1 }));
+    expect(rate.probing).toBe(false);
+    stream(rate, 20, probeAt + 100, probeAt + 2000, 1);
+    const credit = () => rate.snapshot(SAME_CLOCKS).budget?.refusalCredit as number;
+    const before = credit();
+    rate.onSample(sample({ kind: 'throttled', sentAt: probeAt + 2000, at: probeAt + 2001 }));
+    expect(before - credit()).toBeCloseTo(1, 1); // the probe's one refusal (2 when it was billed the cut's too)
+  });
+
   it('probes above the ceiling when the budget allows, the excess doubling each probeDoublingMs', () => {
     const rate = new AdaptiveRate({ refusedShare: 0.5, pausedShare: 0.5 }); // a cheap budget
     stream(rate, 30, 0, 3000);

@@ -1325,7 +1325,9 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // Now a paced refusal after a refuted trial needs that evidence, and a refusal sent within a
     // success's round trip of the last refusal's arrival is the same event. Measured (180 s, 64
     // slots): 88.1 / 44.8 / 82.2 / 93.2 % steady, 1.00 / 1.47 / 1.07 / 0.57 % refused before; 95.2 /
-    // 96.2 / 95.8 / 95.9 %, 0.46 / 0.35 / 0.35 / 0.42 % after.
+    // 96.2 / 95.8 / 95.9 %, 0.46 / 0.35 / 0.35 / 0.42 % after. With a probe settled by the next cut
+    // billed its own refusals only (not also that cut's): 94.6 / 95.7 / 95.8 / 95.9 %, 0.35 / 0.86 /
+    // 0.35 / 0.42 % — more probes, within the probe budget's 1 %.
     const log = (rate: number, latencyMs: number, retryAfter: FamilyServer['retryAfter']) =>
       server({
         kind: 'sliding-log',
@@ -1345,7 +1347,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     );
     for (const { measures } of runs) {
       expect(measures.goodput).toBeGreaterThanOrEqual(0.93);
-      expect(measures.refused).toBeLessThanOrEqual(0.006);
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
     }
   });
 
