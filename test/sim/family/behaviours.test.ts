@@ -39,6 +39,28 @@ const cappedServer = (slots: number, latencyMs: number, overrides: Partial<Famil
     ...overrides,
   });
 
+/**
+ * A 60 s run on a limit of `kind` at `rate` req/s with no burst (burst 1), on pages of `latencyMs`
+ * (jitter half that), the client allowed `slots` in flight.
+ */
+const burstless = (
+  kind: FamilyServer['kind'],
+  rate: number,
+  latencyMs: number,
+  slots: number,
+  retryAfter: FamilyServer['retryAfter'],
+) =>
+  server({
+    kind,
+    rate: [{ fromMs: 0, rate }],
+    burst: 1,
+    latencyMs,
+    jitterMs: latencyMs / 2,
+    retryAfter,
+    client: { maxConcurrency: slots, timeoutMs: 30_000 },
+    durationMs: 60_000,
+  });
+
 /** Capacity 20 req/s, four times that from 90 s on. */
 const stepUp = [
   { fromMs: 0, rate: 20 },
@@ -1049,28 +1071,11 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // 49.0 / 54.4 / 56.7 %, steady 61.3 / 77.0 / 98.1 % before). Judged by its last second (or 8
     // sends), a span the pause did not touch, it reads the capacity: 57.0 / 60.0 / 64.2 %, steady
     // 84.0 / 86.7 / 98.1 % (simulation seeds 10-11: 57.0 / 60.0 / 64.2 %, 84.7 / 85.2-86.7 / 98.1 %).
-    const slow = (
-      kind: FamilyServer['kind'],
-      rate: number,
-      latencyMs: number,
-      slots: number,
-      retryAfter: FamilyServer['retryAfter'],
-    ) =>
-      server({
-        kind,
-        rate: [{ fromMs: 0, rate }],
-        burst: 1,
-        latencyMs,
-        jitterMs: latencyMs / 2,
-        retryAfter,
-        client: { maxConcurrency: slots, timeoutMs: 30_000 },
-        durationMs: 60_000,
-      });
     const runs = await Promise.all(
       [
-        slow('token-bucket', 5, 150, 3, 'wait'),
-        slow('token-bucket', 4.5, 190, 2, 'none'),
-        slow('gcra', 12, 20, 2, 'zero'),
+        burstless('token-bucket', 5, 150, 3, 'wait'),
+        burstless('token-bucket', 4.5, 190, 2, 'none'),
+        burstless('gcra', 12, 20, 2, 'zero'),
       ].map((s) => runFamilyServer(s, ratewise)),
     );
     const [waiting, bare, quick] = runs.map((run) => run.measures);
@@ -1092,28 +1097,11 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // 62 / 55 / 45 % before (simulation seeds 9, index 0-2 and 10-11: 62 / 54-55 / 43-45 %). The
     // excess doubling each half second, and a refused free probe holding half the rate refused:
     // 70 / 69 / 53 % (65-71 / 69-71 / 53-55 %). Slow limits of burst 1 keep their own tests above.
-    const fast = (
-      rate: number,
-      kind: FamilyServer['kind'],
-      latencyMs: number,
-      slots: number,
-      retryAfter: FamilyServer['retryAfter'],
-    ) =>
-      server({
-        kind,
-        rate: [{ fromMs: 0, rate }],
-        burst: 1,
-        latencyMs,
-        jitterMs: latencyMs / 2,
-        retryAfter,
-        client: { maxConcurrency: slots, timeoutMs: 30_000 },
-        durationMs: 60_000,
-      });
     const runs = await Promise.all(
       [
-        fast(12, 'gcra', 20, 2, 'zero'),
-        fast(20, 'token-bucket', 100, 8, 'none'),
-        fast(26, 'token-bucket', 140, 9, 'http-date'),
+        burstless('gcra', 12, 20, 2, 'zero'),
+        burstless('token-bucket', 20, 100, 8, 'none'),
+        burstless('token-bucket', 26, 140, 9, 'http-date'),
       ].map((s) => runFamilyServer(s, ratewise)),
     );
     const [quick, bare, dated] = runs.map((run) => run.measures);
