@@ -93,7 +93,9 @@ export class ConcurrencyCeiling {
    * refused request made (what was accepted lags a round trip behind in a
    * slow start, so it would read half the cap). A cap on trial starts with a
    * probe's worth of credit, so it is checked (one past it) once held for
-   * {@link TRIAL_HOLD_MS}; `cut`: the limit and slow-start threshold before
+   * {@link TRIAL_HOLD_MS} — or, where its refusal asked for a longer pause,
+   * once the budget has earned the rest of that pause (see
+   * {@link checkPauseMs}); `cut`: the limit and slow-start threshold before
    * the refusal, restored if the trial fails.
    */
   onRefused(sample: Sample, min: number, cut: { limit: number; threshold: number }): void {
@@ -106,6 +108,7 @@ export class ConcurrencyCeiling {
       this.#pausedShare,
       sample.at,
       tentative ? 1 : 0,
+      tentative ? checkPauseMs(sample) : 0,
     );
     if (this.#step > 0) {
       // Refused one past where it began: the probe found the cap where it was.
@@ -165,4 +168,18 @@ export function readCeilingState(
   const budget = readProbeBudget(record, `${owner} ceiling`);
   if (budget !== undefined) state.budget = budget;
   return state;
+}
+
+/**
+ * The pause a cap on trial's check is expected to cost, ms: the pause its
+ * refusal asked for (a cap answers its check as it answered the slow start),
+ * beyond the {@link TRIAL_HOLD_MS} the trial holds at the cap anyway. A
+ * constant `Retry-After` of seconds makes a refused check cost as much as the
+ * first refusal did, and a cap met in the slow start is usually exact (one
+ * past it is refused): the check then waits for the budget (`pausedShare` of
+ * the time) like any probe, while a rate limit the cap was not refutes it for
+ * free as before, with a refusal at no more in flight.
+ */
+function checkPauseMs(sample: Sample): number {
+  return Math.max(0, (sample.signal.retryAfterMs ?? 0) - TRIAL_HOLD_MS);
 }

@@ -91,15 +91,19 @@ export class ProbeBudget {
   /** Requests earned for since the time was last brought up to date. */
   #requestsSince = 0;
 
-  /** @param probes credit to start with, in probes' worth. */
-  constructor(refusedShare: number, pausedShare: number, at: number, probes = 0) {
+  /**
+   * @param probes credit to start with, in probes' worth.
+   * @param pauseMs the pause a probe is expected to cost to start with, ms
+   *   (until the first probe's bill says otherwise).
+   */
+  constructor(refusedShare: number, pausedShare: number, at: number, probes = 0, pauseMs = 0) {
     this.#refusedShare = refusedShare;
     this.#pausedShare = pausedShare;
     this.#state = {
       refusalCredit: probes,
       pauseCreditMs: 0,
       refusalCost: 1,
-      pauseCostMs: 0,
+      pauseCostMs: pauseMs,
       patience: 1,
       at,
     };

@@ -191,6 +191,27 @@ describe('AimdLimit', () => {
     expect(limit.limit).toBe(25);
   });
 
+  it('checks a cap on trial whose refusal asked for a pause of seconds only once the budget has earned that pause', () => {
+    // A cap answers its check as it answered the slow start: a refused check would cost another
+    // 4 s pause. Beyond the second the trial holds anyway, 3 s of pause at 3 % of the time.
+    const limit = new AimdLimit({ initialLimit: 4 });
+    succeed(limit, 4);
+    succeed(limit, 8, 2000);
+    const refused = { at: 3000, sentAt: 2900, kind: 'throttled' as const, inflight: 14 };
+    const paused = { ...refused, retryAfterMs: 4000 };
+    limit.onSample(sample({ ...paused, overConcurrency: true, capTrial: 'begins' }));
+    expect(limit.limit).toBe(13);
+    // Held well past the pause and the second's hold, 100 successes a second: no check yet.
+    let at = 7000;
+    for (; at < 60_000; at += 10) limit.onSample(sample({ at, inflight: 13 }));
+    expect(limit.limit).toBe(13);
+    // Once 3 s of pause are earned (100 s at 3 %), the cap is checked one past it.
+    for (; at < 110_000 && limit.limit === 13; at += 10)
+      limit.onSample(sample({ at, inflight: 13 }));
+    expect(limit.limit).toBe(14);
+    expect(at).toBeGreaterThan(100_000);
+  });
+
   it('forgets a cap on trial that a refusal for the rate refutes, and keeps one the check confirmed', () => {
     const trial = () => {
       const limit = new AimdLimit({ initialLimit: 16 });
