@@ -1231,8 +1231,10 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       [capped(10, 40, 'zero'), capped(60, 170, 'fixed')].map((s) => runFamilyServer(s, ratewise)),
     );
     expect(fast?.measures.coldStart).toBeGreaterThanOrEqual(0.9);
-    // Two 4 s pauses in the first 20 s (the first refusal's and the check's) cap it near 60 %.
-    expect(paused?.measures.coldStart).toBeGreaterThanOrEqual(0.5);
+    // One 4 s pause in the first 20 s, the first refusal's: the check one past the cap, which the
+    // cap refuses with the same pause, waits for the probe budget to earn it (two pauses, the
+    // check's a second after the first ended, held it near 60 % before: 57.8 %; now 77.4 %).
+    expect(paused?.measures.coldStart).toBeGreaterThanOrEqual(0.75);
     for (const run of [fast, paused]) expect(run?.measures.refused).toBeLessThanOrEqual(0.015);
   });
 
