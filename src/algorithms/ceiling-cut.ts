@@ -26,6 +26,12 @@ const STEEP_GUESS = 3;
 const HOLD_RTTS = 4;
 /** A grant read soon after a pause says only "at least" when the floor over that pause is this many requests or more. */
 const BOUND_REQUESTS = 8;
+/**
+ * An aftermath's return under this share of the rate it refused leaves the capacity between them
+ * unread: half way to the rate held before the probe comes under it only where the probe climbed
+ * past 2.5 times that rate before a refusal (a capacity that rose, not one that fell as it probed).
+ */
+const UNREAD_SHARE = 0.7;
 /** A pause asked again is the same one if the pause it brought was at most this share longer. */
 const SAME_PAUSE = 0.25;
 
@@ -54,8 +60,11 @@ export interface CutParts {
  * ({@link adaptedMargin});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill; a cut at a held rate that left only a
- * bound (see {@link leavesOnlyBound}) owes it the next probe. `current` is the learned rate that was
- * refused; `probeStartedAt`, when the probe (if any) started.
+ * bound (see {@link leavesOnlyBound}) owes it the next probe, as does one in a
+ * refused probe's aftermath whose return came under {@link UNREAD_SHARE} of
+ * the rate refused (once per refused probe: see `Prober.oweAftermath`).
+ * `current` is the learned rate that was refused; `probeStartedAt`, when the
+ * probe (if any) started.
  */
 export function cutOnRefusal(
   decisions: RateDecisions,
@@ -156,9 +165,10 @@ export function cutOnRefusal(
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
-  const owing = aftermath === undefined && raised?.proven !== true;
+  const owing = raised?.proven !== true;
   if (!probing && owing && leavesOnlyBound(sample, measured, floor, meter)) {
-    prober.owe();
+    if (aftermath === undefined) prober.owe();
+    else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }
   decisions.ceiling = ceiling;
   const holdMs = speed === 'cut-hard' ? settings.overloadHoldMs : settings.minHoldMs;

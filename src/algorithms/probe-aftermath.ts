@@ -43,6 +43,11 @@ export function inAftermath(refusal: HeldRefusal, probeAt: number, heldBefore: n
 export class RefusedProbeMemory {
   #last: { at: number; heldBefore: number; read: number; retryAfterMs?: number } | undefined;
 
+  /** When the last refused probe was refused, ms; `NaN` before the first. */
+  get at(): number {
+    return this.#last?.at ?? Number.NaN;
+  }
+
   /** Remembers a probe refused by `refusal`, which held `heldBefore` before it. */
   remember(refusal: HeldRefusal, heldBefore: number): void {
     const { at, read = heldBefore, retryAfterMs } = refusal;

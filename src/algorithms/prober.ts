@@ -72,6 +72,8 @@ export class Prober {
   #owed = false;
   /** Whether the current (or last) probe was owed. */
   #owedProbe = false;
+  /** When the refused probe whose aftermath last owed the next probe was refused, ms. */
+  #aftermathOwedFor = Number.NaN;
 
   /** @param shares what the budget earns, as in `AdaptiveRateOptions`. */
   constructor(shares: ProbeShares) {
@@ -196,6 +198,20 @@ export class Prober {
   owe(count?: number): void {
     const rose = count === undefined || this.#ceilingPeak().rose(count);
     if (rose && this.#probeMs === undefined) this.#owed = true;
+  }
+
+  /**
+   * A refusal in a refused probe's aftermath sent the rate far below the rate it refused, and its
+   * reading left only a bound (`leavesOnlyBound` in ceiling-cut.ts): the next probe is owed
+   * ({@link Prober.owe}), once per refused probe. The capacity that probe crossed lies between the
+   * two; held at the return (a reading of its climb, or half way to the rate held before it, far
+   * below a capacity that rose), the budget's next probe is a minute or more of constant pauses away.
+   */
+  oweAftermath(): void {
+    const refusedAt = this.#lastProbe.at;
+    if (refusedAt === this.#aftermathOwedFor) return;
+    this.#aftermathOwedFor = refusedAt;
+    this.owe();
   }
 
   /** The budget's plain state, if it was opened, its time as wall-clock epoch ms. */

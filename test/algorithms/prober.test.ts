@@ -61,6 +61,39 @@ describe('Prober', () => {
     expect(prober.probeMs).toBe(0);
   });
 
+  it('owes one probe per refused probe whose aftermath left the capacity unread', () => {
+    const gate = { at: 5000, ceiling: 31, holdUntil: 0, pausedUntil: 0, quotaBinds: () => false };
+    const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
+    prober.openBudget(0); // nothing earned: no probe the budget would pay for
+    prober.setProbe(0);
+    prober.onCut(cut(1000, 40), 31); // a probe refused
+    prober.onCut(cut(3000, 38), 31); // its aftermath, far below: the next probe owed
+    prober.oweAftermath();
+    prober.maybeStart(gate);
+    expect(prober.probeMs).toBe(0);
+    prober.setProbe(undefined); // stopped unrefused (as a latency alarm stops it)
+    prober.onCut(cut(6000, 36), 31); // the same probe's aftermath again: owed once already
+    prober.oweAftermath();
+    prober.maybeStart({ ...gate, at: 7000 });
+    expect(prober.probeMs).toBeUndefined(); // the budget's next probe
+  });
+
+  it('owes a probe again for a later refused probe whose aftermath left the capacity unread', () => {
+    const gate = { at: 5000, ceiling: 31, holdUntil: 0, pausedUntil: 0, quotaBinds: () => false };
+    const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
+    prober.openBudget(0);
+    prober.setProbe(0);
+    prober.onCut(cut(1000, 40), 31);
+    prober.onCut(cut(3000, 38), 31);
+    prober.oweAftermath();
+    prober.maybeStart(gate);
+    prober.onCut(cut(6000, 40), 31); // the owed probe refused
+    prober.onCut(cut(8000, 38), 31); // and its aftermath far below
+    prober.oweAftermath();
+    prober.maybeStart({ ...gate, at: 9000 });
+    expect(prober.probeMs).toBe(0);
+  });
+
   it('starts an owed probe once the hold and the pause are over, whatever the budget holds, and does not charge it', () => {
     const prober = new Prober({ refusedShare: 0.01, pausedShare: 0.05 });
     prober.openBudget(0); // nothing earned: no probe the budget would pay for

@@ -680,6 +680,46 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(goodputs.reduce((sum, g) => sum + g, 0) / goodputs.length).toBeGreaterThanOrEqual(0.86);
   }, 120_000); // 180 s of a 400 req/s server four times: ~8 s of CPU
 
+  it('probes again soon after a refused probe’s aftermath sent the rate far below a fast window that rose, under a constant Retry-After', async () => {
+    // A 1 s window rising 110 → 300 → 500 req/s, each refusal `Retry-After: 4`. The probe after the
+    // last rise climbs from 107 to 820, its recount after the pause counts a window's whole grant
+    // (~700), the rate it sets is refused, and so is the one the aftermath returns to (the probe's
+    // reading, 504): the second return goes half way to the rate held before the probe, 297, and
+    // the budget's next probe is a minute of pauses away. Served over the last 40 s: 59.6–61.3 % of
+    // capacity on main (indexes 0–3); 76.8–82.2 % with the next probe owed.
+    const rose = (index: number) =>
+      server({
+        index,
+        kind: 'fixed-window',
+        rate: [
+          { fromMs: 0, rate: 110 },
+          { fromMs: 85_000, rate: 300 },
+          { fromMs: 160_000, rate: 500 },
+        ],
+        burst: 40,
+        retryAfter: 'fixed',
+        retryAfterS: 4,
+        client: { maxConcurrency: 256, timeoutMs: 30_000 },
+        durationMs: 240_000,
+      });
+    const fromMs = 200_000;
+    const runs = await Promise.all(
+      [0, 1, 2, 3].map(async (index) => {
+        let served = 0;
+        const { measures } = await runFamilyServer(rose(index), ratewise, {
+          events: (event) => {
+            if (event.type === 'sample' && event.status === 200 && event.t >= fromMs) served++;
+          },
+        });
+        return { measures, share: served / ((500 * (240_000 - fromMs)) / 1000) };
+      }),
+    );
+    for (const { measures, share } of runs) {
+      expect(share).toBeGreaterThanOrEqual(0.75);
+      expect(measures.refusedAll).toBeLessThanOrEqual(0.001);
+    }
+  }, 120_000); // 240 s of a server at up to 500 req/s four times
+
   it('waits out a long window the server keeps closed in pauses that grow with it, not doubling past its end', async () => {
     // Target 95 %. A 60 s sliding log at 200 req/s grants a whole minute's requests to a burst, then
     // stays closed until the first of them ages out. Pauses doubling while it refused on resume
