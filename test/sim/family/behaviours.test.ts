@@ -686,7 +686,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     // (~700), the rate it sets is refused, and so is the one the aftermath returns to (the probe's
     // reading, 504): the second return goes half way to the rate held before the probe, 297, and
     // the budget's next probe is a minute of pauses away. Served over the last 40 s: 59.6–61.3 % of
-    // capacity on main (indexes 0–3); 76.8–82.2 % with the next probe owed.
+    // capacity held there (indexes 0–3); 76.8–82.2 % with the next probe owed.
     const rose = (index: number) =>
       server({
         index,
