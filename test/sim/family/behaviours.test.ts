@@ -1169,16 +1169,7 @@ describe('ratewise on targeted family servers (virtual time)', () => {
       latencyMs: number,
       slots: number,
       retryAfter: FamilyServer['retryAfter'],
-    ) =>
-      server({
-        rate: [{ fromMs: 0, rate }],
-        burst: 1,
-        latencyMs,
-        jitterMs: latencyMs / 2,
-        retryAfter,
-        client: { maxConcurrency: slots, timeoutMs: 30_000 },
-        durationMs: 60_000,
-      });
+    ) => burstless('token-bucket', rate, latencyMs, slots, retryAfter);
     const runs = await Promise.all(
       [slow(5, 150, 3, 'wait'), slow(4.5, 190, 2, 'none'), slow(3, 300, 2, 'none')].map((s) =>
         runFamilyServer(s, ratewise),
