@@ -11,6 +11,8 @@ export interface FamilyBenchCommand {
   json: boolean;
   /** Timing noise between each strategy and the server, ms (0: none). */
   timingNoiseMs: number;
+  /** ratewise's probing budget (see `ControlOptions.refusedShare`); its default when absent. */
+  refusedShare?: number;
   /** Worker threads (default: the machine's parallelism). */
   threads?: number;
 }
@@ -31,6 +33,7 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
     strategies: command.strategies,
     ...(command.timingNoiseMs > 0 ? { timingNoiseMs: command.timingNoiseMs } : {}),
     ...(command.threads ? { threads: command.threads } : {}),
+    ...budget(command),
     onServer: (_server, done) => {
       if (tty) process.stderr.write(`\rbench --family: ${done}/${command.count} servers`);
       else if (done % 50 === 0 || done === command.count)
@@ -46,6 +49,7 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
     const output = JSON.stringify({
       seed: command.seed,
       ...noiseMs,
+      ...budget(command),
       figures: result.figures,
       targets,
     });
@@ -56,12 +60,19 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
     (t) => `- ${t.met ? 'met' : 'MISSED'}: ${t.name} ${t.goal} (${t.value})`,
   );
   const noise = command.timingNoiseMs > 0 ? `, timing noise 0–${command.timingNoiseMs} ms` : '';
+  const share = command.refusedShare;
+  const shared = share === undefined ? '' : `, ratewise's refusedShare ${+(share * 100).toFixed(4)} %`;
   const text = [
-    `${command.count} servers, seed ${command.seed}${noise}, virtual time (${seconds} s of wall time)`,
+    `${command.count} servers, seed ${command.seed}${noise}${shared}, virtual time (${seconds} s of wall time)`,
     '',
     familyMarkdown(result),
     ...(verdict.length > 0 ? ['', 'ratewise against the targets:', ...verdict] : []),
   ].join('\n');
   process.stdout.write(`${text}\n`);
   return text;
+}
+
+/** The probing budget to pass on, only when given. */
+function budget(command: FamilyBenchCommand): { refusedShare?: number } {
+  return command.refusedShare === undefined ? {} : { refusedShare: command.refusedShare };
 }

@@ -1,11 +1,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
+import { MAX_REFUSED_SHARE } from '../controller/defaults.js';
 import { type BenchRow, runBench } from '../sim/bench.js';
 import { benchMarkdown } from '../sim/bench-table.js';
 import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
-import { STRATEGIES, type Strategy } from '../sim/strategies/index.js';
+import { ratewise, ratewiseStrategy, STRATEGIES, type Strategy } from '../sim/strategies/index.js';
 import { benchFamily } from './bench-family.js';
-import { formerFlag, numberArg, positiveArg } from './parsers.js';
+import { formerFlag, numberArg, positiveArg, shareArg } from './parsers.js';
 import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
@@ -20,6 +21,8 @@ export interface BenchCommandOptions {
   write?: string;
   family?: number;
   timingNoiseMs?: number;
+  /** ratewise's probing budget (see `ControlOptions.refusedShare`). */
+  refusedShare?: number;
   /** The former name of `timingNoiseMs`, kept for scripts that use it. */
   timingNoise?: number;
 }
@@ -55,6 +58,11 @@ export function registerBench(program: Command): Command {
       numberArg(),
     )
     .addOption(formerFlag('--timing-noise <ms>', '--timing-noise-ms', numberArg()))
+    .option(
+      '--refused-share <share>',
+      'run ratewise with this probing budget: the share of requests its probes may spend on refusals (default 0.01)',
+      shareArg(MAX_REFUSED_SHARE),
+    )
     .option('--json', 'print the results as one JSON object (last line of stdout)')
     .option(
       '--write <file>',
@@ -70,7 +78,7 @@ export async function benchCommand(
   options: BenchCommandOptions,
   argv: readonly string[],
 ): Promise<number> {
-  const strategies = pick(options.strategy, STRATEGIES, 'strategy');
+  const strategies = budgeted(pick(options.strategy, STRATEGIES, 'strategy'), options.refusedShare);
   const timingNoiseMs = options.timingNoiseMs ?? options.timingNoise;
   if (options.family !== undefined) {
     return familyCommand(options, strategies, argv, timingNoiseMs ?? 0);
@@ -114,6 +122,7 @@ async function familyCommand(
     seed: options.seed,
     strategies,
     timingNoiseMs,
+    ...(options.refusedShare === undefined ? {} : { refusedShare: options.refusedShare }),
     json: options.json ?? false,
   });
   if (options.write) {
@@ -121,6 +130,17 @@ async function familyCommand(
     await writeSection(options.write, `family-${count}-seed-${options.seed}${noise}`, argv, text);
   }
   return 0;
+}
+
+/** The strategies, ratewise's with the probing budget `refusedShare` when one is given. */
+function budgeted(strategies: Strategy[], refusedShare: number | undefined): Strategy[] {
+  if (refusedShare === undefined) return strategies;
+  if (!strategies.some((strategy) => strategy.name === ratewise.name)) {
+    throw new UsageError("--refused-share is ratewise's budget: add ratewise to --strategy");
+  }
+  return strategies.map((strategy) =>
+    strategy.name === ratewise.name ? ratewiseStrategy({ refusedShare }) : strategy,
+  );
 }
 
 function pick<T extends Scenario | Strategy>(

@@ -2,7 +2,8 @@ import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { type Command, Option } from 'commander';
-import { DEFAULT_MAX_CONCURRENCY } from '../controller/defaults.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_REFUSED_SHARE } from '../controller/defaults.js';
+import type { CrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSummary } from '../crawl/crawl-tally.js';
 import { countUrls, readLines } from '../crawl/line-reader.js';
 import { cutTornLine } from '../crawl/results-file.js';
@@ -10,7 +11,7 @@ import { runCrawl } from '../crawl/run-crawl.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
 import { redactSecrets } from '../util/redact.js';
 import { type MetricsAddress, metricsAddress, serveMetrics } from './metrics-port.js';
-import { numberArg, positiveArg } from './parsers.js';
+import { numberArg, positiveArg, shareArg } from './parsers.js';
 import { exitWith } from './program.js';
 import { progressDisplay } from './progress-display.js';
 import { USAGE_EXIT, UsageError } from './usage-error.js';
@@ -22,6 +23,7 @@ export interface CrawlCommandOptions {
   log?: string;
   maxConcurrency: number;
   rate?: number;
+  refusedShare?: number;
   scope: 'host' | 'domain';
   duration?: number;
   resume?: boolean;
@@ -36,6 +38,20 @@ async function joinFleet(url: string) {
     throw new UsageError(`--redis must be a redis:// URL, got ${JSON.stringify(url)}`);
   const { connectFleet } = await import('../redis/connect.js');
   return connectFleet(url, { log: (line) => process.stderr.write(`${line}\n`) });
+}
+
+/** The client options the flags give beyond runCrawl's own: the fleet, the probing budget. */
+function clientOptions(
+  fleet: Awaited<ReturnType<typeof joinFleet>> | undefined,
+  refusedShare: number | undefined,
+): Pick<CrawlOptions, 'client'> {
+  if (fleet === undefined && refusedShare === undefined) return {};
+  return {
+    client: {
+      ...(fleet === undefined ? {} : { fleet }),
+      ...(refusedShare === undefined ? {} : { refusedShare }),
+    },
+  };
 }
 
 /** Exit codes after an interruption: 128 + the signal's number, as a shell reports it. */
@@ -73,6 +89,11 @@ export function registerCrawl(program: Command): Command {
       '--rate <r>',
       'a rate limit the server documents, requests/s; never exceeded',
       positiveArg,
+    )
+    .option(
+      '--refused-share <share>',
+      'the share of requests probing for more capacity may spend on refusals (default 0.01; 0 never probes)',
+      shareArg(MAX_REFUSED_SHARE),
     )
     .addOption(
       new Option('--scope <scope>', 'what shares a rate limit')
@@ -149,7 +170,7 @@ export async function crawlCommand(file: string, options: CrawlCommandOptions): 
       resume: options.resume ?? false,
       ...(options.saveBodies === undefined ? {} : { saveBodies: options.saveBodies }),
       ...(log ? { events: log } : {}),
-      ...(fleet ? { client: { fleet } } : {}),
+      ...clientOptions(fleet, options.refusedShare),
       maxConcurrency: options.maxConcurrency,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       scope: options.scope,

@@ -41,6 +41,24 @@ export function numberArg({
 /** A commander argument parser for a number strictly greater than 0. */
 export const positiveArg = numberArg({ above: 0 });
 
+/**
+ * A commander argument parser for a share of at most `max`: a fraction
+ * (`0.005`) or a percentage (`0.5%`); a bad value is a usage error that says
+ * both forms.
+ */
+export function shareArg(max: number): (text: string) => number {
+  const expected = `expected a share from 0 to ${max} (e.g. 0.005) or a percentage from 0% to ${max * 100}% (e.g. 0.5%).`;
+  return (text) => {
+    const percent = text.trim().endsWith('%');
+    const number = Number(percent ? text.trim().slice(0, -1) : text);
+    const value = percent ? number / 100 : number;
+    if (text.trim() === '' || !Number.isFinite(value) || value < 0 || value > max) {
+      throw new InvalidArgumentError(expected);
+    }
+    return value;
+  };
+}
+
 /** A commander collector for a repeatable option (`--param a=1 --param b=2`). */
 export function collect(value: string, previous: readonly string[] = []): string[] {
   return [...previous, value];

@@ -44,9 +44,20 @@ export interface ControlOptions {
    * @default Infinity (none: the rate is learned)
    */
   rate?: number;
-  /** Further AIMD options (`maxConcurrency` and `initialConcurrency` win). */
+  /**
+   * The share of requests that probing may spend on refusals: how often the
+   * scope looks for capacity above what the server has granted — the
+   * concurrency's probes and the rate's alike. Larger finds a capacity that
+   * rose sooner and is refused more; smaller is politer and slower to follow
+   * a rise; 0 never probes (the first ceilings found stay). What the server
+   * refuses for other reasons (a capacity that fell, an unseen consumer) comes
+   * on top.
+   * @default 0.01
+   */
+  refusedShare?: number;
+  /** Further AIMD options (`maxConcurrency`, `initialConcurrency` and `refusedShare` win). */
   aimd?: AimdOptions;
-  /** Further adaptive-rate options (`rate` wins). */
+  /** Further adaptive-rate options (`rate` and `refusedShare` win). */
   adaptiveRate?: AdaptiveRateOptions;
   /** Breaker options, or `false` for none. @default {} */
   breaker?: BreakerOptions | false;
@@ -64,6 +75,9 @@ export interface ControlOptions {
   maxPauseMs?: number;
 }
 
+/** The largest `refusedShare` (half the requests refused: beyond, probing is all there is). */
+export const MAX_REFUSED_SHARE = 0.5;
+
 /** The default ceiling of requests in flight per scope. */
 export const DEFAULT_MAX_CONCURRENCY = 32;
 
@@ -75,6 +89,7 @@ const readOptions = defineOptions<ControlOptions>()('control', {
     (earlier) => ({ min: 1, max: earlier.maxConcurrency as number, integer: true }),
   ),
   rate: number(Infinity, { above: 0, infinite: true }),
+  refusedShare: number(undefined, { min: 0, max: MAX_REFUSED_SHARE }),
   aimd: given(),
   adaptiveRate: given(),
   breaker: given(),
@@ -96,8 +111,9 @@ export function controlSetup(options: ControlOptions = {}): ScopeFactory {
   if (options.control !== undefined) return chosenControl(options.control, options);
   const settings = readOptions(options);
   const { maxConcurrency: max, initialConcurrency: initial, rate: documentedRate } = settings;
-  const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial };
-  const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate };
+  const budget = settings.refusedShare === undefined ? {} : { refusedShare: settings.refusedShare };
+  const aimd: AimdOptions = { ...options.aimd, max, initialLimit: initial, ...budget };
+  const adaptiveRate: AdaptiveRateOptions = { ...options.adaptiveRate, ...budget };
   if (documentedRate !== Infinity) adaptiveRate.documentedRate = documentedRate;
   // Build once so bad options fail here, not on the first request.
   if (options.latencyGuard) guardSettings(options.latencyGuard);
@@ -112,6 +128,7 @@ const DEFAULT_ALGORITHM_KEYS = [
   'maxConcurrency',
   'initialConcurrency',
   'rate',
+  'refusedShare',
   'aimd',
   'adaptiveRate',
 ] as const;

@@ -281,6 +281,14 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
       /^ratewise: error: option '--rate <r>' argument '0' is invalid\. expected a number > 0\.\n$/,
     ],
     [['crawl', 'one.txt', '--out', '.', '--resume'], /^ratewise: \. is not a file\n$/],
+    [
+      ['crawl', 'x', '--refused-share', '1'],
+      /^ratewise: error: option '--refused-share <share>' argument '1' is invalid\. expected a share from 0 to 0\.5 \(e\.g\. 0\.005\) or a percentage from 0% to 50% \(e\.g\. 0\.5%\)\.\n$/,
+    ],
+    [
+      ['bench', '--strategy', 'naive', '--refused-share', '0.5%'],
+      /^ratewise: --refused-share is ratewise's budget: add ratewise to --strategy\n$/,
+    ],
   ])('%o', async (args, message) => {
     const run = await runCli(args, dir);
     expect(run.code).toBe(2);

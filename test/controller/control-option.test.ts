@@ -88,7 +88,7 @@ describe('the control option', () => {
 
   it('rejects the default algorithms’ options beside it, and a control that is not a function', () => {
     const control: ScopeFactory = () => ({ limit: new GradientLimit(), rate: new AdaptiveRate() });
-    for (const options of [{ maxConcurrency: 8 }, { rate: 2 }, { aimd: {} }]) {
+    for (const options of [{ maxConcurrency: 8 }, { rate: 2 }, { refusedShare: 0 }, { aimd: {} }]) {
       const key = Object.keys(options)[0];
       expect(() => createClient({ control, ...options })).toThrow(InvalidOptionError);
       expect(() => createClient({ control, ...options })).toThrow(
@@ -98,5 +98,12 @@ describe('the control option', () => {
     expect(() => createClient({ control: 'gradient' as never })).toThrow(
       /option `control` must be a function/,
     );
+  });
+
+  it('checks refusedShare, the probing budget, naming the value and what it must be', () => {
+    expect(() => createClient({ refusedShare: 1 })).toThrow(InvalidOptionError);
+    expect(() => createClient({ refusedShare: 1 })).toThrow(/option `refusedShare` must be a number >= 0 and <= 0\.5, got 1/);
+    expect(() => createClient({ refusedShare: -0.01 })).toThrow(/refusedShare/);
+    expect(() => controlSetup({ refusedShare: 0.005, aimd: { refusedShare: 0.2 } })).not.toThrow();
   });
 });

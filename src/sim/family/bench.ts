@@ -17,6 +17,8 @@ export interface FamilyBenchOptions {
   strategies: readonly Strategy[];
   /** Timing noise between each strategy and the server, ms (see `SimulateOptions.timingNoiseMs`). @default 0 */
   timingNoiseMs?: number;
+  /** ratewise's probing budget (see `ControlOptions.refusedShare`). @default ratewise's default */
+  refusedShare?: number;
   /** Worker threads; 1 runs in this thread. @default the machine's parallelism */
   threads?: number;
   /** Told as each server is done. */
@@ -45,6 +47,7 @@ export async function runFamilyBench(options: FamilyBenchOptions): Promise<Famil
     index: server.index,
     strategies: server.ramp && !names.includes(RAMP_REFERENCE) ? [...names, RAMP_REFERENCE] : names,
     ...(options.timingNoiseMs ? { timingNoiseMs: options.timingNoiseMs } : {}),
+    ...(options.refusedShare === undefined ? {} : { refusedShare: options.refusedShare }),
   }));
   const runs = new Map<string, Map<number, FamilyRun>>();
   let done = 0;

@@ -1,4 +1,4 @@
-import { STRATEGIES } from '../strategies/index.js';
+import { ratewise, ratewiseStrategy, STRATEGIES, type Strategy } from '../strategies/index.js';
 import { drawServer } from './draw.js';
 import { type FamilyRun, runFamilyServer } from './run.js';
 
@@ -9,6 +9,8 @@ export interface FamilyTask {
   readonly strategies: readonly string[];
   /** Timing noise between each strategy and the server, ms (0: none). */
   readonly timingNoiseMs?: number;
+  /** ratewise's probing budget (see `ControlOptions.refusedShare`); its default when absent. */
+  readonly refusedShare?: number;
 }
 
 /** Runs every named strategy on one family server (in a worker thread or in process). */
@@ -16,10 +18,18 @@ export default async function runFamilyTask(task: FamilyTask): Promise<FamilyRun
   const server = drawServer(task.seed, task.index);
   const runs: FamilyRun[] = [];
   for (const name of task.strategies) {
-    const strategy = STRATEGIES.find((candidate) => candidate.name === name);
-    if (strategy === undefined) throw new Error(`unknown strategy ${name}`);
+    const strategy = strategyNamed(name, task.refusedShare);
     const noise = task.timingNoiseMs ? { timingNoiseMs: task.timingNoiseMs } : {};
     runs.push(await runFamilyServer(server, strategy, noise));
   }
   return runs;
+}
+
+/** The strategy called `name`; ratewise with the probing budget `refusedShare` when one is given. */
+function strategyNamed(name: string, refusedShare: number | undefined): Strategy {
+  if (name === ratewise.name && refusedShare !== undefined)
+    return ratewiseStrategy({ refusedShare });
+  const strategy = STRATEGIES.find((candidate) => candidate.name === name);
+  if (strategy === undefined) throw new Error(`unknown strategy ${name}`);
+  return strategy;
 }
