@@ -61,7 +61,8 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
   );
   const noise = command.timingNoiseMs > 0 ? `, timing noise 0–${command.timingNoiseMs} ms` : '';
   const share = command.refusedShare;
-  const shared = share === undefined ? '' : `, ratewise's refusedShare ${+(share * 100).toFixed(4)} %`;
+  const shared =
+    share === undefined ? '' : `, ratewise's refusedShare ${+(share * 100).toFixed(4)} %`;
   const text = [
     `${command.count} servers, seed ${command.seed}${noise}${shared}, virtual time (${seconds} s of wall time)`,
     '',

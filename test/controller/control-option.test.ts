@@ -102,7 +102,9 @@ describe('the control option', () => {
 
   it('checks refusedShare, the probing budget, naming the value and what it must be', () => {
     expect(() => createClient({ refusedShare: 1 })).toThrow(InvalidOptionError);
-    expect(() => createClient({ refusedShare: 1 })).toThrow(/option `refusedShare` must be a number >= 0 and <= 0\.5, got 1/);
+    expect(() => createClient({ refusedShare: 1 })).toThrow(
+      /option `refusedShare` must be a number >= 0 and <= 0\.5, got 1/,
+    );
     expect(() => createClient({ refusedShare: -0.01 })).toThrow(/refusedShare/);
     expect(() => controlSetup({ refusedShare: 0.005, aimd: { refusedShare: 0.2 } })).not.toThrow();
   });
