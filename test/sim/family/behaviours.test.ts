@@ -3,30 +3,12 @@ import { drawServer } from '../../../src/sim/family/draw.js';
 import { runFamilyServer } from '../../../src/sim/family/run.js';
 import type { FamilyServer } from '../../../src/sim/family/server.js';
 import { fixedJitter, ratewise } from '../../../src/sim/strategies/index.js';
+import { targetedServer } from './targeted-server.js';
 
 // The behaviours of issue 9 on targeted family servers, in virtual time. Where a bound here is
 // looser than the issue's target, the comment gives the target and what was measured.
 
-const server = (overrides: Partial<FamilyServer>): FamilyServer => ({
-  seed: 9,
-  index: 0,
-  kind: 'token-bucket',
-  rate: [{ fromMs: 0, rate: 20 }],
-  windowMs: 1000,
-  burst: 5,
-  slots: 0,
-  quota: { headers: 'x-ratelimit', resetForm: 'delta' },
-  latencyMs: 100,
-  jitterMs: 50,
-  refusalStatus: 429,
-  retryAfter: 'zero',
-  retryAfterS: 1,
-  dateSkewMs: 0,
-  noise: 0,
-  client: { maxConcurrency: 64, timeoutMs: 30_000 },
-  durationMs: 180_000,
-  ...overrides,
-});
+const server = targetedServer;
 
 /** A concurrency cap of `slots` on pages of `latencyMs` (jitter half that), its capacity by Little's law. */
 const cappedServer = (slots: number, latencyMs: number, overrides: Partial<FamilyServer>) =>

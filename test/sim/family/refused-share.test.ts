@@ -2,31 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { runFamilyServer } from '../../../src/sim/family/run.js';
 import type { FamilyServer } from '../../../src/sim/family/server.js';
 import { ratewiseStrategy } from '../../../src/sim/strategies/index.js';
+import { targetedServer } from './targeted-server.js';
 
 // The top-level `refusedShare` option is the budget both the rate's and the concurrency's probes
 // spend: set once, it moves how often each looks for more capacity, on real family servers in
 // virtual time.
 
-const stable = (overrides: Partial<FamilyServer>): FamilyServer => ({
-  seed: 26,
-  index: 0,
-  kind: 'token-bucket',
-  rate: [{ fromMs: 0, rate: 40 }],
-  windowMs: 1000,
-  burst: 5,
-  slots: 0,
-  quota: { headers: 'x-ratelimit', resetForm: 'delta' },
-  latencyMs: 100,
-  jitterMs: 50,
-  refusalStatus: 429,
-  retryAfter: 'zero',
-  retryAfterS: 1,
-  dateSkewMs: 0,
-  noise: 0,
-  client: { maxConcurrency: 64, timeoutMs: 30_000 },
-  durationMs: 240_000,
-  ...overrides,
-});
+/** A stable 40 req/s bucket of burst 5, 240 s, `overrides` on top. */
+const stable = (overrides: Partial<FamilyServer>): FamilyServer =>
+  targetedServer({ seed: 26, rate: [{ fromMs: 0, rate: 40 }], durationMs: 240_000, ...overrides });
 
 /** The steady refused share with ratewise's defaults and `refusedShare` set at the top level. */
 async function refusedWith(server: FamilyServer, refusedShare?: number): Promise<number> {
