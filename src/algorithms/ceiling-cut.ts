@@ -180,6 +180,8 @@ export function cutOnRefusal(
   // One read from the unpaced slow start's own sends is only a lower bound
   // (see `UNPACED_READING`): checked soon as well, climbing as a gentle guess's.
   const unpaced = current === Infinity;
+  // A cut at the held rate measures what a guess's check was to find: its probe's worth goes.
+  if (!probing && parts.guess !== 'none') prober.forgoGuessCheck();
   prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
 }
