@@ -180,8 +180,8 @@ export function cutOnRefusal(
   // One read from the unpaced slow start's own sends is only a lower bound
   // (see `UNPACED_READING`): checked soon as well, climbing as a gentle guess's.
   const unpaced = current === Infinity;
-  // A cut at the held rate measures what a guess's check was to find: its probe's worth goes.
-  if (!probing && parts.guess !== 'none') prober.forgoGuessCheck();
+  // A cut at the held rate measures what a lower bound's check was to find: its probe's worth goes.
+  if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
   prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
 }
@@ -215,9 +215,12 @@ function firstGuess(
  * sent, not what the server grants, and held as a measured ceiling it waited
  * for the budget's first probe (half a minute or more) or climbed gently from
  * there for 7 s. A 1 s window's count over-reads instead; its held rate is
- * refused at once, and that cut ends the guess.
+ * refused at once, and that cut ends the guess and takes back the probe's
+ * worth (`Prober.forgoGuessCheck`): the cut measured what the check was to
+ * find, and the spare probe went out refused within seconds (a 6.6 req/s
+ * window of seed 3, #72, at 8 s where main's first came at 22 s).
  */
-const UNPACED_READING: CeilingGuess = 'gentle';
+const UNPACED_READING: CeilingGuess = 'bound';
 
 /**
  * The lowest ceiling one congestion event may leave, refused at the learned

@@ -11,9 +11,11 @@ import { RateMeter } from './rate-meter.js';
  * Whether the ceiling is a guess, and if so how the probe that checks it climbs
  * and is read: `burstless`, a gentle guess from a limit that granted no more
  * than {@link BURSTLESS} sends before refusing, is also read by the spacing of
- * its accepted sends (see `SpacingTrial`).
+ * its accepted sends (see `SpacingTrial`); `bound`, a lower bound read from
+ * what the unpaced slow start sent, climbs as a gentle guess does (see
+ * `cutOnRefusal`).
  */
-export type CeilingGuess = 'none' | 'gentle' | 'burstless' | 'steep';
+export type CeilingGuess = 'none' | 'gentle' | 'burstless' | 'steep' | 'bound';
 
 /** A limit that granted no more sends than this before its first refusal has no burst to speak of. */
 const BURSTLESS = 2;
