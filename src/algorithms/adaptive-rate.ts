@@ -227,8 +227,9 @@ export class AdaptiveRate implements RatePolicy {
     if (counted === undefined) return;
     this.#freeProbe?.close(); // the rate held from here is a reading, no longer a guess
     parts.alarmIfAny?.forget();
+    // A count that raises a guess says only "at least" (a slow start's sends): still a guess.
+    if (!(counted > decisions.ceiling)) parts.guess = 'none';
     decisions.ceiling = counted;
-    parts.guess = 'none';
   }
 
   #applyQuota(quota: RateLimitQuota, sample: Sample): void {

@@ -177,10 +177,50 @@ export function cutOnRefusal(
   // A first ceiling read from nothing (refused before anything was measured)
   // is a guess: the budget starts with a probe's worth to check it soon, and
   // that probe climbs steeply from three or more in flight (see RateParts.guess).
-  prober.openBudget(at, measured === undefined ? 1 : 0);
-  const guessed = measured === undefined && current === Infinity;
-  parts.guess = !guessed ? 'none' : ceiling >= STEEP_GUESS ? 'steep' : gentleGuess(meter, at);
+  // One read from the unpaced slow start's own sends is only a lower bound
+  // (see `UNPACED_READING`): checked soon as well, climbing as a gentle guess's.
+  const unpaced = current === Infinity;
+  // A cut at the held rate measures what a lower bound's check was to find: its probe's worth goes.
+  if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
+  prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
+  parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
 }
+
+/**
+ * What a cut makes of the `ceiling` it leaves (see `RateParts.guess`): a
+ * guess only at the first cut, refused while `unpaced`. Read from nothing (not
+ * `measured`), as many per second as were in flight, it is checked steeply from
+ * {@link STEEP_GUESS} or more; read from what was sent unpaced (measured), it
+ * is a lower bound, see {@link UNPACED_READING}.
+ */
+function firstGuess(
+  unpaced: boolean,
+  measured: boolean,
+  ceiling: number,
+  meter: RateMeter,
+  at: number,
+): CeilingGuess {
+  if (!unpaced) return 'none';
+  if (measured) return UNPACED_READING;
+  return ceiling >= STEEP_GUESS ? 'steep' : gentleGuess(meter, at);
+}
+
+/**
+ * A first ceiling read from what was sent unpaced (the slow start's own sends)
+ * is a lower bound, checked as a gentle guess is (its probe doubling its excess
+ * twice as often as a measured ceiling's, see `learnedRate`), with a probe's
+ * worth in the budget. A slow start refused by a bucket's or a GCRA's burst was
+ * sending in bursts a round trip apart, below the limit's rate: its count (9.7
+ * of 25.9 req/s, 14.6 of 36.4, 44.7 of 96.3 on the family's seed 3) is what it
+ * sent, not what the server grants, and held as a measured ceiling it waited
+ * for the budget's first probe (half a minute or more) or climbed gently from
+ * there for 7 s. A 1 s window's count over-reads instead; its held rate is
+ * refused at once, and that cut ends the guess and takes back the probe's
+ * worth (`Prober.forgoGuessCheck`): the cut measured what the check was to
+ * find, and the spare probe went out refused within seconds (a 6.6 req/s
+ * window of seed 3, #72, at 8 s where main's first came at 22 s).
+ */
+const UNPACED_READING: CeilingGuess = 'bound';
 
 /**
  * The lowest ceiling one congestion event may leave, refused at the learned

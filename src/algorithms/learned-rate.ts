@@ -13,7 +13,8 @@ const MIN_JUDGED = 8;
  */
 const GUESS_CLIMB = 4;
 /**
- * A probe from a ceiling guessed from one or two in flight (`gentle` or `burstless`) doubles its
+ * A probe from a ceiling guessed from one or two in flight (`gentle` or `burstless`), or a lower
+ * bound read from the slow start's own sends (`bound`), doubles its
  * excess this many times as often as a measured ceiling's. That guess, about 2 req/s, says only
  * that the limit's burst is under two: the limits that refuse so are slow ones (1-6 req/s) as
  * often as fast ones of burst 1 or 2 on short pages (12-30 req/s), which the gentle curve took

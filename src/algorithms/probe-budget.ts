@@ -109,6 +109,12 @@ export class ProbeBudget {
     };
   }
 
+  /** Takes back up to `probes` probes' worth of refusal credit, never below zero by it. */
+  forgo(probes: number): void {
+    const s = this.#state;
+    s.refusalCredit = Math.max(Math.min(s.refusalCredit, 0), s.refusalCredit - probes);
+  }
+
   /** Earns the credit of one request sent. */
   onRequest(): void {
     this.#requestsSince++;

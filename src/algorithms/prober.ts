@@ -111,6 +111,14 @@ export class Prober {
     this.#budget ??= new ProbeBudget(refusedShare, pausedShare, at, probes);
   }
 
+  /**
+   * Takes back the probe's worth {@link Prober.openBudget} gave a guessed ceiling's check, where a
+   * cut at the held rate measured the capacity before the check was made.
+   */
+  forgoGuessCheck(): void {
+    this.#budget?.forgo(1);
+  }
+
   /** Pays for a first ceiling counted in full, as good as a probe's reading. */
   chargeFirstCount(pauseMs: number): void {
     this.#budget?.charge({ refusals: 1, pauseMs });

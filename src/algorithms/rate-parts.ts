@@ -11,9 +11,11 @@ import { RateMeter } from './rate-meter.js';
  * Whether the ceiling is a guess, and if so how the probe that checks it climbs
  * and is read: `burstless`, a gentle guess from a limit that granted no more
  * than {@link BURSTLESS} sends before refusing, is also read by the spacing of
- * its accepted sends (see `SpacingTrial`).
+ * its accepted sends (see `SpacingTrial`); `bound`, a lower bound read from
+ * what the unpaced slow start sent, climbs as a gentle guess does (see
+ * `cutOnRefusal`).
  */
-export type CeilingGuess = 'none' | 'gentle' | 'burstless' | 'steep';
+export type CeilingGuess = 'none' | 'gentle' | 'burstless' | 'steep' | 'bound';
 
 /** A limit that granted no more sends than this before its first refusal has no burst to speak of. */
 const BURSTLESS = 2;
@@ -44,8 +46,9 @@ export class RateParts implements CutParts {
   quota: QuotaPace | undefined;
   /**
    * Whether the ceiling is a guess, read from nothing (refused before
-   * anything was measured: as many per second as were in flight), until a cut
-   * or a count measures the capacity; its probe's refusal is judged by its
+   * anything was measured: as many per second as were in flight) or from what
+   * was sent unpaced (a lower bound, `gentle`: see `cutOnRefusal`), until a cut
+   * or a count that does not raise it measures the capacity; its probe's refusal is judged by its
    * last second (see `refusedProbeSpan`). Its probe climbs more steeply than
    * a measured ceiling's, from three or more in flight as steeply as a slow
    * start (see `learnedRate`). Not saved: it matters for seconds.

@@ -1,8 +1,12 @@
 import type { LatestPause } from './latest-pause.js';
 import { isRefusal, type Sample } from './sample.js';
 
-/** Pauses for refusals that name none, ms: the first, the longest, and "right after a pause". */
-const UNHINTED_PAUSE = { first: 1000, max: 32_000, soonMs: 2000 } as const;
+/**
+ * Pauses for refusals that name none, ms: the first, the longest, and "right
+ * after a pause"; and `short`, the first once pauses ended with the server
+ * open (see {@link RefusalPause}).
+ */
+const UNHINTED_PAUSE = { first: 1000, short: 500, max: 32_000, soonMs: 2000 } as const;
 /**
  * While the server stays closed, each pause is at most this share of the time
  * it has been closed: waiting out a long window then overshoots its end by at
@@ -15,6 +19,13 @@ const CLOSED_SHARE = 0.25;
  * keeps doubling).
  */
 const REQUESTS_PER_CLOSED_PAUSE = 100;
+/**
+ * The short first pause is given only where the held rate sends at least this
+ * many requests in the half second it saves: a slower scope keeps the first
+ * second (a refusal is a larger share of what it sends, and a pause of a
+ * pacing interval or two only shifts the next send).
+ */
+const SENDS_SAVED_BY_SHORT = 10;
 
 /**
  * A refusal soon after a pause does not grow the next one when the server
@@ -71,10 +82,23 @@ export function billedPauseMs(ms: number, chosen: boolean): number {
  * second, each a new congestion event — a collapse. A server still closed as
  * sending resumes is waited out in pauses that grow with how long it has been
  * closed (see {@link CLOSED_SHARE}).
+ *
+ * Once the pauses since the last new refusal all ended with the server open
+ * (no refusal right after, no resume found closed), the next new refusal's
+ * pause is half a second: a limit that refills as it goes reopens within a
+ * few sends, and a 1 s window refused at a rate near its grant in the last
+ * part of its second (in the family's 1 s limits naming no pause, the real
+ * wait was 0-110 ms at the median, over 500 ms in 1 of 15). A longer window, refused right
+ * after a pause or still closed as sending resumes, keeps the second.
  */
 export class RefusalPause {
   /** The pause the next refusal without a Retry-After brings, ms. */
   #unhintedMs: number = UNHINTED_PAUSE.first;
+  /**
+   * Whether the pauses since the latest new refusal without a Retry-After all
+   * ended with the server open: no refusal came right after one of them.
+   */
+  #endedOpen = false;
   /** When the server closed: the refusal that began the current run of pauses. */
   #closedSince = 0;
 
@@ -99,20 +123,46 @@ export class RefusalPause {
 
   /**
    * The pause a refusal that names none brings, given the `latest`
-   * pause; none for a refusal of concurrency (the concurrency limit handles
-   * that), for anything that is not a refusal, or for a request sent before
-   * the last pause ended (the same burst).
+   * pause: see `#soonAfter` for one sent within 2 s of its end, else
+   * `#fresh`; none for a refusal of concurrency (the concurrency limit
+   * handles that), for anything that is not a refusal, or for a request sent
+   * before the last pause ended (the same burst).
    */
   #unhinted(sample: Sample, latest: LatestPause, pace: PauseContext): number | undefined {
     if (!isRefusal(sample) || sample.overConcurrency) return undefined;
     const endedAt = latest.end;
     if (sample.sentAt < endedAt) return undefined;
     const sinceMs = sample.sentAt - endedAt;
-    const soon = sinceMs < UNHINTED_PAUSE.soonMs && !reopened(sample.sentAt, latest, pace);
-    this.#unhintedMs = soon
-      ? Math.min(UNHINTED_PAUSE.max, this.#unhintedMs * 2)
-      : UNHINTED_PAUSE.first;
+    this.#unhintedMs =
+      sinceMs < UNHINTED_PAUSE.soonMs
+        ? this.#soonAfter(sample, latest, pace)
+        : this.#fresh(pace.rate);
     return this.#unhintedMs;
+  }
+
+  /**
+   * A refusal soon after the `latest` pause: the pause did not end with the
+   * server open. Twice the last unhinted pause (up to 32 s), or a second if
+   * the server reopened (see {@link REOPENED}).
+   */
+  #soonAfter(sample: Sample, latest: LatestPause, pace: PauseContext): number {
+    this.#endedOpen = false;
+    return reopened(sample.sentAt, latest, pace)
+      ? UNHINTED_PAUSE.first
+      : Math.min(UNHINTED_PAUSE.max, this.#unhintedMs * 2);
+  }
+
+  /**
+   * A new refusal (none within 2 s of the last pause's end): half a second if
+   * every pause since the last new one ended with the server open and the held
+   * `rate` (requests/s) sends {@link SENDS_SAVED_BY_SHORT} requests in the
+   * half second saved; else a second.
+   */
+  #fresh(rate: number): number {
+    const saved = ((UNHINTED_PAUSE.first - UNHINTED_PAUSE.short) * rate) / 1000;
+    const short = this.#endedOpen && saved >= SENDS_SAVED_BY_SHORT;
+    this.#endedOpen = true;
+    return short ? UNHINTED_PAUSE.short : UNHINTED_PAUSE.first;
   }
 
   /**
@@ -130,6 +180,7 @@ export class RefusalPause {
       (1000 * REQUESTS_PER_CLOSED_PAUSE) / rate,
     );
     const doubled = 2 * latest.lengthMs;
+    this.#endedOpen = false;
     this.#unhintedMs = Math.min(
       UNHINTED_PAUSE.max,
       Math.max(UNHINTED_PAUSE.first, Math.min(doubled, grown)),

@@ -174,11 +174,12 @@ describe('AdaptiveRate', () => {
     const ceiling = rate.ceiling as number;
     stream(rate, 28, 4400, 5000);
     expect(rate.probing).toBe(false);
-    stream(rate, 28, 5000, 8500);
+    let at = 5000; // the probe's start, read where it comes
+    for (; !rate.probing && at < 8500; at += 100) stream(rate, 28, at, at + 100);
     expect(rate.probing).toBe(true);
     const start = rate.rate;
     expect(start).toBeGreaterThan(ceiling);
-    stream(rate, start, 8500, 10_500);
+    stream(rate, start, at, at + 2000);
     expect(rate.rate).toBeGreaterThan(ceiling + (start - ceiling) * 3);
   });
 

@@ -44,6 +44,19 @@ describe('ProbeBudget', () => {
     expect(credit(fast)).toBeCloseTo(-1 + 0.5, 2);
   });
 
+  it("takes back a guess's check once a cut made it unneeded, never below zero by it", () => {
+    const budget = new ProbeBudget(0.01, 0.05, 0, 1); // a guessed ceiling: a probe's worth to check it
+    expect(budget.allows()).toBe(true);
+    budget.forgo(1);
+    expect(budget.allows()).toBe(false);
+    expect(credit(budget)).toBe(0);
+    budget.forgo(1); // nothing left to take
+    expect(credit(budget)).toBe(0);
+    budget.charge({ refusals: 1, pauseMs: 0 }); // in debt
+    budget.forgo(1);
+    expect(credit(budget)).toBeCloseTo(-1, 6); // a debt is not deepened
+  });
+
   it('earns nothing with time when refusedShare is 0 (probing turned off stays off)', () => {
     const off = new ProbeBudget(0, 0.05, 0, 0);
     off.charge({ refusals: 1, pauseMs: 0 });

@@ -84,6 +84,35 @@ describe('RefusalPause', () => {
     expect(again.forSample(refusal(latest.end + 900), false, latest, atHalf)).toBe(1000);
   });
 
+  it('pauses half a second for a new refusal naming none once the pauses since the last new one ended with the server open, a second after one that did not', () => {
+    // At 100 req/s the half second saved is 50 sends; a limit refilling as it goes, or a 1 s
+    // window refused near its end, reopens well within it.
+    const fast = { minPauseMs: 0, rate: 100 };
+    const pauses = new RefusalPause();
+    const latest = new LatestPause();
+    const at = (s: ReturnType<typeof refusal>, closed = false) => {
+      const ms = pauses.forSample(s, closed, latest, fast);
+      latest.record(s.at, ms, closed);
+      return ms;
+    };
+    const later = () => refusal(latest.end + 10_000);
+    expect(at(refusal(0))).toBe(1000); // the scope's first: a second
+    expect(at(later())).toBe(500); // that pause ended open
+    expect(at(refusal(latest.end), true)).toBe(1000); // found closed as sending resumed
+    expect(at(later())).toBe(1000); // so the next new refusal's pause is a second
+    expect(at(later())).toBe(500); // and after that one ended open, half
+    expect(at(refusal(latest.end + 500))).toBe(1000); // refused right after: doubled
+    expect(at(later())).toBe(1000); // so a second again
+    // A slow scope keeps the second: at 10 req/s the half second holds 5 sends.
+    const slow = new RefusalPause();
+    const slowLatest = new LatestPause();
+    for (const sentAt of [0, 20_000, 40_000]) {
+      const ms = slow.forSample(refusal(sentAt), false, slowLatest, PACE);
+      slowLatest.record(sentAt + 50, ms);
+      expect(ms).toBe(1000);
+    }
+  });
+
   it('brings no second pause for a refusal of the same burst (sent before the last pause ended)', () => {
     const pauses = new RefusalPause();
     const latest = new LatestPause();
