@@ -47,11 +47,12 @@ export class RateParts implements CutParts {
   /**
    * Whether the ceiling is a guess, read from nothing (refused before
    * anything was measured: as many per second as were in flight) or from what
-   * was sent unpaced (a lower bound, `gentle`: see `cutOnRefusal`), until a cut
-   * or a count that does not raise it measures the capacity; its probe's refusal is judged by its
-   * last second (see `refusedProbeSpan`). Its probe climbs more steeply than
-   * a measured ceiling's, from three or more in flight as steeply as a slow
-   * start (see `learnedRate`). Not saved: it matters for seconds.
+   * was sent unpaced (a lower bound, `bound`: see `cutOnRefusal`), until a cut
+   * or a count that does not raise it measures the capacity; its probe's
+   * refusal is judged by its last second (see `refusedProbeSpan`). Its probe
+   * climbs more steeply than a measured ceiling's, from three or more in
+   * flight as steeply as a slow start (see `learnedRate`). Not saved: it
+   * matters for seconds.
    */
   guess: CeilingGuess = 'none';
   #recounts: CeilingRecounts | undefined;

@@ -86,10 +86,11 @@ export function billedPauseMs(ms: number, chosen: boolean): number {
  * Once the pauses since the last new refusal all ended with the server open
  * (no refusal right after, no resume found closed), the next new refusal's
  * pause is half a second: a limit that refills as it goes reopens within a
- * few sends, and a 1 s window refused at a rate near its grant in the last
- * part of its second (in the family's 1 s limits naming no pause, the real
- * wait was 0-110 ms at the median, over 500 ms in 1 of 15). A longer window, refused right
- * after a pause or still closed as sending resumes, keeps the second.
+ * few sends, and a 1 s window held near its grant refuses mostly in the last
+ * part of its second (on the family's 1 s limits naming no pause, the real
+ * wait was 0-110 ms at the median, over 500 ms in 1 refusal of 15). A longer
+ * window, refused right after a pause or still closed as sending resumes,
+ * keeps the second.
  */
 export class RefusalPause {
   /** The pause the next refusal without a Retry-After brings, ms. */
