@@ -4,7 +4,7 @@ import { MAX_REFUSED_SHARE } from '../controller/defaults.js';
 import { type BenchRow, runBench } from '../sim/bench.js';
 import { benchMarkdown } from '../sim/bench-table.js';
 import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
-import { ratewise, ratewiseStrategy, STRATEGIES, type Strategy } from '../sim/strategies/index.js';
+import { ratewise, STRATEGIES, type Strategy, withBudget } from '../sim/strategies/index.js';
 import { benchFamily } from './bench-family.js';
 import { formerFlag, numberArg, positiveArg, shareArg } from './parsers.js';
 import { exitWith } from './program.js';
@@ -138,9 +138,7 @@ function budgeted(strategies: Strategy[], refusedShare: number | undefined): Str
   if (!strategies.some((strategy) => strategy.name === ratewise.name)) {
     throw new UsageError("--refused-share is ratewise's budget: add ratewise to --strategy");
   }
-  return strategies.map((strategy) =>
-    strategy.name === ratewise.name ? ratewiseStrategy({ refusedShare }) : strategy,
-  );
+  return strategies.map((strategy) => withBudget(strategy, refusedShare));
 }
 
 function pick<T extends Scenario | Strategy>(

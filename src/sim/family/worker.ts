@@ -1,4 +1,4 @@
-import { ratewise, ratewiseStrategy, STRATEGIES, type Strategy } from '../strategies/index.js';
+import { STRATEGIES, type Strategy, withBudget } from '../strategies/index.js';
 import { drawServer } from './draw.js';
 import { type FamilyRun, runFamilyServer } from './run.js';
 
@@ -27,9 +27,7 @@ export default async function runFamilyTask(task: FamilyTask): Promise<FamilyRun
 
 /** The strategy called `name`; ratewise with the probing budget `refusedShare` when one is given. */
 function strategyNamed(name: string, refusedShare: number | undefined): Strategy {
-  if (name === ratewise.name && refusedShare !== undefined)
-    return ratewiseStrategy({ refusedShare });
   const strategy = STRATEGIES.find((candidate) => candidate.name === name);
   if (strategy === undefined) throw new Error(`unknown strategy ${name}`);
-  return strategy;
+  return withBudget(strategy, refusedShare);
 }

@@ -10,7 +10,7 @@ export { autoThrottle } from './autothrottle.js';
 export { fixedJitter } from './fixed-jitter.js';
 export { fixedSleep } from './fixed-sleep.js';
 export { naive } from './naive.js';
-export { ratewise, ratewiseStrategy, SIM_SCOPE } from './ratewise.js';
+export { ratewise, ratewiseStrategy, SIM_SCOPE, withBudget } from './ratewise.js';
 export { referenceAimd } from './reference-aimd.js';
 export { MAX_ATTEMPTS, type Strategy, type StrategyContext } from './strategy.js';
 

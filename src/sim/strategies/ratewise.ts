@@ -45,3 +45,9 @@ export function ratewiseStrategy(control: ControlOptions = {}, name = 'ratewise'
 
 /** ratewise with its defaults. */
 export const ratewise: Strategy = ratewiseStrategy();
+
+/** `strategy`, or ratewise with the probing budget `refusedShare` where it is ratewise and one is given. */
+export function withBudget(strategy: Strategy, refusedShare: number | undefined): Strategy {
+  if (strategy.name !== ratewise.name || refusedShare === undefined) return strategy;
+  return ratewiseStrategy({ refusedShare });
+}
