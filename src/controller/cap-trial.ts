@@ -44,6 +44,17 @@ export class CapTrial {
   #since = Number.NEGATIVE_INFINITY;
   #state: 'none' | 'open' | 'over' = 'none';
   #refuted = false;
+  readonly #blind: boolean;
+
+  /**
+   * @param blind whether the trial is opened by a refusal before any success
+   * (see `opensBlindTrial`): then any success past the cap refutes it, the
+   * check too — the refusal came from a limit's burst, not a cap of what was
+   * in flight, and the rate is to read it as its own.
+   */
+  constructor(blind = false) {
+    this.#blind = blind;
+  }
 
   /**
    * Whether the trial was refuted: the slow start's first refusal was a rate
@@ -76,11 +87,11 @@ export class CapTrial {
     return 'refuted';
   }
 
-  /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began). */
+  /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began, or a blind trial). */
   onAccepted(sample: Sample): boolean {
     if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
     this.#state = 'over';
-    this.#refuted = sample.sentAt <= this.#since;
+    this.#refuted = this.#blind || sample.sentAt <= this.#since;
     return this.#refuted;
   }
 }

@@ -7,6 +7,7 @@ import {
 } from '../algorithms/sample.js';
 import type { Signal } from '../signal.js';
 import { AcceptedInflight } from './accepted-inflight.js';
+import { opensBlindTrial } from './blind-trial.js';
 import { CapEvidence } from './cap-evidence.js';
 import { CapTrial, MIN_REFUSED_INFLIGHT, type TrialVerdict } from './cap-trial.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
@@ -47,10 +48,12 @@ export class ScopeFeedback {
   #overload: OverloadFilter | undefined;
   /** The in-flight counts recent successes were sent at; created with the first success. */
   #acceptedInflight: AcceptedInflight | undefined;
-  /** Created with the first success: refusals before any say nothing of a cap. */
+  /** Created with the first success, or with a blind trial (see {@link opensBlindTrial}). */
   #capEvidence: CapEvidence | undefined;
   /** Created with the first success, like the evidence: the slow start's first refusal, read as a cap on trial. */
   #capTrial: CapTrial | undefined;
+  /** Whether a refusal came before any success: only the first such may open a blind trial. */
+  #refusedBeforeSuccess = false;
   /** Since when the rate has been paced; undefined while unpaced (no boxed Infinity per scope). */
   #pacedSince: number | undefined;
 
@@ -141,7 +144,9 @@ export class ScopeFeedback {
       this.#capEvidence.onAccepted(inflight, at, at - request.sentAt);
       if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
     } else if (isRefusal(sample)) {
-      const accepted = this.#acceptedInflight?.max;
+      if (this.#acceptedInflight === undefined) this.#refusedFirst(sample);
+      // A blind trial's refusals come before any success: none was accepted at any in flight.
+      const accepted = this.#acceptedInflight?.max ?? (this.#capTrial === undefined ? undefined : 0);
       const evidence = this.#capEvidence;
       if (accepted === undefined || evidence === undefined) return sample;
       evidence.onRefused(sample);
@@ -162,6 +167,15 @@ export class ScopeFeedback {
           this.rate.probing !== true);
     }
     return sample;
+  }
+
+  /** A refusal before any success: the first opens a blind cap on trial if {@link opensBlindTrial}. */
+  #refusedFirst(sample: Sample): void {
+    if (this.#refusedBeforeSuccess) return;
+    this.#refusedBeforeSuccess = true;
+    if (!opensBlindTrial(sample)) return;
+    this.#capEvidence = new CapEvidence();
+    this.#capTrial = new CapTrial(true);
   }
 
   /** How a refusal stands against the cap on trial; only a throttling refusal of a scope never paced can start one. */

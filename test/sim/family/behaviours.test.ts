@@ -1314,6 +1314,31 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     for (const run of [fast, paused]) expect(run?.measures.refused).toBeLessThanOrEqual(0.015);
   });
 
+  it('takes a concurrency cap of three that refuses the first round trip as a cap on trial, not a guessed rate', async () => {
+    // The fourth of the four first sends is refused before any success is in: a cap of three and a
+    // limit of burst three look the same. Read as a rate, the cap was a guess of 3.9 req/s, and its
+    // rate climbed to the cap's throughput only through refusals taken for the rate's (cold start
+    // 52-65 %, steady 69-97 % before); on trial from that refusal (its pause a second at most), the
+    // cap is held from the pause's end and confirmed by its check: 91-100 %, steady 96-100 %.
+    const capped = (latencyMs: number, retryAfter: FamilyServer['retryAfter']) =>
+      cappedServer(3, latencyMs, {
+        retryAfter,
+        retryAfterS: 1,
+        client: { maxConcurrency: 8, timeoutMs: 30_000 },
+        durationMs: 60_000,
+      });
+    const runs = await Promise.all(
+      [capped(40, 'none'), capped(80, 'fixed'), capped(250, 'wait')].map((s) =>
+        runFamilyServer(s, ratewise),
+      ),
+    );
+    for (const { measures } of runs) {
+      expect(measures.coldStart).toBeGreaterThanOrEqual(0.85);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+      expect(measures.refusedAll).toBeLessThanOrEqual(0.01);
+    }
+  });
+
   it('reads the grant of a server that answers in seconds once its pages are in', async () => {
     // A 429 comes back at once, a page 1.5 s later: recounted at a second, the grant read as a
     // third of capacity (58.5 % and 56.5 % before; 93.8 % and 93.0 % measured). The slow start's
