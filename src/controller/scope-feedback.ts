@@ -146,7 +146,8 @@ export class ScopeFeedback {
     } else if (isRefusal(sample)) {
       if (this.#acceptedInflight === undefined) this.#refusedFirst(sample);
       // A blind trial's refusals come before any success: none was accepted at any in flight.
-      const accepted = this.#acceptedInflight?.max ?? (this.#capTrial === undefined ? undefined : 0);
+      const accepted =
+        this.#acceptedInflight?.max ?? (this.#capTrial === undefined ? undefined : 0);
       const evidence = this.#capEvidence;
       if (accepted === undefined || evidence === undefined) return sample;
       evidence.onRefused(sample);
