@@ -45,6 +45,14 @@ describe('CapTrial', () => {
     expect(after.judge(refused(2000, 1900, 12), true, 10)).toBe('other');
   });
 
+  it('is refuted by any success past the cap when blind (begun before any success): its check too', () => {
+    const blind = new CapTrial(true);
+    expect(blind.judge(refused(30, 0, 4), true, 0)).toBe('tentative');
+    expect(blind.onAccepted(accepted(0, 3))).toBe(false);
+    expect(blind.onAccepted(accepted(2100, 4))).toBe(true);
+    expect(blind.refuted).toBe(true);
+  });
+
   it('holds refusals past the cap as the cap’s until a success past it or a refusal under it', () => {
     const check = begun();
     expect(check.judge(refused(2000, 1900, 10), true, 9)).toBe('cap');
