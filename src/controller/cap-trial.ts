@@ -81,7 +81,8 @@ export class CapTrial {
       return above ? 'tentative' : 'other';
     }
     if (state === 'over') return 'other';
-    if (inflight > this.#cap || sentAt <= this.#since) return 'cap';
+    // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
+    if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
     this.#state = 'over';
     this.#refuted = true;
     return 'refuted';

@@ -81,12 +81,16 @@ describe('fleet admission on a real Redis', () => {
       controlSetup({ maxConcurrency: 8, initialConcurrency: 8 }),
       'host:burst',
       '',
-      [{ s: 1, a: 2, i: 8, g: REFUSED }],
+      [
+        { s: 1, a: 2, i: 8, g: REFUSED },
+        { s: 1, a: 3, i: 1, g: REFUSED },
+      ],
       2,
     );
-    // A refusal at a concurrency the server was taking is the rate's: the window stays,
+    // A burst refused down to one in flight is the rate's, not a cap's: the window stays,
     // the pace is learned — once for the whole burst (epoch 1).
     expect(Number(state.win)).toBe(oneCut.window);
+    expect(oneCut.window).toBe(8);
     expect(Number(state.rate)).toBeGreaterThan(0);
     expect(oneCut.rate).toBeLessThan(Infinity);
   });
