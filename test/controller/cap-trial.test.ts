@@ -45,12 +45,15 @@ describe('CapTrial', () => {
     expect(after.judge(refused(2000, 1900, 12), true, 10)).toBe('other');
   });
 
-  it('is refuted by any success past the cap when blind (begun before any success): its check too', () => {
+  it('is refuted, when blind (begun before any success), by any success past the cap and by its burst refused under it', () => {
     const blind = new CapTrial(true);
     expect(blind.judge(refused(30, 0, 4), true, 0)).toBe('tentative');
     expect(blind.onAccepted(accepted(0, 3))).toBe(false);
     expect(blind.onAccepted(accepted(2100, 4))).toBe(true);
     expect(blind.refuted).toBe(true);
+    const burst = new CapTrial(true);
+    expect(burst.judge(refused(30, 0, 8), true, 0)).toBe('tentative');
+    expect(burst.judge(refused(31, 0, 1), true, 0)).toBe('refuted');
   });
 
   it('holds refusals past the cap as the cap’s until a success past it or a refusal under it', () => {
