@@ -3,7 +3,7 @@ import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
-import { adaptedMargin } from './margin.js';
+import { adaptedMargin, refutedReadingMargin } from './margin.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
@@ -93,7 +93,10 @@ export function cutOnRefusal(
   const floor = Math.max(settings.minRate, lowest);
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
-  const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
+  const adapted = adaptedMargin(learned, measured?.ceiling, probing);
+  const { confirmed } = adapted;
+  const refuted = refutesProbeReading(sample, current, measured?.ceiling, meter, prober);
+  const margin = refuted && !confirmed ? refutedReadingMargin(learned.margin) : adapted.margin;
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
   const report: CutReport = {
@@ -184,6 +187,27 @@ export function cutOnRefusal(
   if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
   prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
+}
+
+/**
+ * Whether a refusal at the held rate `current` refutes the last refused
+ * probe's reading: it is the first in that probe's aftermath (see
+ * {@link Prober.firstInAftermath}: the first refusal of the rate the probe's
+ * reading set) and its reading is the whole rate held (`measured` no lower:
+ * every send since the pause was granted, so the refusal is the hold's, not a
+ * capacity that fell under it). The margin then widens (see
+ * `refutedReadingMargin`).
+ */
+function refutesProbeReading(
+  sample: Sample,
+  current: number,
+  measured: number | undefined,
+  meter: RateMeter,
+  prober: Prober,
+): boolean {
+  if (!isRefusal(sample)) return false;
+  const first = prober.firstInAftermath({ at: sample.at, current, windowMs: meter.windowMs });
+  return first && measured !== undefined && measured >= current;
 }
 
 /**
