@@ -57,7 +57,8 @@ export interface CutParts {
  * refused probe's aftermath that asks for the same long pause again returns
  * to what the probe's refusal read, or halves the gap between the rate refused
  * and the rate held before the probe (see {@link Prober.aftermathCeiling}); the margin adapts
- * ({@link adaptedMargin});
+ * ({@link adaptedMargin}), and widens where a refusal refutes the last refused probe's reading
+ * without that return ({@link refutesProbeReading});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill; a cut at a held rate that left only a
  * bound (see {@link leavesOnlyBound}) owes it the next probe, as does one in a
@@ -93,10 +94,7 @@ export function cutOnRefusal(
   const floor = Math.max(settings.minRate, lowest);
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
-  const adapted = adaptedMargin(learned, measured?.ceiling, probing);
-  const { confirmed } = adapted;
-  const refuted = refutesProbeReading(sample, current, measured?.ceiling, meter, prober);
-  const margin = refuted && !confirmed ? refutedReadingMargin(learned.margin) : adapted.margin;
+  const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
   const report: CutReport = {
@@ -110,6 +108,13 @@ export function cutOnRefusal(
     calm: current !== Infinity && measured?.calm === true,
   };
   const aftermath = probing ? undefined : prober.aftermathCeiling(report);
+  if (
+    aftermath === undefined &&
+    !confirmed &&
+    refutesProbeReading(sample, current, measured, parts)
+  ) {
+    decisions.margin = refutedReadingMargin(decisions.margin);
+  }
   // A proven probe that confirmed a slow scope's ceiling keeps it, but may have confirmed it within
   // a send, not 5 %: its spacing alone is recounted (see `Recount.spacingOnly`).
   const doublingMs = settings.probeDoublingMs;
@@ -201,13 +206,12 @@ export function cutOnRefusal(
 function refutesProbeReading(
   sample: Sample,
   current: number,
-  measured: number | undefined,
-  meter: RateMeter,
-  prober: Prober,
+  measured: { ceiling: number } | undefined,
+  { meter, prober }: CutParts,
 ): boolean {
   if (!isRefusal(sample)) return false;
   const first = prober.firstInAftermath({ at: sample.at, current, windowMs: meter.windowMs });
-  return first && measured !== undefined && measured >= current;
+  return first && measured !== undefined && measured.ceiling >= current;
 }
 
 /**
