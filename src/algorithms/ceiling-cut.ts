@@ -108,11 +108,8 @@ export function cutOnRefusal(
     calm: current !== Infinity && measured?.calm === true,
   };
   const aftermath = probing ? undefined : prober.aftermathCeiling(report);
-  if (
-    aftermath === undefined &&
-    !confirmed &&
-    refutesProbeReading(sample, current, measured, parts)
-  ) {
+  const refuted = refutesProbeReading(sample, current, measured, parts);
+  if (refuted && aftermath === undefined && !confirmed) {
     decisions.margin = refutedReadingMargin(decisions.margin);
   }
   // A proven probe that confirmed a slow scope's ceiling keeps it, but may have confirmed it within
@@ -201,7 +198,10 @@ export function cutOnRefusal(
  * reading set) and its reading is the whole rate held (`measured` no lower:
  * every send since the pause was granted, so the refusal is the hold's, not a
  * capacity that fell under it). The margin then widens (see
- * `refutedReadingMargin`).
+ * `refutedReadingMargin`), unless the cut found the ceiling where it was
+ * (it widens the margin itself) or returns to the probe's own reading (a
+ * constant long pause: see `Prober.aftermathCeiling`); either way, that first
+ * refusal is the one taken (one widening a refused probe at most).
  */
 function refutesProbeReading(
   sample: Sample,
