@@ -109,7 +109,7 @@ export function cutOnRefusal(
   };
   const aftermath = probing ? undefined : prober.aftermathCeiling(report);
   const refuted = refutesProbeReading(sample, current, measured, parts);
-  if (refuted && aftermath === undefined && !confirmed) {
+  if (refuted && aftermath === undefined && !confirmed && meter.slow) {
     decisions.margin = refutedReadingMargin(decisions.margin);
   }
   // A proven probe that confirmed a slow scope's ceiling keeps it, but may have confirmed it within
@@ -198,7 +198,11 @@ export function cutOnRefusal(
  * reading set) and its reading is the whole rate held (`measured` no lower:
  * every send since the pause was granted, so the refusal is the hold's, not a
  * capacity that fell under it). The margin then widens (see
- * `refutedReadingMargin`), unless the cut found the ceiling where it was
+ * `refutedReadingMargin`) on a slow scope ({@link RateMeter.slow}: a pause's
+ * refill is a large share of a reading that counts few sends; on a fast one, a
+ * refusal after a probe is as often a capacity or an unseen consumer that
+ * moved, and widening there cost 1-2 points of goodput with no refusal saved,
+ * seed 1 #198, #158, #185), unless the cut found the ceiling where it was
  * (it widens the margin itself) or returns to the probe's own reading (a
  * constant long pause: see `Prober.aftermathCeiling`); either way, that first
  * refusal is the one taken (one widening a refused probe at most).
