@@ -57,8 +57,8 @@ export interface CutParts {
  * refused probe's aftermath that asks for the same long pause again returns
  * to what the probe's refusal read, or halves the gap between the rate refused
  * and the rate held before the probe (see {@link Prober.aftermathCeiling}); the margin adapts
- * ({@link adaptedMargin}), and widens where a refusal refutes the last refused probe's reading
- * without that return ({@link refutesProbeReading});
+ * ({@link adaptedMargin}), and on a slow scope widens where a refusal refutes the last refused
+ * probe's reading without that return ({@link refutesProbeReading});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill; a cut at a held rate that left only a
  * bound (see {@link leavesOnlyBound}) owes it the next probe, as does one in a
@@ -201,8 +201,8 @@ export function cutOnRefusal(
  * `refutedReadingMargin`) on a slow scope ({@link RateMeter.slow}: a pause's
  * refill is a large share of a reading that counts few sends; on a fast one, a
  * refusal after a probe is as often a capacity or an unseen consumer that
- * moved, and widening there cost 1-2 points of goodput with no refusal saved,
- * seed 1 #198, #158, #185), unless the cut found the ceiling where it was
+ * moved, and widening there cost 1.5-3.5 points of goodput with no refusal
+ * saved: seed 1 #198, #158, #185, the seeds bench's 30 req/s token bucket), unless the cut found the ceiling where it was
  * (it widens the margin itself) or returns to the probe's own reading (a
  * constant long pause: see `Prober.aftermathCeiling`); either way, that first
  * refusal is the one taken (one widening a refused probe at most).
