@@ -3,7 +3,7 @@ import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
-import { adaptedMargin } from './margin.js';
+import { adaptedMargin, refutedReadingMargin } from './margin.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
@@ -57,7 +57,8 @@ export interface CutParts {
  * refused probe's aftermath that asks for the same long pause again returns
  * to what the probe's refusal read, or halves the gap between the rate refused
  * and the rate held before the probe (see {@link Prober.aftermathCeiling}); the margin adapts
- * ({@link adaptedMargin});
+ * ({@link adaptedMargin}), and on a slow scope widens where a refusal refutes the last refused
+ * probe's reading without that return ({@link refutesProbeReading});
  * `cut-hard` (an overload) takes `overloadRatio` more off and holds longer. The
  * prober settles the probe's bill; a cut at a held rate that left only a
  * bound (see {@link leavesOnlyBound}) owes it the next probe, as does one in a
@@ -107,6 +108,10 @@ export function cutOnRefusal(
     calm: current !== Infinity && measured?.calm === true,
   };
   const aftermath = probing ? undefined : prober.aftermathCeiling(report);
+  const refuted = refutesProbeReading(sample, current, measured, parts);
+  if (refuted && aftermath === undefined && !confirmed && meter.slow) {
+    decisions.margin = refutedReadingMargin(decisions.margin);
+  }
   // A proven probe that confirmed a slow scope's ceiling keeps it, but may have confirmed it within
   // a send, not 5 %: its spacing alone is recounted (see `Recount.spacingOnly`).
   const doublingMs = settings.probeDoublingMs;
@@ -184,6 +189,33 @@ export function cutOnRefusal(
   if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
   prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
+}
+
+/**
+ * Whether a refusal at the held rate `current` refutes the last refused
+ * probe's reading: it is the first in that probe's aftermath (see
+ * {@link Prober.firstInAftermath}: the first refusal of the rate the probe's
+ * reading set) and its reading is the whole rate held (`measured` no lower:
+ * every send since the pause was granted, so the refusal is the hold's, not a
+ * capacity that fell under it). The margin then widens (see
+ * `refutedReadingMargin`) on a slow scope ({@link RateMeter.slow}: a pause's
+ * refill is a large share of a reading that counts few sends; on a fast one, a
+ * refusal after a probe is as often a capacity or an unseen consumer that
+ * moved, and widening there cost 1.5-3.5 points of goodput with no refusal
+ * saved: seed 1 #198, #158, #185, the seeds bench's 30 req/s token bucket), unless the cut found the ceiling where it was
+ * (it widens the margin itself) or returns to the probe's own reading (a
+ * constant long pause: see `Prober.aftermathCeiling`); either way, that first
+ * refusal is the one taken (one widening a refused probe at most).
+ */
+function refutesProbeReading(
+  sample: Sample,
+  current: number,
+  measured: { ceiling: number } | undefined,
+  { meter, prober }: CutParts,
+): boolean {
+  if (!isRefusal(sample)) return false;
+  const first = prober.firstInAftermath({ at: sample.at, current, windowMs: meter.windowMs });
+  return first && measured !== undefined && measured.ceiling >= current;
 }
 
 /**

@@ -42,6 +42,8 @@ export function inAftermath(refusal: HeldRefusal, probeAt: number, heldBefore: n
  */
 export class RefusedProbeMemory {
   #last: { at: number; heldBefore: number; read: number; retryAfterMs?: number } | undefined;
+  /** When the refused probe whose reading a held refusal last refuted was refused, ms. */
+  #refutedFor = Number.NaN;
 
   /** When the last refused probe was refused, ms; `NaN` before the first. */
   get at(): number {
@@ -52,6 +54,24 @@ export class RefusedProbeMemory {
   remember(refusal: HeldRefusal, heldBefore: number): void {
     const { at, read = heldBefore, retryAfterMs } = refusal;
     this.#last = { at, heldBefore, read, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  }
+
+  /** Whether `refusal`, at a held rate, comes in the last refused probe's aftermath ({@link inAftermath}). */
+  aftermathOf(refusal: HeldRefusal): boolean {
+    const last = this.#last;
+    return last !== undefined && inAftermath(refusal, last.at, last.heldBefore);
+  }
+
+  /**
+   * Whether `refusal`, at a held rate, is the first in the last refused
+   * probe's aftermath ({@link RefusedProbeMemory.aftermathOf}): the first
+   * refusal of the rate that probe's reading set. Once per refused probe; the
+   * later ones walk down from a rate that refusal set, not the reading.
+   */
+  firstInAftermath(refusal: HeldRefusal): boolean {
+    if (!this.aftermathOf(refusal) || this.#refutedFor === this.at) return false;
+    this.#refutedFor = this.at;
+    return true;
   }
 
   /**
@@ -82,7 +102,7 @@ export class RefusedProbeMemory {
    */
   heldBefore(refusal: HeldRefusal): number | undefined {
     const last = this.#last;
-    if (last === undefined || !inAftermath(refusal, last.at, last.heldBefore)) return undefined;
+    if (last === undefined || !this.aftermathOf(refusal)) return undefined;
     const pauseMs = refusal.retryAfterMs;
     if (pauseMs === undefined || pauseMs < CONSTANT_PAUSE_MS || pauseMs !== last.retryAfterMs) {
       return undefined;

@@ -242,6 +242,16 @@ export class Prober {
     return this.#probeMs === undefined ? this.#lastProbe.returnTo(cut) : undefined;
   }
 
+  /**
+   * Whether `refusal`, at a held rate, is the first in the last refused probe's aftermath (see
+   * {@link RefusedProbeMemory.firstInAftermath}: above the rate held before it, and soon after),
+   * whether or not that probe's bill was settled since; counted, once per refused probe. Never
+   * while probing.
+   */
+  firstInAftermath(refusal: HeldRefusal): boolean {
+    return this.#probeMs === undefined && this.#lastProbe.firstInAftermath(refusal);
+  }
+
   #inAftermath(cut: CutReport): boolean {
     const event = this.#event;
     if (this.#probeMs !== undefined || event === undefined || !event.probe) return false;

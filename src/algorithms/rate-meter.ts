@@ -58,6 +58,14 @@ export class RateMeter {
     return this.#windowMs;
   }
 
+  /**
+   * Whether the window is stretched past the base to hold {@link WINDOW_REQUESTS} at the paced
+   * rate: a slow scope, whose readings count few sends.
+   */
+  get slow(): boolean {
+    return this.#windowMs > this.#baseWindowMs;
+  }
+
   /** When sending began (the first sample's send), monotonic ms; `NEVER` before. */
   get startedAt(): number {
     return this.#startedAt;

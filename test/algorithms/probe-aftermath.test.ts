@@ -82,3 +82,22 @@ describe('RefusedProbeMemory', () => {
     expect(memory.returnTo(refusal(12_000, 50, 2_000))).toBeUndefined();
   });
 });
+
+describe('RefusedProbeMemory.firstInAftermath', () => {
+  it('is true once per refused probe, for the first refusal of the rate its reading set', () => {
+    const memory = new RefusedProbeMemory();
+    memory.remember(refusal(0, 60), 40);
+    expect(memory.firstInAftermath(refusal(6_000, 45))).toBe(true);
+    expect(memory.firstInAftermath(refusal(8_000, 43))).toBe(false);
+    memory.remember(refusal(20_000, 60), 41);
+    expect(memory.firstInAftermath(refusal(26_000, 45))).toBe(true);
+  });
+
+  it('is false outside the aftermath, at or below the rate held before, and before any probe', () => {
+    expect(new RefusedProbeMemory().firstInAftermath(refusal(1_000, 45))).toBe(false);
+    const memory = new RefusedProbeMemory();
+    memory.remember(refusal(0, 60), 40);
+    expect(memory.firstInAftermath(refusal(3_000, 40))).toBe(false);
+    expect(memory.firstInAftermath(refusal(12_000, 45))).toBe(false);
+  });
+});

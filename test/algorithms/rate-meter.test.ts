@@ -48,6 +48,15 @@ describe('RateMeter', () => {
     expect(fast.windowMs).toBe(WINDOW_MS); // enough requests in the base window already
   });
 
+  it('calls a scope slow while its window is stretched past the base', () => {
+    const meter = new RateMeter(WINDOW_MS);
+    accept(meter, 1, 0, 5000, 1);
+    expect(meter.slow).toBe(true);
+    const fast = new RateMeter(WINDOW_MS);
+    accept(fast, 50, 0, 5000, 50);
+    expect(fast.slow).toBe(false);
+  });
+
   it('holds a server pause until it ends, merging pauses that overlap', () => {
     const meter = new RateMeter(WINDOW_MS);
     accept(meter, 10, 0, 1000);

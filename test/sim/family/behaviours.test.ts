@@ -687,6 +687,38 @@ describe('ratewise on targeted family servers (virtual time)', () => {
     expect(goodputs.reduce((sum, g) => sum + g, 0) / goodputs.length).toBeGreaterThanOrEqual(0.86);
   }, 120_000); // 180 s of a 400 req/s server four times: ~8 s of CPU
 
+  it('widens the margin when the rate a refused probe read is refused again, held, on a slow GCRA of small burst', async () => {
+    // A 5.5 req/s GCRA of burst 2, two in flight, Retry-After the real wait or none. Each probe
+    // starts after a pause that refilled the burst, reads it on top of the rate, and the rate held
+    // a margin under that reading is refused seconds later. That refusal reads the whole rate held
+    // (every send since the pause granted), which compared with the reading is a margin below it:
+    // from a margin of 5 % on it never read as "the same ceiling", so the margin stopped widening
+    // and every probe's aftermath was refused again. Refused 1.40-2.11 % (mean 1.82 %) over
+    // indexes 0-3 of both; widened at the first such refusal of each probe, 1.01-1.79 % (mean
+    // 1.34 %), goodput 92.5-96.4 % (93.2-95.5 % before).
+    const runs = await Promise.all(
+      (['wait', 'none'] as const).flatMap((retryAfter) =>
+        [0, 1, 2, 3].map((index) =>
+          runFamilyServer(
+            server({
+              index,
+              kind: 'gcra',
+              rate: [{ fromMs: 0, rate: 5.5 }],
+              burst: 2,
+              retryAfter,
+              client: { maxConcurrency: 2, timeoutMs: 30_000 },
+            }),
+            ratewise,
+          ),
+        ),
+      ),
+    );
+    const mean = (of: (m: (typeof runs)[number]['measures']) => number | null) =>
+      runs.reduce((sum, { measures }) => sum + (of(measures) ?? 0), 0) / runs.length;
+    expect(mean((m) => m.refused)).toBeLessThanOrEqual(0.015);
+    expect(mean((m) => m.goodput)).toBeGreaterThanOrEqual(0.93);
+  }, 120_000);
+
   it('probes again soon after a refused probe’s aftermath sent the rate far below a fast window that rose, under a constant Retry-After', async () => {
     // A 1 s window rising 110 → 300 → 500 req/s, each refusal `Retry-After: 4`. The probe after the
     // last rise climbs from 107 to 820, its recount after the pause counts a window's whole grant
