@@ -201,7 +201,13 @@ export class RateMeter {
         current,
         Math.max(this.pauses.granted(sample, current), current * DEEPEST_CUT),
       );
+    if (current !== Infinity) ceiling = Math.min(ceiling, this.remembered(sample.sentAt));
     return ceiling === Infinity ? undefined : { ceiling, calm };
+  }
+
+  /** What was accepted over the server's memory up to `sentAt`, per that memory (see `ServerMemory.remembered`). */
+  remembered(sentAt: number): number {
+    return this.pauses.remembered(sentAt);
   }
 
   /**
