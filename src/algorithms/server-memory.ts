@@ -12,6 +12,15 @@ const MAX_MEMORY_MS = 60_000;
 const LONG_CLOSED_MS = 2000;
 
 /**
+ * A spell of sending longer than this many times the closed time after it
+ * says nothing of the memory beyond that closed time: its start may have aged
+ * out long before the refusal (a 10 s window refused after a spell of 35 s
+ * stays closed 3 s, not 38). A spell held at 4/3 of a log's rate or faster,
+ * the over-read worth correcting, fits within this share.
+ */
+const SPELL_PER_CLOSED = 3;
+
+/**
  * How long a server remembers what it granted, learned from how long it stayed
  * closed after a refusal. A log (or a window) refused at the end of a spell of
  * sending stays closed until what that spell sent ages out: its memory spans
@@ -59,7 +68,7 @@ export class ServerMemory {
     const closedMs = this.#closedAt - this.#refusedAt;
     if (!(sentAt > this.#closedAt) || !(closedMs >= LONG_CLOSED_MS)) return;
     const spellMs = this.#refusedAt - this.#spellFrom;
-    if (Number.isFinite(spellMs))
+    if (spellMs <= SPELL_PER_CLOSED * closedMs)
       this.ms = Math.min(MAX_MEMORY_MS, Math.max(this.ms, spellMs + closedMs));
     this.#history ??= new GrantHistory(sentAt);
     this.#refusedAt = Number.NaN;
