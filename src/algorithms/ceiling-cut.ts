@@ -84,6 +84,7 @@ export function cutOnRefusal(
   alarm.forget(); // a refusal outranks a latency alarm: never undo this cut
   decisions.lastDecreaseAt = at;
   const measured = meter.ceilingAt(sample, current);
+  if (measured?.remembered === true) prober.recallPeak(at, measured.ceiling);
   const probing = prober.probeMs !== undefined;
   const learned = { ceiling: decisions.ceiling, margin: decisions.margin };
   // The rate held before the probe drew no cut, and the probe's own reading

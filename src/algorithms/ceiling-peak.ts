@@ -103,6 +103,18 @@ export class CeilingPeak {
     this.#unproven = false;
   }
 
+  /**
+   * A reading at `at` per the server's memory (see `ServerMemory`) came to
+   * `ceiling`: the readings per a shorter span that set the peak read what a
+   * long window let through in seconds, not its rate. The peak comes down to
+   * it, proven.
+   */
+  recall(at: number, ceiling: number): void {
+    if (ceiling >= this.#peak(at)) return;
+    this.#set(at, ceiling);
+    this.#unproven = false;
+  }
+
   /** A probe started at `at`: its count is judged against the peak then ({@link CeilingPeak.rose}). */
   onStart(at: number): void {
     this.#atProbe = this.#peak(at);

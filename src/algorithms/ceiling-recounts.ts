@@ -114,7 +114,11 @@ export class CeilingRecounts {
           }
         : this.#afterCut(sample, cut, meter, minPauseMs);
     if (recount === undefined) return false;
-    this.#pending = { ...recount, min: Math.max(recount.min, cut.floor) };
+    this.#pending = {
+      ...recount,
+      min: Math.max(recount.min, cut.floor),
+      refusedSentAt: sample.sentAt,
+    };
     return true;
   }
 
@@ -170,7 +174,9 @@ export class CeilingRecounts {
       counted = boundedByGrant(counted, grant.window, meter, ceiling);
     if (whole && counted !== undefined && counted > ceiling)
       this.raise.raised({ ceiling, proven: false });
-    const read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
+    let read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
+    if (read !== undefined && recount.refusedSentAt !== undefined)
+      read = Math.min(read, meter.remembered(recount.refusedSentAt));
     const reading = read ?? ceiling;
     if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
       bill.owe(reading);

@@ -2,6 +2,7 @@ import { NEVER } from './congestion.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import { ReorderSpan } from './reorder-span.js';
 import type { Sample } from './sample.js';
+import { ServerMemory } from './server-memory.js';
 import { ServerPause } from './server-pause.js';
 
 /**
@@ -45,10 +46,17 @@ export class LatestPause {
   #closed: ClosedResume | undefined;
   /** How far refusals may come back out of send order (not saved). */
   readonly #reorder = new ReorderSpan();
+  /** How long the server remembers what it granted (not saved). */
+  readonly #memory = new ServerMemory();
 
   /** When the latest pause ended (or ends), ms; `-Infinity` when there was none. */
   get end(): number {
     return this.#pause?.to ?? -Infinity;
+  }
+
+  /** What the server accepted over its memory up to `sentAt`, per that memory (see `ServerMemory.remembered`). */
+  remembered(sentAt: number): number {
+    return this.#memory.remembered(sentAt);
   }
 
   /** How long the latest pause was, ms (0 when none). */
@@ -98,6 +106,7 @@ export class LatestPause {
   accepted(sentAt: number): void {
     this.#pause?.accepted(sentAt);
     this.#closed?.pause.accepted(sentAt);
+    this.#memory.onAccepted(sentAt);
   }
 
   /**
@@ -125,9 +134,19 @@ export class LatestPause {
       return 'closure-late';
     }
     const pause = this.#pause;
-    if (pause === undefined || !pause.refusedOnResume(sample, rate, reorderMs)) return undefined;
+    if (pause === undefined) return undefined;
+    if (!pause.refusedOnResume(sample, rate, reorderMs)) {
+      if (sample.sentAt >= pause.to && pause.resumedAt !== Infinity)
+        this.#memory.onRefusal(
+          sample.sentAt,
+          pause.resumedAt,
+          !((sample.signal.retryAfterMs ?? 0) > 0),
+        );
+      return undefined;
+    }
     const provisional = !pause.refusedOnResume(sample, rate);
     this.#closed = { pause, refusal: sample, provisional };
+    this.#memory.onClosed(sample.sentAt);
     return 'closed';
   }
 

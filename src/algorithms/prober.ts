@@ -166,6 +166,11 @@ export class Prober {
     this.#probeMs = undefined;
   }
 
+  /** A reading per the server's memory came to `ceiling` at `at` (see `CeilingPeak.recall`). */
+  recallPeak(at: number, ceiling: number): void {
+    this.#ceilingPeak().recall(at, ceiling);
+  }
+
   /**
    * Whether the rate held since the last refused probe drew no cut: a probe
    * refused now then tells nothing against it (it was refusal-free). A rate

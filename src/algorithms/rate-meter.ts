@@ -17,6 +17,15 @@ const RTT_SMOOTHING = 0.2;
 /** A window holds at least this many requests at the paced rate: slow scopes measure over longer spans. */
 const WINDOW_REQUESTS = 20;
 
+/** A ceiling a throttling sample reveals (see {@link RateMeter.ceilingAt}). */
+export interface CeilingReading {
+  readonly ceiling: number;
+  /** Whether it was measured at a paced rate two windows clear of any pause. */
+  readonly calm: boolean;
+  /** Whether what the server accepted over its memory set it (see `ServerMemory`). */
+  readonly remembered?: boolean;
+}
+
 /**
  * What a scope's traffic looked like recently, for {@link AdaptiveRate}: the
  * rate the server accepted (outcomes that were not throttling, by arrival), the
@@ -194,9 +203,11 @@ export class RateMeter {
    * it was refuted, just that (see {@link RateMeter.refutedTrial}); after a
    * calm spell, what was {@link sent};
    * soon after a pause, what was {@link LatestPause.granted}, cutting the
-   * failed rate by at most half. Undefined when nothing is known yet.
+   * failed rate by at most half; and paced, no more than what the server
+   * accepted over its memory, where it remembers more than a second (see
+   * `ServerMemory`). Undefined when nothing is known yet.
    */
-  ceilingAt(sample: Sample, current: number): { ceiling: number; calm: boolean } | undefined {
+  ceilingAt(sample: Sample, current: number): CeilingReading | undefined {
     const { at } = sample;
     const accepted = this.#acceptedSinceTrial(at);
     const calm = accepted !== undefined && this.calm(at);
@@ -209,7 +220,16 @@ export class RateMeter {
         current,
         Math.max(this.pauses.granted(sample, current), current * DEEPEST_CUT),
       );
+    // Counted up to the sends whose outcomes are in: a refusal often comes back before the acceptances sent a page ahead of it.
+    const answered = Math.min(sample.sentAt, at - this.#rttMs);
+    const remembered = current === Infinity ? Infinity : this.remembered(answered);
+    if (remembered < ceiling) return { ceiling: remembered, calm, remembered: true };
     return ceiling === Infinity ? undefined : { ceiling, calm };
+  }
+
+  /** What was accepted over the server's memory up to `sentAt`, per that memory (see `ServerMemory.remembered`). */
+  remembered(sentAt: number): number {
+    return this.pauses.remembered(sentAt);
   }
 
   /**

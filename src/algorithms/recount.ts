@@ -21,6 +21,8 @@ export interface Recount {
   /** Bounds of the recounted ceiling, requests/s. */
   min: number;
   max: number;
+  /** The refused send whose cut it recounts: the count is per the server's memory up to it at most (see `RateMeter.remembered`). */
+  refusedSentAt?: number;
   /** Whether the count may only raise the ceiling. */
   raiseOnly: boolean;
   /** The pause the refusal asked for, ms, for the first count's charge (pauses after it were the server still closed). */
