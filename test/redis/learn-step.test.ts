@@ -23,7 +23,8 @@ describe('learnFrom: the fleet decides with the scope’s own algorithms', () =>
   });
 
   it('resumes from the stored state and orders outcomes by answer time', () => {
-    const cut = learnFrom(setup, 'host:x', '', [{ s: 1, a: 2, i: 8, g: REFUSED }], 2);
+    // Refused at 2 in flight before any success: the rate's (at 4 or more, a cap on trial).
+    const cut = learnFrom(setup, 'host:x', '', [{ s: 1, a: 2, i: 2, g: REFUSED }], 2);
     const later = learnFrom(setup, 'host:x', cut.learned, [{ s: 3, a: 4, i: 1, g: OK }], 4);
     expect(cut.rate).toBeLessThan(Infinity);
     expect(later.rate).toBeLessThan(Infinity); // not a fresh start: the pace is remembered
@@ -33,7 +34,7 @@ describe('learnFrom: the fleet decides with the scope’s own algorithms', () =>
       '',
       [
         { s: 3, a: 4, i: 1, g: OK },
-        { s: 1, a: 2, i: 8, g: REFUSED },
+        { s: 1, a: 2, i: 2, g: REFUSED },
       ],
       4,
     );
