@@ -203,10 +203,11 @@ export function cutOnRefusal(
  * refill is a large share of a reading that counts few sends; on a fast one, a
  * refusal after a probe is as often a capacity or an unseen consumer that
  * moved, and widening there cost 1.5-3.5 points of goodput with no refusal
- * saved: seed 1 #198, #158, #185, the seeds bench's 30 req/s token bucket), unless the cut found the ceiling where it was
- * (it widens the margin itself) or returns to the probe's own reading (a
- * constant long pause: see `Prober.aftermathCeiling`); either way, that first
- * refusal is the one taken (one widening a refused probe at most).
+ * saved: seed 1 #198, #158, #185, the seeds bench's 30 req/s token bucket),
+ * unless the cut found the ceiling where it was (it widens the margin itself)
+ * or returns to the probe's own reading (a constant long pause: see
+ * `Prober.aftermathCeiling`); either way, that first refusal is the one taken
+ * (one widening a refused probe at most).
  */
 function refutesProbeReading(
   sample: Sample,

@@ -220,7 +220,8 @@ export class RateMeter {
         current,
         Math.max(this.pauses.granted(sample, current), current * DEEPEST_CUT),
       );
-    // Counted up to the sends whose outcomes are in: a refusal often comes back before the acceptances sent a page ahead of it.
+    // Counted up to the sends whose outcomes are in: a refusal often comes back
+    // before the acceptances sent a page ahead of it.
     const answered = Math.min(sample.sentAt, at - this.#rttMs);
     const remembered = current === Infinity ? Infinity : this.remembered(answered);
     if (remembered < ceiling) return { ceiling: remembered, calm, remembered: true };
