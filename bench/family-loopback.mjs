@@ -5,7 +5,7 @@
 // virtual time; both counted on the server's side by the same code (measureRun). Ramp servers
 // (batches of URLs, not timed runs) are skipped.
 //
-//   npm run build && node bench/family-loopback.mjs [--seed 1] [--count 20] [--duration 60] [--parallel 2] [--json]
+//   npm run build && node bench/family-loopback.mjs [--seed 1] [--count 20 | --indexes 183,27] [--duration 60] [--parallel 2] [--json]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,7 @@ const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
     count: { type: 'string', default: '20' },
+    indexes: { type: 'string' },
     duration: { type: 'string', default: '60' },
     parallel: { type: 'string', default: '2' },
     json: { type: 'boolean', default: false },
@@ -32,6 +33,14 @@ const { values } = parseArgs({
 });
 const seed = Number(values.seed);
 const durationMs = Number(values.duration) * 1000;
+
+/** The servers of the seed's family at `indexes` (comma-separated), ramps left out. */
+function chosen(indexes) {
+  return indexes
+    .split(',')
+    .map((index) => drawServer(seed, Number(index)))
+    .filter((server) => !server.ramp);
+}
 
 /** The first `count` timed (non-ramp) servers of the seed's family. */
 function sample(count) {
@@ -125,7 +134,8 @@ async function pool(items, parallel, task) {
 }
 
 const pct = (x) => (x === null || x === undefined ? null : Math.round(x * 1000) / 10);
-const servers = sample(Number(values.count));
+const servers =
+  values.indexes === undefined ? sample(Number(values.count)) : chosen(values.indexes);
 const rows = await pool(servers, Number(values.parallel), async (server, i) => {
   const simulated = (await runFamilyServer(server, ratewise, { durationMs })).measures;
   const real = await loopback(server);
