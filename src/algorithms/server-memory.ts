@@ -33,8 +33,7 @@ const SPELL_PER_CLOSED = 3;
  * what it holds over its 10 s.
  */
 export class ServerMemory {
-  /** The longest memory learned, ms (0: none longer than {@link LONG_CLOSED_MS}). */
-  ms = 0;
+  #ms = 0;
   /** What was accepted since the memory was learned. */
   #history: GrantHistory | undefined;
   /** When the spell of sending that the current refusal ended began (sending resumed), ms. */
@@ -43,6 +42,11 @@ export class ServerMemory {
   #refusedAt = Number.NaN;
   /** The last resume found still closed since that refusal, ms (NaN: none yet). */
   #closedAt = Number.NaN;
+
+  /** The longest memory learned, ms (0: none longer than {@link LONG_CLOSED_MS}). */
+  get ms(): number {
+    return this.#ms;
+  }
 
   /**
    * A refusal after sending resumed at `resumedAt` ends a spell: its send,
@@ -69,7 +73,7 @@ export class ServerMemory {
     if (!(sentAt > this.#closedAt) || !(closedMs >= LONG_CLOSED_MS)) return;
     const spellMs = this.#refusedAt - this.#spellFrom;
     if (spellMs <= SPELL_PER_CLOSED * closedMs)
-      this.ms = Math.min(MAX_MEMORY_MS, Math.max(this.ms, spellMs + closedMs));
+      this.#ms = Math.min(MAX_MEMORY_MS, Math.max(this.#ms, spellMs + closedMs));
     this.#history ??= new GrantHistory(sentAt);
     this.#refusedAt = Number.NaN;
   }
@@ -79,8 +83,8 @@ export class ServerMemory {
    * requests/s: Infinity until a memory is learned and the history reaches back over it.
    */
   remembered(sentAt: number): number {
-    if (this.ms === 0) return Number.POSITIVE_INFINITY;
-    const count = this.#history?.countIn(sentAt - this.ms, sentAt);
-    return count === undefined ? Number.POSITIVE_INFINITY : (count * 1000) / this.ms;
+    if (this.#ms === 0) return Number.POSITIVE_INFINITY;
+    const count = this.#history?.countIn(sentAt - this.#ms, sentAt);
+    return count === undefined ? Number.POSITIVE_INFINITY : (count * 1000) / this.#ms;
   }
 }
