@@ -137,11 +137,7 @@ export class LatestPause {
     if (pause === undefined) return undefined;
     if (!pause.refusedOnResume(sample, rate, reorderMs)) {
       if (sample.sentAt >= pause.to && pause.resumedAt !== Infinity)
-        this.#memory.onRefusal(
-          sample.sentAt,
-          pause.resumedAt,
-          !((sample.signal.retryAfterMs ?? 0) > 0),
-        );
+        this.#memory.onRefusal(sample.sentAt, pause.resumedAt, unhinted(sample));
       return undefined;
     }
     const provisional = !pause.refusedOnResume(sample, rate);
@@ -205,4 +201,9 @@ export class LatestPause {
         ? undefined
         : new ServerPause(local(state.pauseFrom), local(state.pauseTo), state.offeredSincePause);
   }
+}
+
+/** Whether a refusal named no wait (no `Retry-After`, or `0`): its pause is the controller's choice. */
+function unhinted(sample: Sample): boolean {
+  return (sample.signal.retryAfterMs ?? 0) <= 0;
 }
