@@ -15,7 +15,9 @@
 // by half a point between run seeds on one build: judge a change on several run seeds pooled
 // with bench/family-pool.mjs.
 //
-//   npm run build && node bench/family-servers.mjs [--seed 1] [--count 200] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
+// `--set field` runs the field set (`ratewise bench --field`) instead of the family.
+//
+//   npm run build && node bench/family-servers.mjs [--seed 1] [--set family|field] [--count 200] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -23,6 +25,7 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
+    set: { type: 'string', default: 'family' },
     count: { type: 'string', default: '200' },
     'timing-noise': { type: 'string', default: '0' },
     'run-seed': { type: 'string', default: '0' },
@@ -33,7 +36,13 @@ const { values } = parseArgs({
 const dist = resolve(values.dist);
 const { runFamilyBench } = await import(`${dist}/sim/family/bench.js`);
 const { runFamilyServer } = await import(`${dist}/sim/family/run.js`);
-const { drawServer } = await import(`${dist}/sim/family/draw.js`);
+const set = values.set;
+// The field set needs a build that has it; the family is every build's.
+const sets = set === 'family' ? undefined : await import(`${dist}/sim/family/sets.js`);
+const draw =
+  sets === undefined
+    ? (await import(`${dist}/sim/family/draw.js`)).drawServer
+    : (s, i) => sets.drawFrom(set, s, i);
 const { ratewise } = await import(`${dist}/sim/strategies/index.js`);
 const { refusalPauses } = await import(`${dist}/sim/family/server.js`);
 const seed = Number(values.seed);
@@ -50,7 +59,8 @@ const noise = timingNoiseMs > 0 ? { timingNoiseMs } : {};
 
 /** The family's own runs (run seed 0), spread over worker threads: server → its run. */
 async function familyRuns() {
-  const result = await runFamilyBench({ count, seed, strategies: [ratewise], ...noise });
+  const of = set === 'family' ? {} : { set };
+  const result = await runFamilyBench({ count, seed, strategies: [ratewise], ...of, ...noise });
   const runs = result.runs.get(ratewise.name);
   return result.servers.map((server) => [server, runs.get(server.index)]);
 }
@@ -59,7 +69,7 @@ async function familyRuns() {
 async function resampledRuns() {
   const pairs = [];
   for (let i = 0; i < count; i++) {
-    const server = drawServer(seed, i);
+    const server = draw(seed, i);
     const shifted = { ...server, index: i + runSeed * RESAMPLE_STRIDE };
     pairs.push([server, await runFamilyServer(shifted, ratewise, noise)]);
   }
@@ -76,6 +86,7 @@ const rows = pairs.map(([server, run]) => {
     rates: server.rate.map((step) => Math.round(step.rate * 10) / 10),
     windowMs: server.windowMs,
     burst: server.burst,
+    ...(server.field ? { field: server.field } : {}),
     latencyMs: server.latencyMs,
     slots: server.client.maxConcurrency,
     background: server.background?.share ?? 0,

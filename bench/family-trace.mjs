@@ -5,13 +5,14 @@
 //
 // `--timing-noise MS`: 0..MS ms of seeded noise each way between the controller and the server.
 //
-//   npm run build && node bench/family-trace.mjs --seed 1 --index 34 [--from 0] [--to 240] [--rates] [--timing-noise 0] [--dist DIR]
+//   npm run build && node bench/family-trace.mjs --seed 1 --index 34 [--set family|field] [--from 0] [--to 240] [--rates] [--timing-noise 0] [--dist DIR]
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
+    set: { type: 'string', default: 'family' },
     index: { type: 'string', default: '0' },
     from: { type: 'string', default: '0' },
     to: { type: 'string', default: '1e9' },
@@ -21,12 +22,17 @@ const { values } = parseArgs({
   },
 });
 const dist = resolve(values.dist);
+const sets = values.set === 'family' ? undefined : await import(`${dist}/sim/family/sets.js`);
 const { runFamilyServer } = await import(`${dist}/sim/family/run.js`);
-const { drawServer } = await import(`${dist}/sim/family/draw.js`);
+// The field set needs a build that has it; the family is every build's.
+const draw =
+  values.set === 'family'
+    ? (await import(`${dist}/sim/family/draw.js`)).drawServer
+    : (s, i) => sets.drawFrom(values.set, s, i);
 const { describeServer } = await import(`${dist}/sim/family/describe.js`);
 const { ratewise } = await import(`${dist}/sim/strategies/index.js`);
 
-const server = drawServer(Number(values.seed), Number(values.index));
+const server = draw(Number(values.seed), Number(values.index));
 const [from, to] = [Number(values.from), Number(values.to)];
 const seconds = new Map();
 const second = (s) => {

@@ -1,4 +1,5 @@
 import { runFamilyBench } from '../sim/family/bench.js';
+import type { ServerSet } from '../sim/family/sets.js';
 import { familyMarkdown, familyTargets } from '../sim/family/table.js';
 import type { Strategy } from '../sim/strategies/strategy.js';
 
@@ -6,6 +7,8 @@ import type { Strategy } from '../sim/strategies/strategy.js';
 export interface FamilyBenchCommand {
   /** Servers to sample. */
   count: number;
+  /** The set they are drawn from. */
+  set: ServerSet;
   seed: number;
   strategies: readonly Strategy[];
   json: boolean;
@@ -18,8 +21,8 @@ export interface FamilyBenchCommand {
 }
 
 /**
- * Runs `ratewise bench --family N`: samples N servers of the randomized
- * family, runs every strategy on each in virtual time and prints the
+ * Runs `ratewise bench --family N` (or `--field N`): samples N servers of the
+ * randomized family (or the field set), runs every strategy on each in virtual time and prints the
  * distribution of each figure, the worst servers for ratewise and, when
  * ratewise ran, its verdict against the targets. Returns the Markdown (or the
  * JSON line) printed, for `--write`.
@@ -29,15 +32,16 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
   const tty = process.stderr.isTTY === true;
   const result = await runFamilyBench({
     count: command.count,
+    set: command.set,
     seed: command.seed,
     strategies: command.strategies,
     ...(command.timingNoiseMs > 0 ? { timingNoiseMs: command.timingNoiseMs } : {}),
     ...(command.threads ? { threads: command.threads } : {}),
     ...budget(command),
     onServer: (_server, done) => {
-      if (tty) process.stderr.write(`\rbench --family: ${done}/${command.count} servers`);
-      else if (done % 50 === 0 || done === command.count)
-        process.stderr.write(`bench --family: ${done}/${command.count} servers\n`);
+      const line = `bench --${command.set}: ${done}/${command.count} servers`;
+      if (tty) process.stderr.write(`\r${line}`);
+      else if (done % 50 === 0 || done === command.count) process.stderr.write(`${line}\n`);
     },
   });
   if (tty) process.stderr.write('\n');
@@ -47,6 +51,7 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
   if (command.json) {
     const noiseMs = command.timingNoiseMs > 0 ? { timingNoiseMs: command.timingNoiseMs } : {};
     const output = JSON.stringify({
+      set: command.set,
       seed: command.seed,
       ...noiseMs,
       ...budget(command),
@@ -64,7 +69,7 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
   const shared =
     share === undefined ? '' : `, ratewise's refusedShare ${+(share * 100).toFixed(4)} %`;
   const text = [
-    `${command.count} servers, seed ${command.seed}${noise}${shared}, virtual time (${seconds} s of wall time)`,
+    `${command.count} servers of the ${command.set} set, seed ${command.seed}${noise}${shared}, virtual time (${seconds} s of wall time)`,
     '',
     familyMarkdown(result),
     ...(verdict.length > 0 ? ['', 'ratewise against the targets:', ...verdict] : []),

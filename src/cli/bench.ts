@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { MAX_REFUSED_SHARE } from '../controller/defaults.js';
 import { type BenchRow, runBench } from '../sim/bench.js';
 import { benchMarkdown } from '../sim/bench-table.js';
+import type { ServerSet } from '../sim/family/sets.js';
 import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
 import { ratewise, STRATEGIES, type Strategy, withBudget } from '../sim/strategies/index.js';
 import { benchFamily } from './bench-family.js';
@@ -20,6 +21,8 @@ export interface BenchCommandOptions {
   json?: boolean;
   write?: string;
   family?: number;
+  /** Servers of the field set to sample (limits as deployed, never tuned on). */
+  field?: number;
   timingNoiseMs?: number;
   /** ratewise's probing budget (see `ControlOptions.refusedShare`). */
   refusedShare?: number;
@@ -53,8 +56,13 @@ export function registerBench(program: Command): Command {
       numberArg({ min: 1, integer: true }),
     )
     .option(
+      '--field <n>',
+      'sample n servers of limits as deployed in the field (nginx limit_req, sliding window counters, Envoy-style lumpy buckets, penalty boxes), which ratewise was never tuned on',
+      numberArg({ min: 1, integer: true }),
+    )
+    .option(
       '--timing-noise-ms <ms>',
-      'with --family: each request reaches the server 0..ms late and its outcome is reported 0..ms late (seeded)',
+      'with --family or --field: each request reaches the server 0..ms late and its outcome is reported 0..ms late (seeded)',
       numberArg(),
     )
     .addOption(formerFlag('--timing-noise <ms>', '--timing-noise-ms', numberArg()))
@@ -80,11 +88,14 @@ export async function benchCommand(
 ): Promise<number> {
   const strategies = budgeted(pick(options.strategy, STRATEGIES, 'strategy'), options.refusedShare);
   const timingNoiseMs = options.timingNoiseMs ?? options.timingNoise;
-  if (options.family !== undefined) {
+  if (options.family !== undefined && options.field !== undefined) {
+    throw new UsageError('--family and --field each sample their own servers: give one of them');
+  }
+  if (options.family !== undefined || options.field !== undefined) {
     return familyCommand(options, strategies, argv, timingNoiseMs ?? 0);
   }
   if (timingNoiseMs !== undefined) {
-    throw new UsageError('--timing-noise-ms applies to --family runs only');
+    throw new UsageError('--timing-noise-ms applies to --family and --field runs only');
   }
   const scenarios = pick(options.scenario, SCENARIOS, 'scenario');
   const rows = await runBench({
@@ -111,14 +122,16 @@ async function familyCommand(
   argv: readonly string[],
   timingNoiseMs: number,
 ): Promise<number> {
+  const set: ServerSet = options.field === undefined ? 'family' : 'field';
   if (options.real || options.scenario !== undefined || options.duration !== undefined) {
     throw new UsageError(
-      '--family runs its own servers in virtual time: drop --real, --scenario and --duration',
+      `--${set} runs its own servers in virtual time: drop --real, --scenario and --duration`,
     );
   }
-  const count = options.family as number;
+  const count = (options.family ?? options.field) as number;
   const text = await benchFamily({
     count,
+    set,
     seed: options.seed,
     strategies,
     timingNoiseMs,
@@ -127,7 +140,7 @@ async function familyCommand(
   });
   if (options.write) {
     const noise = timingNoiseMs ? `-noise-${timingNoiseMs}` : '';
-    await writeSection(options.write, `family-${count}-seed-${options.seed}${noise}`, argv, text);
+    await writeSection(options.write, `${set}-${count}-seed-${options.seed}${noise}`, argv, text);
   }
   return 0;
 }

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { Tinypool } from 'tinypool';
 import type { Strategy } from '../strategies/strategy.js';
-import { drawServer } from './draw.js';
 import { type FamilyFigures, familyFigures, RAMP_REFERENCE } from './figures.js';
 import type { FamilyRun } from './run.js';
 import type { FamilyServer } from './server.js';
+import { drawFrom, type ServerSet } from './sets.js';
 import runFamilyTask, { type FamilyTask } from './worker.js';
 
 /** Options of {@link runFamilyBench}. */
@@ -13,6 +13,8 @@ export interface FamilyBenchOptions {
   count: number;
   /** Seed of the family sample. */
   seed: number;
+  /** The set the servers are drawn from. @default 'family' */
+  set?: ServerSet;
   /** Strategies to run on every server (the ramp reference runs on ramp servers regardless). */
   strategies: readonly Strategy[];
   /** Timing noise between each strategy and the server, ms (see `SimulateOptions.timingNoiseMs`). @default 0 */
@@ -40,9 +42,11 @@ export interface FamilyBenchResult {
  * server's side (see `measureRun`).
  */
 export async function runFamilyBench(options: FamilyBenchOptions): Promise<FamilyBenchResult> {
-  const servers = Array.from({ length: options.count }, (_, i) => drawServer(options.seed, i));
+  const set = options.set ?? 'family';
+  const servers = Array.from({ length: options.count }, (_, i) => drawFrom(set, options.seed, i));
   const names = options.strategies.map((strategy) => strategy.name);
   const tasks = servers.map((server) => ({
+    set,
     seed: options.seed,
     index: server.index,
     strategies: server.ramp && !names.includes(RAMP_REFERENCE) ? [...names, RAMP_REFERENCE] : names,

@@ -1,19 +1,23 @@
-import { seededRandom } from '../../random.js';
+import { type Random, seededRandom } from '../../random.js';
 import { BackgroundModel } from '../models/background.js';
 import { ConcurrencyCapModel } from '../models/concurrency-cap.js';
 import { FixedWindowModel } from '../models/fixed-window.js';
 import { GcraModel } from '../models/gcra.js';
+import { LimitReqModel } from '../models/limit-req.js';
+import { LumpyBucketModel } from '../models/lumpy-bucket.js';
 import type { ServerModel } from '../models/model.js';
 import { NoiseModel } from '../models/noise.js';
 import { PacingRampModel } from '../models/pacing-ramp.js';
+import { PenaltyBoxModel } from '../models/penalty-box.js';
 import { QuotaModel } from '../models/quota.js';
 import { RefusalFormModel } from '../models/refusal-form.js';
 import type { RetryAfterForm } from '../models/retry-after.js';
 import { SkewedClockModel } from '../models/skewed-clock.js';
+import { SlidingCounterModel } from '../models/sliding-counter.js';
 import { SlidingLogModel } from '../models/sliding-log.js';
 import { TokenBucketModel } from '../models/token-bucket.js';
 import { FamilyModel } from './family-model.js';
-import type { FamilyServer } from './server.js';
+import { type FamilyServer, FIELD_DEFAULTS, type FieldKind } from './server.js';
 
 /**
  * The server model of a family server, layered from the outside in: its
@@ -78,6 +82,61 @@ function limitModel(server: FamilyServer): ServerModel {
     case 'count-ramp':
     case 'rate-ramp':
       return new PacingRampModel({ ...(server.ramp ?? {}), ...latency });
+    case 'limit-req':
+    case 'sliding-counter':
+    case 'penalty-box':
+    case 'lumpy-bucket':
+      return fieldModel(server, server.kind, { retryAfter, ...latency });
+  }
+}
+
+/** What every limit model of a family server is given: its latency and Retry-After form. */
+interface Serving {
+  readonly retryAfter: RetryAfterForm;
+  readonly latencyMs: number;
+  readonly jitterMs: number;
+  readonly random: Random;
+}
+
+/** The model of a field limit (`FieldKind`), refusing with 429 (the refusal layer words it). */
+function fieldModel(server: FamilyServer, kind: FieldKind, serving: Serving): ServerModel {
+  const field = server.field ?? FIELD_DEFAULTS;
+  const rate = server.rate;
+  const windowMs = server.windowMs;
+  switch (kind) {
+    case 'limit-req':
+      return new LimitReqModel({
+        rate,
+        burst: server.burst,
+        delay: field.delay,
+        status: 429,
+        ...serving,
+      });
+    case 'sliding-counter':
+      return new SlidingCounterModel({
+        rate,
+        windowMs,
+        countsRefused: field.countsRefused,
+        phaseMs: field.phaseMs,
+        ...serving,
+      });
+    case 'penalty-box':
+      return new PenaltyBoxModel({
+        rate,
+        windowMs,
+        blockMs: field.blockMs,
+        phaseMs: field.phaseMs,
+        ...serving,
+      });
+    case 'lumpy-bucket':
+      return new LumpyBucketModel({
+        rate,
+        fillIntervalMs: windowMs,
+        burst: server.burst,
+        phaseMs: field.phaseMs,
+        publishes: field.publishes,
+        ...serving,
+      });
   }
 }
 

@@ -52,7 +52,11 @@ function limitCapacity(server: FamilyServer, at: number): number {
   switch (server.kind) {
     case 'fixed-window':
     case 'sliding-log':
+    case 'sliding-counter':
+    case 'penalty-box':
       return (Math.floor((rate * server.windowMs) / 1000) * 1000) / server.windowMs;
+    case 'lumpy-bucket':
+      return (Math.max(1, Math.round((rate * server.windowMs) / 1000)) * 1000) / server.windowMs;
     case 'quota':
       return (quotaLimit(server) * 1000) / server.windowMs;
     default:

@@ -31,12 +31,26 @@ function limitText(server: FamilyServer): string {
       return `concurrency-cap ${server.slots} (${rateText(server)})`;
     case 'quota':
       return `quota ${quotaLimit(server)}/${window} ${server.quota.headers} ${server.quota.resetForm}`;
+    case 'limit-req':
+      return `limit-req ${rateText(server)} burst ${server.burst} ${delayText(server.field?.delay)}`;
+    case 'sliding-counter':
+      return `sliding-counter/${window} ${rateText(server)}${server.field?.countsRefused ? ' counting refusals' : ''}`;
+    case 'penalty-box':
+      return `penalty-box/${window} ${rateText(server)} block ${(server.field?.blockMs ?? 0) / 1000}s`;
+    case 'lumpy-bucket':
+      return `lumpy-bucket ${rateText(server)} fill ${window} max ${server.burst}${server.field?.publishes ? ' published' : ''}`;
     default: {
       const ramp = server.ramp;
       const keyed = ramp?.windowMs === Infinity ? 'all' : `${(ramp?.windowMs ?? 0) / 1000}s`;
       return `${server.kind} +${ramp?.stepMs}ms/${ramp?.stepRequests} req (${keyed}) ≤${ramp?.maxDelayMs}ms`;
     }
   }
+}
+
+/** nginx's words for how `limit_req` treats the excess it admits. */
+function delayText(delay: number | undefined): string {
+  if (delay === undefined || delay === Infinity) return 'nodelay';
+  return delay === 0 ? 'delayed' : `delay=${delay}`;
 }
 
 function rateText(server: FamilyServer): string {

@@ -1,6 +1,6 @@
 import { type Random, seededRandom, uniform } from '../../random.js';
-import type { Span } from '../models/background.js';
 import type { RateStep } from '../models/rate-schedule.js';
+import { activeSpans, chance, clientFor, logUniform, pick, pickOne } from './draw-parts.js';
 import type { FamilyServer, LimitKind, RetryAfterChoice } from './server.js';
 
 /** The widest range of capacities drawn, requests/s. */
@@ -70,7 +70,7 @@ export function drawServer(seed: number, index: number): FamilyServer {
     retryAfterS: 1 + Math.floor(uniform(random, 0, 5)),
     dateSkewMs: chance(random, 0.5) ? Math.round(uniform(random, -30, 30) * SECOND) : 0,
     ...(!ramp && kind !== 'concurrency-cap' && chance(random, 0.25)
-      ? { background: { share: uniform(random, 0.1, 0.5), active: activeSpans(random) } }
+      ? { background: { share: uniform(random, 0.1, 0.5), active: activeSpans(random, RUN_MS) } }
       : {}),
     noise: !ramp && chance(random, 0.2) ? logUniform(random, 0.002, 0.02) : 0,
     client: { maxConcurrency: 0, timeoutMs: kind === 'rate-ramp' ? 5000 : 30_000 },
@@ -98,18 +98,6 @@ function rateSteps(random: Random, base: number): RateStep[] {
   return steps;
 }
 
-/** When an unseen consumer is active: alternating spells of 20–120 s. */
-function activeSpans(random: Random): Span[] {
-  const spans: Span[] = [];
-  let at = chance(random, 0.5) ? 0 : uniform(random, 20, 120) * SECOND;
-  while (at < RUN_MS) {
-    const to = at + uniform(random, 20, 120) * SECOND;
-    spans.push({ fromMs: Math.round(at), toMs: Math.round(to) });
-    at = to + uniform(random, 20, 120) * SECOND;
-  }
-  return spans;
-}
-
 /** A count-keyed ramp (the `ramp` model's) or one keyed to the recent rate, over a timeout. */
 function rampFor(random: Random, kind: LimitKind) {
   if (kind === 'count-ramp') {
@@ -128,46 +116,6 @@ function rampFor(random: Random, kind: LimitKind) {
   };
 }
 
-/**
- * Enough concurrency to reach the highest capacity the server will have
- * (1.25–3× what it takes at the mean latency), or a ramp crawler's 16–32.
- */
-function clientFor(random: Random, server: FamilyServer) {
-  if (server.ramp !== undefined) {
-    const urls = Math.round(uniform(random, 1500, 3000));
-    return { ...server.client, maxConcurrency: pickOne(random, [16, 24, 32]), urls };
-  }
-  const peak = Math.max(...server.rate.map((step) => step.rate));
-  const needed =
-    server.kind === 'concurrency-cap'
-      ? server.slots
-      : (peak * (server.latencyMs + server.jitterMs / 2)) / SECOND;
-  const maxConcurrency = Math.min(256, Math.max(2, Math.ceil(needed * uniform(random, 1.25, 3))));
-  return { ...server.client, maxConcurrency };
-}
-
 function clampRate(rate: number): number {
   return Math.min(RATE_RANGE.max, Math.max(RATE_RANGE.min, rate));
-}
-
-function logUniform(random: Random, low: number, high: number): number {
-  return Math.exp(uniform(random, Math.log(low), Math.log(high)));
-}
-
-function chance(random: Random, p: number): boolean {
-  return random.next() < p;
-}
-
-function pickOne<T>(random: Random, items: readonly T[]): T {
-  return items[Math.floor(random.next() * items.length)] as T;
-}
-
-function pick<T>(random: Random, weighted: readonly (readonly [T, number])[]): T {
-  const total = weighted.reduce((sum, [, weight]) => sum + weight, 0);
-  let r = random.next() * total;
-  for (const [item, weight] of weighted) {
-    r -= weight;
-    if (r < 0) return item;
-  }
-  return (weighted[weighted.length - 1] as readonly [T, number])[0];
 }

@@ -1,7 +1,7 @@
 import { ALIGNED_FROM_MS } from './build.js';
 import { type CapacitySpan, capacityBetween, capacitySpans } from './capacity.js';
 import { Outcome, type ServerRecord } from './family-model.js';
-import type { FamilyServer } from './server.js';
+import type { FamilyServer, LimitKind } from './server.js';
 
 /** The cold start: the first this many ms of a run. */
 export const COLD_START_MS = 20_000;
@@ -88,6 +88,16 @@ export function measureRun(
   };
 }
 
+/** Limits that grant per window (or per fill) rather than at a smooth rate. */
+const WINDOWED: ReadonlySet<LimitKind> = new Set<LimitKind>([
+  'fixed-window',
+  'sliding-log',
+  'quota',
+  'sliding-counter',
+  'penalty-box',
+  'lumpy-bucket',
+]);
+
 /**
  * Ranges cut to whole windows of a long-window limit (10 s and more): such a
  * limit grants its windows' worth, not a smooth rate, so a range cutting a
@@ -95,16 +105,17 @@ export function measureRun(
  * `extend`, a range is widened to whole windows instead (the cold start).
  */
 function wholeWindows(server: FamilyServer) {
-  const windowed = server.kind === 'fixed-window' || server.kind === 'sliding-log';
   const w = server.windowMs;
-  if (!(windowed || server.kind === 'quota') || w < ALIGNED_FROM_MS) {
+  if (!WINDOWED.has(server.kind) || w < ALIGNED_FROM_MS) {
     return (ranges: [number, number][]) => ranges;
   }
+  const phase = server.field?.phaseMs ?? 0;
+  const snap = (t: number, round: (x: number) => number) => phase + round((t - phase) / w) * w;
   return (ranges: [number, number][], extend = false): [number, number][] =>
     ranges.flatMap(([from, to]) => {
       const snapped: [number, number] = extend
-        ? [Math.floor(from / w) * w, Math.ceil(to / w) * w]
-        : [Math.ceil(from / w) * w, Math.floor(to / w) * w];
+        ? [snap(from, Math.floor), snap(to, Math.ceil)]
+        : [snap(from, Math.ceil), snap(to, Math.floor)];
       return snapped[1] > snapped[0] ? [snapped] : [];
     });
 }

@@ -10,7 +10,15 @@ export type LimitKind =
   | 'concurrency-cap'
   | 'quota'
   | 'count-ramp'
-  | 'rate-ramp';
+  | 'rate-ramp'
+  | FieldKind;
+
+/**
+ * Limits as deployed in the field (the "field" set, `drawFieldServer`): nginx's `limit_req`,
+ * a sliding window counter, a token bucket refilled in lumps (Envoy's local rate limit) and a
+ * penalty box that blocks a client for a while once it goes over.
+ */
+export type FieldKind = 'limit-req' | 'sliding-counter' | 'lumpy-bucket' | 'penalty-box';
 
 /**
  * How a refusal states when to come back: no header, `0`, the real wait in
@@ -24,6 +32,29 @@ export interface QuotaForm {
   readonly headers: 'x-ratelimit' | 'ietf' | 'both';
   readonly resetForm: 'delta' | 'epoch';
 }
+
+/** The settings only the field's limits have. */
+export interface FieldLimit {
+  /** nginx's `delay=N`: excess requests served at once, the rest held their turn (`Infinity`: `nodelay`). */
+  readonly delay: number;
+  /** Whether refused requests count against a sliding counter's window (HAProxy, express-rate-limit). */
+  readonly countsRefused: boolean;
+  /** How long a penalty box blocks a client that went over, ms. */
+  readonly blockMs: number;
+  /** Where a counter's windows or a bucket's fills start on the server's clock, ms. */
+  readonly phaseMs: number;
+  /** Whether a lumpy bucket publishes `X-RateLimit-*` on every reply. */
+  readonly publishes: boolean;
+}
+
+/** A field limit's settings where a server names none: `nodelay`, refusals not counted, a minute's block. */
+export const FIELD_DEFAULTS: FieldLimit = {
+  delay: Infinity,
+  countsRefused: false,
+  blockMs: 60_000,
+  phaseMs: 0,
+  publishes: false,
+};
 
 /** A latency ramp keyed to the client's request count (over all time or a recent window). */
 export interface RampForm {
@@ -58,14 +89,16 @@ export interface FamilyServer {
   readonly kind: LimitKind;
   /** Capacity over time, requests/s (steps start at 0); for a concurrency cap, slots / mean latency. */
   readonly rate: readonly RateStep[];
-  /** Window of a window or quota limit, ms. */
+  /** Window of a window or quota limit (a lumpy bucket's fill interval), ms. */
   readonly windowMs: number;
-  /** Burst of a token bucket or GCRA, requests. */
+  /** Burst of a token bucket or GCRA (nginx's `burst`, a lumpy bucket's most tokens), requests. */
   readonly burst: number;
   /** Slots of a concurrency cap. */
   readonly slots: number;
   readonly quota: QuotaForm;
   readonly ramp?: RampForm;
+  /** A field limit's own settings (field kinds only). */
+  readonly field?: FieldLimit;
   /** Base latency of a served request, ms. */
   readonly latencyMs: number;
   /** Extra latency, uniform in [0, jitterMs), ms. */

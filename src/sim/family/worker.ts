@@ -1,9 +1,11 @@
 import { STRATEGIES, type Strategy, withBudget } from '../strategies/index.js';
-import { drawServer } from './draw.js';
 import { type FamilyRun, runFamilyServer } from './run.js';
+import { drawFrom, type ServerSet } from './sets.js';
 
 /** One server of a family bench: its draw, and the strategies to run on it, by name. */
 export interface FamilyTask {
+  /** The set the server is drawn from (absent: the family). */
+  readonly set?: ServerSet;
   readonly seed: number;
   readonly index: number;
   readonly strategies: readonly string[];
@@ -15,7 +17,7 @@ export interface FamilyTask {
 
 /** Runs every named strategy on one family server (in a worker thread or in process). */
 export default async function runFamilyTask(task: FamilyTask): Promise<FamilyRun[]> {
-  const server = drawServer(task.seed, task.index);
+  const server = drawFrom(task.set ?? 'family', task.seed, task.index);
   const runs: FamilyRun[] = [];
   for (const name of task.strategies) {
     const strategy = strategyNamed(name, task.refusedShare);

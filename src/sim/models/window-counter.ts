@@ -1,0 +1,58 @@
+/**
+ * The sliding window counter (Cloudflare's rate limiting, HAProxy's `http_req_rate`, many Redis
+ * limiters): counts per window on the clock, and estimates the last `windowMs` as this window's
+ * count plus the previous window's, weighted by how much of it still overlaps
+ * (`previous × (1 − elapsed / windowMs) + current`). Two numbers per client instead of a log.
+ */
+export class WindowCounter {
+  readonly #windowMs: number;
+  readonly #phaseMs: number;
+  #index = -Infinity;
+  #current = 0;
+  #previous = 0;
+
+  /**
+   * @param windowMs Window length, ms.
+   * @param phaseMs Where windows start on the model's clock (`phaseMs + k × windowMs`), ms.
+   */
+  constructor(windowMs: number, phaseMs = 0) {
+    this.#windowMs = windowMs;
+    this.#phaseMs = phaseMs;
+  }
+
+  /** The estimated count over the `windowMs` before `at`. */
+  estimate(at: number): number {
+    this.#advance(at);
+    return this.#previous * (1 - this.#elapsed(at)) + this.#current;
+  }
+
+  /** Counts one request at `at`. */
+  add(at: number): void {
+    this.#advance(at);
+    this.#current++;
+  }
+
+  /** Time from `at` until one more request would keep the estimate within `limit`, ms (0: now). */
+  waitFor(at: number, limit: number): number {
+    this.#advance(at);
+    const room = limit - 1 - this.#current;
+    if (room >= 0) {
+      if (this.#previous <= room) return 0;
+      return Math.max(0, (1 - room / this.#previous - this.#elapsed(at)) * this.#windowMs);
+    }
+    const toNext = (1 - this.#elapsed(at)) * this.#windowMs;
+    return toNext + Math.max(0, 1 - (limit - 1) / this.#current) * this.#windowMs;
+  }
+
+  #elapsed(at: number): number {
+    return (at - this.#phaseMs) / this.#windowMs - this.#index;
+  }
+
+  #advance(at: number): void {
+    const index = Math.floor((at - this.#phaseMs) / this.#windowMs);
+    if (index === this.#index) return;
+    this.#previous = index === this.#index + 1 ? this.#current : 0;
+    this.#current = 0;
+    this.#index = index;
+  }
+}
