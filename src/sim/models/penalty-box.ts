@@ -35,7 +35,7 @@ interface Client {
 
 /**
  * A limit with a penalty (Cloudflare's rate-limiting rules, WAF bans): requests are counted with a
- * sliding window counter, and the first one over `floor(rate × windowMs / 1000)` blocks the client
+ * sliding window counter, and the first one it does not admit (`floor(rate × windowMs / 1000)`) blocks the client
  * for `blockMs` — every request in that time is refused, with the time left as its wait. Staying
  * under the limit costs nothing; crossing it once costs the whole block.
  */
@@ -57,7 +57,7 @@ export class PenaltyBoxModel extends ServingModel<Settings> {
       return this.refused(request, client.blockedUntil - request.at);
     }
     const limit = Math.floor((rate.at(request.at) * windowMs) / 1000);
-    if (client.counter.estimate(request.at) + 1 > limit) {
+    if (!client.counter.admits(request.at, limit)) {
       client.blockedUntil = request.at + blockMs;
       return this.refused(request, blockMs);
     }

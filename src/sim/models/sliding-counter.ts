@@ -29,8 +29,8 @@ type Settings = Scheduled<ReturnType<typeof readOptions>>;
 
 /**
  * A sliding-window-counter limiter ({@link WindowCounter}): a request is served while the estimated
- * count over the last `windowMs` stays within `floor(rate × windowMs / 1000)`, else refused at once
- * with the time until the estimate has room.
+ * count over the last `windowMs` is under `floor(rate × windowMs / 1000)`, else refused at once
+ * with the time until it is.
  */
 export class SlidingCounterModel extends ServingModel<Settings> {
   readonly name = 'sliding-counter';
@@ -47,7 +47,7 @@ export class SlidingCounterModel extends ServingModel<Settings> {
     const { rate, windowMs, countsRefused } = this.settings;
     const counter = this.#counters.of(request);
     const limit = Math.floor((rate.at(request.at) * windowMs) / 1000);
-    if (counter.estimate(request.at) + 1 > limit) {
+    if (!counter.admits(request.at, limit)) {
       const waitMs = counter.waitFor(request.at, limit);
       if (countsRefused) counter.add(request.at);
       return this.refused(request, waitMs);

@@ -2,7 +2,8 @@
  * The sliding window counter (Cloudflare's rate limiting, HAProxy's `http_req_rate`, many Redis
  * limiters): counts per window on the clock, and estimates the last `windowMs` as this window's
  * count plus the previous window's, weighted by how much of it still overlaps
- * (`previous × (1 − elapsed / windowMs) + current`). Two numbers per client instead of a log.
+ * (`previous × (1 − elapsed / windowMs) + current`), and admits a request while that estimate is
+ * under the limit. Two numbers per client instead of a log.
  */
 export class WindowCounter {
   readonly #windowMs: number;
@@ -26,22 +27,27 @@ export class WindowCounter {
     return this.#previous * (1 - this.#elapsed(at)) + this.#current;
   }
 
+  /** Whether a request at `at` is within `limit`: the estimate before it is under the limit. */
+  admits(at: number, limit: number): boolean {
+    return this.estimate(at) < limit;
+  }
+
   /** Counts one request at `at`. */
   add(at: number): void {
     this.#advance(at);
     this.#current++;
   }
 
-  /** Time from `at` until one more request would keep the estimate within `limit`, ms (0: now). */
+  /** Time from `at` until a request would be within `limit` (see {@link admits}), ms (0: now). */
   waitFor(at: number, limit: number): number {
     this.#advance(at);
-    const room = limit - 1 - this.#current;
-    if (room >= 0) {
-      if (this.#previous <= room) return 0;
-      return Math.max(0, (1 - room / this.#previous - this.#elapsed(at)) * this.#windowMs);
+    const room = limit - this.#current;
+    if (room > 0) {
+      if (this.#previous < room) return 0;
+      return Math.max(0, (1 - room / this.#previous - this.#elapsed(at)) * this.#windowMs) + 1;
     }
     const toNext = (1 - this.#elapsed(at)) * this.#windowMs;
-    return toNext + Math.max(0, 1 - (limit - 1) / this.#current) * this.#windowMs;
+    return toNext + Math.max(0, 1 - limit / this.#current) * this.#windowMs + 1;
   }
 
   #elapsed(at: number): number {
