@@ -111,15 +111,13 @@ export class AdaptiveRate implements RatePolicy {
     const probesAftermath =
       refused && !closed && !probeRefused && this.#freeProbe?.claims(sample) === true;
     // A refusal for its concurrency is the concurrency limit's to learn from;
-    // one while a published quota paced the sends, the quota's (it pauses to
-    // the reset); one as sending resumed after a pause, the pause's (it was too
-    // short); one soon after a probe refused unpaused, the probe's.
+    // one as sending resumed after a pause, the pause's (it was too short); one
+    // soon after a probe refused unpaused, the probe's. One while a published
+    // quota paced the sends cuts as any other: the quota was to keep the 429
+    // away, and one that came says the server grants less than it publishes (a
+    // token bucket whose limit is its burst and whose reset is its next refill).
     if (closed || probesAftermath) prober.onRefusal();
-    else if (
-      (speed === 'cut' || speed === 'cut-hard') &&
-      !sample.overConcurrency &&
-      !this.#quotaBinds()
-    )
+    else if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency)
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
       // A success refutes a cap trial or a noisy closure (LatestPause.refutedBy): a rate refusal.
