@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { runFamilyServer } from '../../../src/sim/family/run.js';
+import { FIELD_DEFAULTS } from '../../../src/sim/family/server.js';
+import { ratewise } from '../../../src/sim/strategies/index.js';
+import { targetedServer } from './targeted-server.js';
+
+/** A bucket refilled with `perS` tokens each second, holding five seconds' worth, publishing its state. */
+const publishingBucket = (index: number, perS: number, latencyMs: number, slots: number) =>
+  targetedServer({
+    index,
+    kind: 'lumpy-bucket',
+    rate: [{ fromMs: 0, rate: perS }],
+    windowMs: 1000,
+    burst: perS * 5,
+    field: { ...FIELD_DEFAULTS, publishes: true },
+    retryAfter: 'none',
+    latencyMs,
+    jitterMs: latencyMs / 2,
+    client: { maxConcurrency: slots, timeoutMs: 30_000 },
+    durationMs: 120_000,
+  });
+
+/** A 1 s sliding counter of `perS` that blocks a client going over for `blockMs`, saying how long. */
+const penaltyBox = (
+  index: number,
+  perS: number,
+  blockMs: number,
+  latencyMs: number,
+  slots: number,
+) =>
+  targetedServer({
+    index,
+    kind: 'penalty-box',
+    rate: [{ fromMs: 0, rate: perS }],
+    windowMs: 1000,
+    burst: 0,
+    field: { ...FIELD_DEFAULTS, blockMs },
+    retryAfter: 'wait',
+    latencyMs,
+    jitterMs: latencyMs / 4,
+    client: { maxConcurrency: slots, timeoutMs: 30_000 },
+    durationMs: 360_000,
+  });
+
+describe('ratewise on limits as deployed in the field (virtual time)', () => {
+  it('is refused rarely by a token bucket that publishes its burst as the limit and its refill as the reset', async () => {
+    // `X-RateLimit-Limit: 5 x refill`, `-Reset: 1` on a bucket refilled each second: read as a quota
+    // of the limit a second, it was sent a burst after every reset and refused 1.6-75.6 % of the
+    // time (main bf79ca3: 12.7, 37.1, 20.4, 1.6 % below; 75.6 % on 1.6 s pages), each 429 pausing
+    // to the reset and the learned rate never cut. Now 0.0-0.6 % below, at 98.9-100 % of capacity.
+    for (const [index, perS, latencyMs, slots] of [
+      [1, 1, 600, 2],
+      [2, 2, 680, 4],
+      [3, 5, 300, 8],
+      [4, 20, 100, 16],
+    ] as const) {
+      const { measures } = await runFamilyServer(
+        publishingBucket(index, perS, latencyMs, slots),
+        ratewise,
+      );
+      expect(measures.refused).toBeLessThanOrEqual(0.01);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.95);
+    }
+  }, 30_000);
+
+  it("pays a penalty box's block once: the second resume is held under the limit", async () => {
+    // A first refusal in the slow start, asking for a two-minute block, was taken for a cap on
+    // trial: sending resumed unpaced at the cap and was blocked again (main bf79ca3: 0.5 % of
+    // capacity after 30 s). Read as the rate's, and held a margin under it in proportion to the
+    // block, it is refused no more.
+    const { measures } = await runFamilyServer(penaltyBox(0, 17, 120_000, 210, 11), ratewise);
+    expect(measures.refused).toBeLessThanOrEqual(0.001);
+    expect(measures.goodput).toBeGreaterThanOrEqual(0.5);
+  }, 30_000);
+});
