@@ -5,16 +5,18 @@
 // virtual time; both counted on the server's side by the same code (measureRun). Ramp servers
 // (batches of URLs, not timed runs) are skipped.
 //
-//   npm run build && node bench/family-loopback.mjs [--seed 1] [--count 20 | --indexes 183,27] [--duration 60] [--parallel 2] [--json]
+// `--set field` takes the servers from the field set (`ratewise bench --field`).
+//
+//   npm run build && node bench/family-loopback.mjs [--seed 1] [--set family|field] [--count 20 | --indexes 183,27] [--duration 60] [--parallel 2] [--json]
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { describeServer } from '../dist/sim/family/describe.js';
-import { drawServer } from '../dist/sim/family/draw.js';
 import { measureRun } from '../dist/sim/family/measures.js';
 import { runFamilyServer } from '../dist/sim/family/run.js';
+import { drawFrom } from '../dist/sim/family/sets.js';
 import { ratewise } from '../dist/sim/strategies/index.js';
 
 const CLI = new URL('../dist/cli/main.js', import.meta.url).pathname;
@@ -24,6 +26,7 @@ const TOLERANCE = 5;
 const { values } = parseArgs({
   options: {
     seed: { type: 'string', default: '1' },
+    set: { type: 'string', default: 'family' },
     count: { type: 'string', default: '20' },
     indexes: { type: 'string' },
     duration: { type: 'string', default: '60' },
@@ -32,13 +35,14 @@ const { values } = parseArgs({
   },
 });
 const seed = Number(values.seed);
+const set = values.set;
 const durationMs = Number(values.duration) * 1000;
 
 /** The servers of the seed's family at `indexes` (comma-separated), ramps left out. */
 function chosen(indexes) {
   return indexes
     .split(',')
-    .map((index) => drawServer(seed, Number(index)))
+    .map((index) => drawFrom(set, seed, Number(index)))
     .filter((server) => !server.ramp);
 }
 
@@ -46,7 +50,7 @@ function chosen(indexes) {
 function sample(count) {
   const servers = [];
   for (let index = 0; servers.length < count; index++) {
-    const server = drawServer(seed, index);
+    const server = drawFrom(set, seed, index);
     if (!server.ramp) servers.push(server);
   }
   return servers;
@@ -90,6 +94,8 @@ async function loopback(server) {
         'serve-mock',
         '--family-index',
         String(server.index),
+        '--family-set',
+        set,
         '--family-seed',
         String(seed),
         '--port',

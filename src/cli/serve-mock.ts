@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { type Command, Option } from 'commander';
 import { seededRandom } from '../random.js';
 import { familyModel } from '../sim/family/build.js';
 import { describeServer } from '../sim/family/describe.js';
-import { drawServer } from '../sim/family/draw.js';
 import { FamilyModel } from '../sim/family/family-model.js';
 import type { FamilyServer } from '../sim/family/server.js';
+import { drawFrom, SERVER_SETS, type ServerSet } from '../sim/family/sets.js';
 import { createModel, MODEL_CATALOG, parseModelParams } from '../sim/models/index.js';
 import { startMockServer } from '../testing/mock-server.js';
 import { collect, formerFlag, numberArg } from './parsers.js';
@@ -26,6 +26,8 @@ export interface ServeMockOptions {
   list?: boolean;
   familySeed?: number;
   familyIndex?: number;
+  /** The set `familyIndex` draws from. */
+  familySet?: ServerSet;
   record?: string;
 }
 
@@ -54,6 +56,12 @@ export function registerServeMock(program: Command): Command {
       numberArg({ integer: true }),
     )
     .option('--family-seed <n>', 'seed of the family sample', numberArg({ integer: true }))
+    .addOption(
+      new Option(
+        '--family-set <set>',
+        'with --family-index: the set it draws from — the family, or limits as deployed (see bench --field)',
+      ).choices(SERVER_SETS),
+    )
     .option('--record <file>', 'with --family-index: write what the server saw here on exit (JSON)')
     .action((options: ServeMockOptions) => exitWith(serveMockCommand(options)));
 }
@@ -95,12 +103,16 @@ export async function serveMockCommand(options: ServeMockOptions): Promise<numbe
 /** The family server asked for, if any; `--family-seed` defaults to 1. */
 function familyServer(options: ServeMockOptions): FamilyServer | undefined {
   if (options.familyIndex === undefined) {
-    if (options.familySeed !== undefined || options.record !== undefined)
-      throw new UsageError('--family-seed and --record go with --family-index <i>');
+    if (
+      options.familySeed !== undefined ||
+      options.record !== undefined ||
+      options.familySet !== undefined
+    )
+      throw new UsageError('--family-seed, --family-set and --record go with --family-index <i>');
     return undefined;
   }
   if (options.model !== undefined) throw new UsageError('give --model or --family-index, not both');
-  return drawServer(options.familySeed ?? 1, options.familyIndex);
+  return drawFrom(options.familySet ?? 'family', options.familySeed ?? 1, options.familyIndex);
 }
 
 function buildModel(spec: string, options: ServeMockOptions) {

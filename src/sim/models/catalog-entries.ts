@@ -4,12 +4,16 @@ import { ConcurrencyCapModel } from './concurrency-cap.js';
 import { EscalationModel } from './escalation.js';
 import { FixedWindowModel } from './fixed-window.js';
 import { HealthyModel } from './healthy.js';
+import { LimitReqModel } from './limit-req.js';
+import { LumpyBucketModel } from './lumpy-bucket.js';
 import type { ServerModel } from './model.js';
 import { PacingRampModel } from './pacing-ramp.js';
+import { PenaltyBoxModel } from './penalty-box.js';
 import { QueueTimeoutModel } from './queue-timeout.js';
 import { QuotaModel } from './quota.js';
 import { RETRY_AFTER_FORMS } from './retry-after.js';
 import { LIMIT_SCOPES } from './scoped-state.js';
+import { SlidingCounterModel } from './sliding-counter.js';
 import { SlidingLogModel } from './sliding-log.js';
 import { TarpitModel } from './tarpit.js';
 import { TokenBucketModel } from './token-bucket.js';
@@ -93,6 +97,44 @@ export const MODEL_CATALOG: readonly ModelEntry[] = [
     description: 'token bucket with burst, 429 when empty',
     params: [rate(STEADY_RATE), num('burst', 'bucket size'), ...LIMIT, ...LATENCY],
     create: (o) => new TokenBucketModel(o),
+  },
+  {
+    name: 'limit-req',
+    description: "nginx's limit_req: a leaky bucket that delays its burst, 503 beyond it",
+    params: [
+      rate('the rate the bucket drains at, req/s, or steps like 10,5@10000'),
+      num('burst', 'excess requests tolerated (nginx burst)'),
+      num('delay', 'excess served at once, the rest delayed (Infinity: nodelay)'),
+      num('status', 'status of the refusal'),
+      ...LIMIT,
+      ...LATENCY,
+    ],
+    create: (o) => new LimitReqModel(o),
+  },
+  {
+    name: 'sliding-counter',
+    description: 'sliding window counter (previous window weighted), 429 when over',
+    params: [...WINDOW, num('phaseMs', 'where windows start on the clock, ms')],
+    create: (o) => new SlidingCounterModel(o),
+  },
+  {
+    name: 'penalty-box',
+    description: 'over the limit once: every request refused for blockMs',
+    params: [...WINDOW, num('blockMs', 'block duration, ms'), num('phaseMs', 'window start, ms')],
+    create: (o) => new PenaltyBoxModel(o),
+  },
+  {
+    name: 'lumpy-bucket',
+    description: "tokens added in lumps on a timer (Envoy's local rate limit), 429 when empty",
+    params: [
+      rate(STEADY_RATE),
+      num('fillIntervalMs', 'time between fills, ms'),
+      num('burst', 'most tokens held (0: one fill)'),
+      num('phaseMs', 'where fills happen on the clock, ms'),
+      ...LIMIT,
+      ...LATENCY,
+    ],
+    create: (o) => new LumpyBucketModel(o),
   },
   {
     name: 'concurrency-cap',
