@@ -111,13 +111,16 @@ export class AdaptiveRate implements RatePolicy {
     const probesAftermath =
       refused && !closed && !probeRefused && this.#freeProbe?.claims(sample) === true;
     // A refusal for its concurrency is the concurrency limit's to learn from;
-    // one as sending resumed after a pause, the pause's (it was too short); one
-    // soon after a probe refused unpaused, the probe's. One while a published
-    // quota paced the sends cuts as any other: the quota was to keep the 429
-    // away, and one that came says the server grants less than it publishes (a
-    // token bucket whose limit is its burst and whose reset is its next refill).
+    // one while a published quota paced the sends, the quota's (it pauses to
+    // the reset) — unless the quota was refused in an earlier window too (see
+    // `QuotaPace.refusedAgain`); one as sending resumed after a pause, the
+    // pause's (it was too short); one soon after a probe refused unpaused, the probe's.
     if (closed || probesAftermath) prober.onRefusal();
-    else if ((speed === 'cut' || speed === 'cut-hard') && !sample.overConcurrency)
+    else if (
+      (speed === 'cut' || speed === 'cut-hard') &&
+      !sample.overConcurrency &&
+      !this.#quotaOwns(at)
+    )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
       // A success refutes a cap trial or a noisy closure (LatestPause.refutedBy): a rate refusal.
@@ -235,6 +238,11 @@ export class AdaptiveRate implements RatePolicy {
     parts.quota ??= new QuotaPace();
     const pauseUntil = parts.quota.onQuota(quota, sample);
     if (pauseUntil > sample.at) parts.meter.pauses.record(sample.at, pauseUntil - sample.at);
+  }
+
+  /** Whether a refusal at `at` is the published quota's alone: it set the pace, and was not refused in an earlier window. */
+  #quotaOwns(at: number): boolean {
+    return this.#quotaBinds() && this.#parts?.quota?.refusedAgain(at) !== true;
   }
 
   /** Whether a published quota, not the learned ceiling, sets the pace now. */
