@@ -266,11 +266,11 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
     ],
     [
       ['bench', '--timing-noise-ms', '5'],
-      /^ratewise: --timing-noise-ms applies to --family runs only\n$/,
+      /^ratewise: --timing-noise-ms applies to --family and --field runs only\n$/,
     ],
     [
       ['bench', '--timing-noise', '5'],
-      /^ratewise: --timing-noise-ms applies to --family runs only\n$/,
+      /^ratewise: --timing-noise-ms applies to --family and --field runs only\n$/,
     ], // former name
     [
       ['serve-mock', '--model', 'fixed-window', '--port', '70000'],

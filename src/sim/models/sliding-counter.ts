@@ -48,9 +48,8 @@ export class SlidingCounterModel extends ServingModel<Settings> {
     const counter = this.#counters.of(request);
     const limit = Math.floor((rate.at(request.at) * windowMs) / 1000);
     if (!counter.admits(request.at, limit)) {
-      const waitMs = counter.waitFor(request.at, limit);
       if (countsRefused) counter.add(request.at);
-      return this.refused(request, waitMs);
+      return this.refused(request, counter.waitFor(request.at, limit));
     }
     counter.add(request.at);
     return this.served();

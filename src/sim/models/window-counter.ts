@@ -40,12 +40,9 @@ export class WindowCounter {
 
   /** Time from `at` until a request would be within `limit` (see {@link admits}), ms (0: now). */
   waitFor(at: number, limit: number): number {
-    this.#advance(at);
+    if (this.admits(at, limit)) return 0;
     const room = limit - this.#current;
-    if (room > 0) {
-      if (this.#previous < room) return 0;
-      return Math.max(0, (1 - room / this.#previous - this.#elapsed(at)) * this.#windowMs) + 1;
-    }
+    if (room > 0) return (1 - room / this.#previous - this.#elapsed(at)) * this.#windowMs + 1;
     const toNext = (1 - this.#elapsed(at)) * this.#windowMs;
     return toNext + Math.max(0, 1 - limit / this.#current) * this.#windowMs + 1;
   }

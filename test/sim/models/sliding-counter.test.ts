@@ -19,12 +19,12 @@ describe('SlidingCounterModel', () => {
     const next = requests();
     for (let i = 0; i < 10; i++) expect(model.arrive(next(0)).status).toBe(200);
     for (let i = 0; i < 5; i++) expect(model.arrive(next(1500)).status).toBe(200);
-    // At 1500: 10 × 0.5 + 5 = 10; room at 1600 (10 × 0.4 + 5 + 1 = 10).
+    // At 1500: 10 × 0.5 + 5 = 10, not under the limit; a millisecond later it is.
     const refused = model.arrive(next(1500));
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('Thu, 01 Jan 2026 00:00:02 GMT');
-    expect(model.arrive(next(1599)).status).toBe(429);
-    expect(model.arrive(next(1600)).status).toBe(200);
+    expect(model.arrive(next(1500)).status).toBe(429);
+    expect(model.arrive(next(1501)).status).toBe(200);
   });
 
   it("a refusal's Retry-After is honest: coming back then is served", () => {
@@ -51,21 +51,15 @@ describe('SlidingCounterModel', () => {
     );
   });
 
-  // KNOWN SRC BUG — this test FAILS on 81aa68b, on purpose (not skipped).
-  // With countsRefused, SlidingCounterModel.arrive computes the Retry-After wait *before* it counts
-  // the refused request, so the wait it states ignores the request it has just counted: a client
-  // that waits exactly as told is refused again (and, being counted, pushed further back). Fix in
-  // src/sim/models/sliding-counter.ts, count first, then compute the wait:
-  //   if (countsRefused) counter.add(request.at);
-  //   return this.refused(request, counter.waitFor(request.at, limit));
-  // Both tests below fail for it on 81aa68b and pass with that fix.
+  // With countsRefused the refused request is counted before its wait is stated: a client that
+  // waits as told is served.
   it('countsRefused: the Retry-After of a counted refusal is honest too', () => {
     const model = new SlidingCounterModel({ rate: 0.2, windowMs: 10_000, countsRefused: true });
     const [, , refused] = arriveAll(model, [0, 0, 0]); // a limit of 2 per 10 s: the third counts
     expect(refused?.status).toBe(429);
-    // 3 counted in [0, 10 s): room once 3 × (1 − e) + 1 ≤ 2 in the next window, e = 2/3: 16.7 s.
-    expect(refused?.headers['retry-after']).toBe('17'); // 81aa68b says '15'
-    expect(arriveAll(model, [17_000])[0]?.status).toBe(200);
+    // 3 counted in [0, 10 s): room once 3 × (1 − e) < 2 in the next window, past e = 1/3: 13.3 s.
+    expect(refused?.headers['retry-after']).toBe('14');
+    expect(arriveAll(model, [14_000])[0]?.status).toBe(200);
   });
 
   it('countsRefused, property: coming back after the Retry-After of a counted refusal is served', () => {
