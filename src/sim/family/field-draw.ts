@@ -49,7 +49,7 @@ const RETRY_AFTER: Readonly<Record<FieldKind, readonly (readonly [RetryAfterChoi
  * `nodelay`, delayed or `delay=N`, 503 or 429 and no Retry-After as nginx sends), a sliding
  * window counter (1 s, 10 s or a minute; refusals counted or not), a token bucket refilled in
  * lumps (Envoy: every 100 ms, 1 s or a minute, holding one to five fills (one a minute), publishing its state or
- * not) and a penalty box (over the limit once, blocked 10 s to 2 min) — and, as in the family, a
+ * not) and a penalty box (over the limit once, blocked 10 s to 2 min, and no shorter than its window) — and, as in the family, a
  * latency of 20 ms–2 s, a skewed `Date` half the time, an unseen consumer sharing the limit a
  * quarter of the time and unrelated 5xx noise a fifth of the time. None of these limits is in the
  * family ratewise was tuned on: the set exists to measure it on servers it was never tuned for.
@@ -122,7 +122,8 @@ function limitFor(random: Random, kind: FieldKind) {
         [60 * SECOND, 30],
       ] as const);
       const rate = logUniform(random, Math.max(0.5, SECOND / windowMs), 100);
-      const blockMs = pickOne(random, [10, 30, 60, 120]) * SECOND;
+      // A block shorter than the window would end with the window still full: blocked again at once.
+      const blockMs = Math.max(windowMs, pickOne(random, [10, 30, 60, 120]) * SECOND);
       return limit(rate, windowMs, 0, { blockMs, phaseMs: phaseMs(windowMs) });
     }
   }
