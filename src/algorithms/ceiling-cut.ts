@@ -3,7 +3,7 @@ import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
-import { adaptedMargin, pausedMargin, refutedReadingMargin } from './margin.js';
+import { adaptedMargin, refutedReadingMargin } from './margin.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
@@ -169,7 +169,6 @@ export function cutOnRefusal(
   if (probing && confirmed && decisions.margin < learned.margin)
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
-  decisions.margin = pausedMargin(decisions.margin, sample.signal.retryAfterMs);
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
   const owing = raised?.proven !== true;

@@ -7,8 +7,6 @@ const MARGIN = { min: 0.01, max: 0.25 } as const;
 /** A refusal at the held rate widens the margin by this factor; a probe that confirms narrows it. */
 const WIDEN = 1.5;
 const NARROW = 0.8;
-/** A refusal that asked for a pause this long holds the widest margin; a shorter one, a margin in proportion, ms. */
-const WIDEST_AFTER_PAUSE_MS = 120_000;
 
 /**
  * The margin after a refusal whose reading is `measured`: a probe that finds
@@ -42,20 +40,6 @@ export function adaptedMargin(
  */
 export function refutedReadingMargin(margin: number): number {
   return scaled(margin, WIDEN);
-}
-
-/**
- * The margin after a refusal that asked for a pause of `askedMs`: at least a share of the widest
- * in proportion to that pause (a tenth after a minute's, the widest after two). The margin is
- * what the held rate gives up against a reading's error (a window's count is good to a request);
- * what it buys is fewer refusals of the held rate, each costing the pause asked. Where that is a
- * minute — a penalty box blocking a client that went over, a long window — a tenth of the rate
- * costs less than one more pause; where it is a second, the default margin stands.
- */
-export function pausedMargin(margin: number, askedMs: number | undefined): number {
-  const least =
-    (Math.min(askedMs ?? 0, WIDEST_AFTER_PAUSE_MS) / WIDEST_AFTER_PAUSE_MS) * MARGIN.max;
-  return Math.max(margin, least);
 }
 
 function scaled(margin: number, factor: number): number {

@@ -8,14 +8,6 @@ import type { Sample } from '../algorithms/sample.js';
  */
 export const MIN_REFUSED_INFLIGHT = 3;
 
-/**
- * A refusal asking for a pause this long or longer opens no trial, ms: a rate limit taken for a
- * cap refutes the trial only with a second refusal as sending resumes, paying the pause again —
- * where the server blocks a client for a minute once it goes over (a penalty box), a second
- * minute; a cap read as a rate costs the rate's climb to the cap instead.
- */
-export const TRIAL_PAUSE_MS = 10_000;
-
 /** How a refusal stands against the trial. */
 export type TrialVerdict =
   /** Starts the trial: the cap is tentatively one less than this refusal's in flight. */
@@ -82,8 +74,7 @@ export class CapTrial {
     const { inflight, sentAt } = sample;
     const state = this.#state;
     if (state === 'none') {
-      const cheap = (sample.signal.retryAfterMs ?? 0) < TRIAL_PAUSE_MS;
-      const above = unpaced && cheap && inflight > accepted && inflight >= MIN_REFUSED_INFLIGHT;
+      const above = unpaced && inflight > accepted && inflight >= MIN_REFUSED_INFLIGHT;
       this.#state = above ? 'open' : 'over';
       this.#cap = inflight - 1;
       this.#since = sample.at;
