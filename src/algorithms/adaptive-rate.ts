@@ -240,7 +240,10 @@ export class AdaptiveRate implements RatePolicy {
     if (pauseUntil > sample.at) parts.meter.pauses.record(sample.at, pauseUntil - sample.at);
   }
 
-  /** Whether a refusal at `at` is the published quota's alone: it set the pace, and was not refused in an earlier window. */
+  /**
+   * Whether a refusal at `at` is the published quota's alone: it set the pace, and was not
+   * refused in an earlier window.
+   */
   #quotaOwns(at: number): boolean {
     return this.#quotaBinds() && this.#parts?.quota?.refusedAgain(at) !== true;
   }

@@ -48,12 +48,12 @@ const RETRY_AFTER: Readonly<Record<FieldKind, readonly (readonly [RetryAfterChoi
  * settings in the ranges its configurations use — nginx's `limit_req` (0.5–200 r/s, burst 0–100,
  * `nodelay`, delayed or `delay=N`, 503 or 429 and no Retry-After as nginx sends), a sliding
  * window counter (1 s, 10 s or a minute; refusals counted or not), a token bucket refilled in
- * lumps (Envoy: every 100 ms, 1 s or a minute, holding one to five fills (one a minute), publishing its state or
- * not) and a penalty box (over the limit once, blocked 10 s to 2 min, and no shorter than its window) — and, as in the family, a
- * latency of 20 ms–2 s, a skewed `Date` half the time, an unseen consumer sharing the limit a
- * quarter of the time and unrelated 5xx noise a fifth of the time. None of these limits is in the
- * family ratewise was tuned on: the set exists to measure it on servers it was never tuned for.
- * Each server depends only on (seed, index).
+ * lumps (Envoy: every 100 ms, 1 s or a minute, holding one to five fills — one a minute —,
+ * publishing its state or not) and a penalty box (over the limit once, blocked 10 s to 2 min and
+ * no shorter than its window) — and, as in the family, a latency of 20 ms–2 s, a skewed `Date`
+ * half the time, an unseen consumer sharing the limit a quarter of the time and unrelated 5xx
+ * noise a fifth of the time. None of these limits is in the family ratewise was tuned on: the set
+ * exists to measure it on servers it was never tuned for. Each server depends only on (seed, index).
  */
 export function drawFieldServer(seed: number, index: number): FamilyServer {
   const random = seededRandom(`field:${seed}:${index}`);

@@ -35,7 +35,7 @@ export interface QuotaForm {
 
 /** The settings only the field's limits have. */
 export interface FieldLimit {
-  /** nginx's `delay=N`: excess requests served at once, the rest held their turn (`Infinity`: `nodelay`). */
+  /** nginx's `delay=N`: excess served at once, the rest held their turn (`Infinity`: `nodelay`). */
   readonly delay: number;
   /** Whether refused requests count against a sliding counter's window (HAProxy, express-rate-limit). */
   readonly countsRefused: boolean;
@@ -47,7 +47,7 @@ export interface FieldLimit {
   readonly publishes: boolean;
 }
 
-/** A field limit's settings where a server names none: `nodelay`, refusals not counted, a minute's block. */
+/** A field limit's settings where a server names none: `nodelay`, no refusal counted, a minute's block. */
 export const FIELD_DEFAULTS: FieldLimit = {
   delay: Infinity,
   countsRefused: false,

@@ -35,9 +35,9 @@ interface Client {
 
 /**
  * A limit with a penalty (Cloudflare's rate-limiting rules, WAF bans): requests are counted with a
- * sliding window counter, and the first one it does not admit (`floor(rate × windowMs / 1000)`) blocks the client
- * for `blockMs` — every request in that time is refused, with the time left as its wait. Staying
- * under the limit costs nothing; crossing it once costs the whole block.
+ * sliding window counter, and the first one it does not admit (`floor(rate × windowMs / 1000)` a
+ * window) blocks the client for `blockMs` — every request in that time is refused, with the time
+ * left as its wait. Staying under the limit costs nothing; crossing it once costs the whole block.
  */
 export class PenaltyBoxModel extends ServingModel<Settings> {
   readonly name = 'penalty-box';
