@@ -6,13 +6,13 @@ const LIMIT_SHARE = 0.04;
 const LIMIT_RATIO = 2;
 /** Evidence (log-likelihood ratio, limit against noise) that sets off a trial. */
 const DECISIVE = 4;
-/** Evidence against a learned noise share that forgets it: a run of held outcomes without a bare 5xx that long has a chance of e^-7 under it. */
+/** A run of held outcomes without a bare 5xx this many times the mean gap of the noise found (a chance of e^-7 under it) forgets it. */
 const REFUTED = 7;
 /** A trial that found noise raises the share taken for noise this many times (or to the share it found). */
 const ESCALATION = 2;
-/** Outcomes after a trial that tell whether it lowered the share. */
+/** Outcomes after a trial that tell whether it lowered the share, and held after a surge before any trial. */
 const CHECK_OUTCOMES = 100;
-/** A trial that left at least this share of the errors found noise, not a limit. */
+/** A trial that left errors at least at this part of the share taken for noise found noise, not a limit. */
 const UNMOVED = 0.75;
 
 /** A trial being judged: the held outcomes since it, and the bare 5xx among them. */
@@ -24,17 +24,21 @@ interface Trial {
 /**
  * Tells a server that limits with bare 5xx from an origin's noise by trying
  * it. Bare 502/503/504 at a held rate are either refusals of a rate held just
- * above the capacity (they stop once the rate falls) or errors that come
- * whatever the rate. The outcomes are weighed as evidence between the two
- * (a CUSUM test: the noise share known so far, at least {@link TOLERATED},
- * against {@link LIMIT_RATIO} times it), so a limit refusing a few percent
- * is found after a handful of its refusals, and an origin failing at its
- * usual share rarely. When the evidence is decisive, the next bare 5xx is
- * taken as a refusal — one cut — and the outcomes at the rate held after it
- * judge the trial: if the share of bare 5xx did not fall by a quarter, it is
- * the origin's noise. Only outcomes at a held rate count, from
- * {@link CHECK_OUTCOMES} after the last surge: a slow start's overshoot, a
- * probe's refusals and a surge are no noise, and have their own rules.
+ * above the capacity (they come in runs at one rate and stop once it falls)
+ * or errors that come whatever the rate. Each held outcome is weighed as
+ * evidence between the two (a CUSUM test of the noise share, at least
+ * {@link TOLERATED}, against a limit's, {@link LIMIT_SHARE} or twice the
+ * noise), so a limit refusing a twenty-fifth of a held rate is found after a
+ * handful of its refusals, whatever the rate, and an origin failing at its
+ * usual share seldom. When the evidence is decisive, that bare 5xx is taken
+ * as a refusal — one cut — and the outcomes at the rate held after it judge
+ * the trial: errors that did not fall below three quarters of the share taken
+ * for noise are noise, and twice that share is taken for noise from then on;
+ * errors that fell came with the rate, and so does a noise share that a long
+ * run of held outcomes without any refutes: both forget it. Only outcomes at
+ * a held rate count, from {@link CHECK_OUTCOMES} after the last surge: a slow
+ * start's overshoot, a probe's refusals and a surge are no noise, and have
+ * their own rules.
  */
 export class BareErrorCheck {
   /** Evidence for a limit over noise in the held outcomes since the last trial (never below 0). */
