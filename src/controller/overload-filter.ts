@@ -23,10 +23,12 @@ export type RatePhase = 'unpaced' | 'held' | 'probing';
  *   `Retry-After`): the probe is looking for the rate at which the server
  *   starts refusing, and one that refuses with a bare 503 would otherwise let
  *   it run on;
- * - on a scope refused no other way, when bare 5xx stay above a twentieth
- *   of the outcomes at a held rate, one of them is taken as a refusal, to see whether a slower rate stops them (a server
- *   that limits with bare 503s, refusing a tenth of a rate held just above
- *   its capacity); if it does not, that share is the origin's noise
+ * - on a scope refused no other way, when bare 5xx at a held rate come more
+ *   often than the origin's noise would send them (a few percent, or twice
+ *   the noise learned), one of them is taken as a refusal, to see whether a
+ *   slower rate stops them (a server that limits with bare 503s, as nginx's
+ *   `limit_req` does, refusing a few percent of a rate held just above its
+ *   capacity); if it does not, that share is the origin's noise
  *   ({@link BareErrorCheck});
  * - without one, an overload only when bare 5xx surge to a fifth of the
  *   recent outcomes (an origin failing 2 % of requests at random does that
