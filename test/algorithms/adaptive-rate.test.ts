@@ -596,12 +596,26 @@ describe('AdaptiveRate latency alarms', () => {
     expect(rate.rate).toBeLessThanOrEqual(afterRefusal);
   });
 
-  it('cleared keeps the lower rate as the ceiling to probe up from', () => {
+  it('cleared restores a little under what was served when the alarm fired, held before probing', () => {
+    const rate = new AdaptiveRate();
+    for (let at = 0; at < 10_000; at += 50) okAt(rate, at); // about 20 req/s accepted, unpaced
+    rate.onAlarm(10_000, 'slow-down');
+    expect(rate.rate).toBeLessThan(6);
+    rate.onAlarm(12_000, 'cleared'); // slowing down helped: a queue drains under what it served
+    expect(rate.rate).toBeGreaterThan(16);
+    expect(rate.rate).toBeLessThan(20);
+  });
+
+  it('an alarm while a restored ceiling is held refutes it: later cleared alarms keep the lower rate', () => {
+    // A tarpit delays what is over its free rate but serves it all: what it served was too much.
     const rate = new AdaptiveRate();
     for (let at = 0; at < 10_000; at += 50) okAt(rate, at);
     rate.onAlarm(10_000, 'slow-down');
-    const ceiling = rate.ceiling;
     rate.onAlarm(12_000, 'cleared');
+    for (let at = 12_000; at < 15_000; at += 50) okAt(rate, at);
+    rate.onAlarm(15_000, 'slow-down'); // before the restore's hold ended, no probe yet
+    const ceiling = rate.ceiling;
+    rate.onAlarm(17_000, 'cleared');
     expect(rate.ceiling).toBe(ceiling);
     expect(rate.rate).toBeLessThan(6);
   });
