@@ -153,8 +153,9 @@ export class AdaptiveRate implements RatePolicy {
    * A soft-throttling alarm (latency inflating with no error): `slow-down`
    * cuts to a quarter of what the server is serving (later cuts of the same
    * alarm: half) and holds there; `futile` restores what was learned before
-   * the alarm (slowing down did not help); `cleared` keeps the lower rate as
-   * the ceiling to probe up from.
+   * the alarm (slowing down did not help); `cleared` puts back a little under
+   * what was served when the alarm fired (a queue's drain rate; see
+   * `ClearedRestore`), or keeps the lower rate as the ceiling to probe up from.
    */
   onAlarm(at: number, action: AlarmAction): void {
     const { meter, prober, alarm, decisions } = this.#used();

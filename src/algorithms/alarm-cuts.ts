@@ -84,7 +84,8 @@ export class AlarmCuts {
   /**
    * Applies `action` at `at` to `decisions` (see `#next`): a
    * cut, and a cleared alarm's restore, hold {@link ALARM_HOLD_MS} before
-   * probing; a futile alarm's undo may probe at once. Returns whether it cut (the probe stops, the budget opens).
+   * probing; a futile alarm's undo may probe at once. Returns whether it cut
+   * (the probe stops, the budget opens).
    */
   apply(
     action: AlarmAction,

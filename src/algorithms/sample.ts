@@ -64,8 +64,9 @@ export interface ConcurrencyLimit {
 /**
  * What a soft-throttling alarm asks of the rate: `slow-down` (a multiplicative
  * cut from what the server is serving), `futile` (slowing down did not help:
- * undo the alarm's cuts), `cleared` (latency is healthy again: the lower rate
- * stands as the ceiling to probe up from).
+ * undo the alarm's cuts), `cleared` (latency is healthy again: the ceiling
+ * goes back to a little under what was served when the alarm fired, or the
+ * lower rate stands as the ceiling to probe up from).
  */
 export type AlarmAction = 'slow-down' | 'futile' | 'cleared';
 
