@@ -112,14 +112,14 @@ export class AdaptiveRate implements RatePolicy {
       refused && !closed && !probeRefused && this.#freeProbe?.claims(sample) === true;
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
-    // the reset) — unless the quota was refused in an earlier window too (see
-    // `QuotaPace.refusedAgain`); one as sending resumed after a pause, the
+    // the reset) — unless it carries the quota and the quota was refused in an
+    // earlier window too (see `QuotaPace.refusedAgain`); one as sending resumed after a pause, the
     // pause's (it was too short); one soon after a probe refused unpaused, the probe's.
     if (closed || probesAftermath) prober.onRefusal();
     else if (
       (speed === 'cut' || speed === 'cut-hard') &&
       !sample.overConcurrency &&
-      !this.#quotaOwns(at)
+      !this.#quotaOwns(sample)
     )
       this.#cut(sample, speed);
     else if (speed === 'grow' || speed === 'hold') {
@@ -242,11 +242,15 @@ export class AdaptiveRate implements RatePolicy {
   }
 
   /**
-   * Whether a refusal at `at` is the published quota's alone: it set the pace, and was not
-   * refused in an earlier window.
+   * Whether a refusal is the published quota's alone: it set the pace, and the refusal either
+   * says nothing of the quota (a bare 5xx taken for a refusal) or is its first in a window
+   * (see `QuotaPace.refusedAgain`).
    */
-  #quotaOwns(at: number): boolean {
-    return this.#quotaBinds() && this.#parts?.quota?.refusedAgain(at) !== true;
+  #quotaOwns(refusal: Sample): boolean {
+    if (!this.#quotaBinds()) return false;
+    return (
+      refusal.signal.quota === undefined || this.#parts?.quota?.refusedAgain(refusal.at) !== true
+    );
   }
 
   /** Whether a published quota, not the learned ceiling, sets the pace now. */

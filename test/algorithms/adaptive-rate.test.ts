@@ -418,6 +418,49 @@ describe('AdaptiveRate', () => {
     expect(rate.rate).toBeGreaterThan(9); // the new window's pace, about 10/s
   });
 
+  it('a published quota refused in a second window hands the pace to the learned rate, unless the refusal says nothing of it', () => {
+    // `limit: 10` a second, published; the server refuses again in the next window (a bucket
+    // publishing its size as the limit). A bare 5xx taken for a refusal, without the quota's
+    // headers, is left to the quota however often it comes.
+    const run = (withQuota: boolean) => {
+      const rate = new AdaptiveRate();
+      for (let window = 0; window < 3; window++) {
+        const from = window * 1000;
+        for (let i = 1; i <= 5; i++) {
+          const at = from + i * 100;
+          const quota = {
+            limit: 10,
+            windowMs: 1000,
+            remaining: 10 - i * 2,
+            resetMs: 1000 - i * 100,
+            source: 'x-ratelimit',
+          } as const;
+          rate.onSample(sample({ sentAt: at - 50, at, quota }));
+        }
+        const quota = {
+          limit: 10,
+          windowMs: 1000,
+          remaining: 0,
+          resetMs: 300,
+          source: 'x-ratelimit',
+        } as const;
+        const at = from + 700;
+        rate.onSample(
+          sample({
+            sentAt: at - 50,
+            at,
+            kind: 'throttled',
+            retryAfterMs: 0,
+            ...(withQuota ? { quota } : {}),
+          }),
+        );
+      }
+      return rate.ceiling;
+    };
+    expect(run(true)).toBeDefined();
+    expect(run(false)).toBeUndefined();
+  });
+
   it('serialises to numbers that survive JSON and resumes where it left off', () => {
     const first = learned30();
     stream(first, 25, 4360, 6000);
