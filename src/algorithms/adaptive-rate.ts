@@ -113,8 +113,9 @@ export class AdaptiveRate implements RatePolicy {
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
     // the reset) — unless it carries the quota and the quota was refused in an
-    // earlier window too (see `QuotaPace.refusedAgain`); one as sending resumed after a pause, the
-    // pause's (it was too short); one soon after a probe refused unpaused, the probe's.
+    // earlier window too (see `QuotaPace.refusedAgain`); one as sending
+    // resumed after a pause, the pause's (it was too short); one soon after a
+    // probe refused unpaused, the probe's.
     if (closed || probesAftermath) prober.onRefusal();
     else if (
       (speed === 'cut' || speed === 'cut-hard') &&

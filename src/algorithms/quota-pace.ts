@@ -43,7 +43,7 @@ export class QuotaPace {
   readonly #window = new QuotaWindow();
   readonly #sends = new QuotaSends();
   readonly #tally = new QuotaTally(this.#sends);
-  /** The end of the window the latest refusal came in, as known then (not saved); `undefined` before any. */
+  /** The end of the window the latest refusal came in, as known then (not saved); none before one. */
   #refusedUntil: number | undefined;
 
   /** The rate cap now, requests/s (`Infinity`: none). */
@@ -87,10 +87,11 @@ export class QuotaPace {
   }
 
   /**
-   * Notes a refusal at `at` while the quota set the pace; true when one came in an earlier window too. A
-   * quota spent early by someone else refuses once and renews at the reset; one refused again
-   * after a reset renewed less than it publishes (a token bucket whose limit is its burst and
-   * whose reset is its next refill): the learned rate, not the quota, is to pace it.
+   * Notes a refusal at `at` while the quota set the pace; true when one came in an earlier
+   * window too (or before any window was known). A quota spent early by someone else refuses
+   * once and renews at the reset; one refused again after a reset renewed less than it
+   * publishes (a token bucket whose limit is its burst and whose reset is its next refill): the
+   * learned rate, not the quota, is to pace it.
    */
   refusedAgain(at: number): boolean {
     const again = this.#refusedUntil !== undefined && at >= this.#refusedUntil;
