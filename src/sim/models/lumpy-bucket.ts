@@ -58,7 +58,7 @@ interface Bucket {
 export class LumpyBucketModel extends ServingModel<Settings> {
   readonly name = 'lumpy-bucket';
   readonly #buckets = new ScopedState<Bucket>(this.settings.scope, () => ({
-    tokens: this.#capacityAt(0),
+    tokens: this.#mostTokens(0),
     fill: -Infinity,
   }));
 
@@ -70,7 +70,7 @@ export class LumpyBucketModel extends ServingModel<Settings> {
     const { fillIntervalMs, phaseMs } = this.settings;
     const bucket = this.#buckets.of(request);
     const fill = Math.floor((request.at - phaseMs) / fillIntervalMs);
-    const most = this.#capacityAt(request.at);
+    const most = this.#mostTokens(request.at);
     if (bucket.fill === -Infinity) bucket.fill = fill;
     bucket.tokens = Math.min(
       most,
@@ -101,7 +101,8 @@ export class LumpyBucketModel extends ServingModel<Settings> {
     );
   }
 
-  #capacityAt(at: number): number {
+  /** The most tokens the bucket holds at `at`: its burst, and at least one fill. */
+  #mostTokens(at: number): number {
     return Math.max(this.settings.burst, this.#perFill(at));
   }
 }
