@@ -8,6 +8,7 @@ import { rateSnapshot, restoreRate } from './adaptive-rate-snapshot.js';
 import type { AdaptiveRateState } from './adaptive-rate-state.js';
 import { cutOnRefusal } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
+import { type LongClosure, rateAfterLongClosure } from './closure-span.js';
 import { speedOf } from './congestion.js';
 import { FreeProbeAftermath, namesNoPause } from './free-probe.js';
 import { learnedRate, learnedRateIdle } from './learned-rate.js';
@@ -129,6 +130,8 @@ export class AdaptiveRate implements RatePolicy {
       if (trial !== undefined) this.#cut(trial, 'cut');
       const refuted = meter.pauses.refutedBy(sample);
       if (refuted !== undefined) this.#cut(refuted, 'cut');
+      const closure = meter.pauses.reopened(sample.sentAt);
+      if (closure !== undefined) this.#afterLongClosure(closure);
       meter.accept(sample);
       this.#applyRecount(at, sample.outstanding === 0);
     }
@@ -220,6 +223,24 @@ export class AdaptiveRate implements RatePolicy {
     const parts = this.#used();
     const probeStartedAt = parts.now - (parts.prober.probeMs ?? 0);
     cutOnRefusal(parts.decisions, sample, speed, learnedRate(parts), probeStartedAt, parts);
+  }
+
+  /**
+   * After a long closure (see `ClosureSpan`): the rate that tripped it comes down (see
+   * {@link rateAfterLongClosure}; a pending recount, of the burst that tripped it, is dropped),
+   * and no probe starts for as long again as the server stayed closed — a probe's refusal may
+   * cost another closure as long.
+   */
+  #afterLongClosure(closure: LongClosure): void {
+    const parts = this.#used();
+    const { decisions, prober } = parts;
+    decisions.holdUntil = Math.max(decisions.holdUntil, parts.now + closure.closedMs);
+    prober.setProbe(undefined);
+    const held = learnedRate(parts);
+    if (held === Infinity) return;
+    parts.recountsIfAny?.forget();
+    const rate = Math.max(this.#s.minRate, rateAfterLongClosure(closure, held));
+    if (rate < held) decisions.ceiling = rate / (1 - decisions.margin);
   }
 
   /** Replaces the ceiling by its recount, once the outcomes it needs are in (`drained`: none in flight). */

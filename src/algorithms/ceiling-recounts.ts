@@ -122,6 +122,11 @@ export class CeilingRecounts {
     return true;
   }
 
+  /** Drops the pending recount (its reading is known to be too high: see `ClosureSpan`). */
+  forget(): void {
+    this.#pending = undefined;
+  }
+
   /**
    * At `at`, the recounted ceiling once the pending recount's outcomes are in
    * (a first count bounded by a grant, also once nothing is in flight:

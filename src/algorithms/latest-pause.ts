@@ -1,3 +1,4 @@
+import { ClosureSpan, type LongClosure } from './closure-span.js';
 import { NEVER } from './congestion.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import { ReorderSpan } from './reorder-span.js';
@@ -48,6 +49,8 @@ export class LatestPause {
   readonly #reorder = new ReorderSpan();
   /** How long the server remembers what it granted (not saved). */
   readonly #memory = new ServerMemory();
+  /** How long the server stays closed as sending resumes (not saved). */
+  readonly #span = new ClosureSpan();
 
   /** When the latest pause ended (or ends), ms; `-Infinity` when there was none. */
   get end(): number {
@@ -134,8 +137,9 @@ export class LatestPause {
       return 'closure-late';
     }
     const pause = this.#pause;
-    if (pause === undefined) return undefined;
-    if (!pause.refusedOnResume(sample, rate, reorderMs)) {
+    if (pause === undefined || !pause.refusedOnResume(sample, rate, reorderMs)) {
+      this.#span.refused(rate);
+      if (pause === undefined) return undefined;
       if (sample.sentAt >= pause.to && pause.resumedAt !== Infinity)
         this.#memory.onRefusal(sample.sentAt, pause.resumedAt, unhinted(sample));
       return undefined;
@@ -143,7 +147,16 @@ export class LatestPause {
     const provisional = !pause.refusedOnResume(sample, rate);
     this.#closed = { pause, refusal: sample, provisional };
     this.#memory.onClosed(sample.sentAt);
+    this.#span.foundClosed(pause.from);
     return 'closed';
+  }
+
+  /**
+   * Notes an accepted outcome sent at `sentAt` for the closure in progress:
+   * the long closure it ended (see {@link ClosureSpan.reopened}), else undefined.
+   */
+  reopened(sentAt: number): LongClosure | undefined {
+    return this.#span.reopened(sentAt, this.end);
   }
 
   /**
