@@ -3,7 +3,8 @@ import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
-import { adaptedMargin, refutedReadingMargin } from './margin.js';
+import { adaptedMargin, penaltyMargin, refutedReadingMargin } from './margin.js';
+import { penaltyAsked } from './penalty-spells.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
@@ -169,10 +170,12 @@ export function cutOnRefusal(
   if (probing && confirmed && decisions.margin < learned.margin)
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
+  const penaltyMs = penaltyAsked(sample);
+  decisions.margin = penaltyMargin(decisions.margin, penaltyMs);
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
   const owing = raised?.proven !== true;
-  if (!probing && owing && leavesOnlyBound(sample, measured, floor, meter)) {
+  if (!probing && owing && penaltyMs === 0 && leavesOnlyBound(sample, measured, floor, meter)) {
     if (aftermath === undefined) prober.owe();
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }
@@ -188,7 +191,11 @@ export function cutOnRefusal(
   const unpaced = current === Infinity;
   // A cut at the held rate measures what a lower bound's check was to find: its probe's worth goes.
   if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
-  prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
+  // A penalty's pause is what a probe here costs: the first probe waits for a penalty's worth of
+  // pause credit, and a lower bound read from the slow start's sends is not checked at once (a
+  // guess read from nothing still is: it may be a tenth of the capacity).
+  const checked = measured === undefined || (unpaced && penaltyMs === 0);
+  prober.openBudget(at, checked ? 1 : 0, penaltyMs);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
 }
 

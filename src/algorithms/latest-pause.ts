@@ -1,4 +1,5 @@
 import { NEVER } from './congestion.js';
+import { penaltyAsked } from './penalty-spells.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import { ReorderSpan } from './reorder-span.js';
 import type { Sample } from './sample.js';
@@ -126,6 +127,8 @@ export class LatestPause {
    */
   judgeRefusal(sample: Sample, rate: number): ResumeVerdict {
     this.#reorder.note(sample);
+    const penaltyMs = penaltyAsked(sample);
+    if (penaltyMs > 0) this.#memory.onPenalty(sample.sentAt, sample.at, penaltyMs);
     const reorderMs = this.#reorder.ms;
     const closed = this.#closed;
     const before = this.#pause === undefined || sample.sentAt < this.#pause.from;

@@ -101,7 +101,7 @@ export class ProbeBudget {
     this.#pausedShare = pausedShare;
     this.#state = {
       refusalCredit: probes,
-      pauseCreditMs: 0,
+      pauseCreditMs: probes * pauseMs,
       refusalCost: 1,
       pauseCostMs: pauseMs,
       patience: 1,
