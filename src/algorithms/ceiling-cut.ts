@@ -3,7 +3,7 @@ import type { AlarmCuts, LearnedCeiling } from './alarm-cuts.js';
 import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js';
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
-import { adaptedMargin, penaltyMargin, refutedReadingMargin } from './margin.js';
+import { adaptedMargin, refutedReadingMargin } from './margin.js';
 import { penaltyAsked } from './penalty-spells.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
@@ -171,7 +171,6 @@ export function cutOnRefusal(
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   const penaltyMs = penaltyAsked(sample);
-  decisions.margin = penaltyMargin(decisions.margin, penaltyMs);
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
   const owing = raised?.proven !== true;
