@@ -7,8 +7,6 @@ const MARGIN = { min: 0.01, max: 0.25 } as const;
 /** A refusal at the held rate widens the margin by this factor; a probe that confirms narrows it. */
 const WIDEN = 1.5;
 const NARROW = 0.8;
-/** A penalty this long holds the widest margin; a shorter one, a margin in proportion, ms. */
-const WIDEST_AFTER_PENALTY_MS = 120_000;
 
 /**
  * The margin after a refusal whose reading is `measured`: a probe that finds
@@ -42,18 +40,6 @@ export function adaptedMargin(
  */
 export function refutedReadingMargin(margin: number): number {
   return scaled(margin, WIDEN);
-}
-
-/**
- * The margin after a penalty that asked for a pause of `penaltyMs` (0: no penalty): at least a
- * share of the widest in proportion to that pause (a tenth after a minute's, the widest after
- * two). The margin is what the held rate gives up against a reading's error (a window's count is
- * good to a request or two); what it buys is fewer refusals of the held rate, each costing the
- * pause: where that is a minute, a tenth of the rate costs less than one more.
- */
-export function penaltyMargin(margin: number, penaltyMs: number): number {
-  const share = Math.min(penaltyMs, WIDEST_AFTER_PENALTY_MS) / WIDEST_AFTER_PENALTY_MS;
-  return Math.max(margin, share * MARGIN.max);
 }
 
 function scaled(margin: number, factor: number): number {
