@@ -92,7 +92,13 @@ export function cutOnRefusal(
   // is no lower (lower, the capacity fell while it probed).
   const held = learned.ceiling * (1 - learned.margin);
   const proven = probing && prober.heldUncut && (measured?.ceiling ?? 0) >= held;
-  const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
+  // A penalty met again after the same count reads what the server granted over both spells and
+  // the block between: a count, not a reading across a pause that may be far too low — no floor,
+  // and no recount by send time (the spells were sent faster than granted).
+  const counted = measured !== undefined && meter.pauses.penaltyRead(sample) <= measured.ceiling;
+  const lowest = counted
+    ? 0
+    : lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
   const floor = Math.max(settings.minRate, lowest);
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
@@ -134,7 +140,7 @@ export function cutOnRefusal(
     // The refused probe's recount was too high and the pause since says too
     // little: back to what its refusal read, or half way to the rate held before it.
     ceiling = Math.max(floor, aftermath);
-  } else if (measured !== undefined && (!(confirmed && probing) || spacingOnly)) {
+  } else if (measured !== undefined && !counted && (!(confirmed && probing) || spacingOnly)) {
     const fromGuess = parts.guess !== 'none';
     const span = probing
       ? refusedProbeSpan(sample, current, probeStartedAt, fromGuess, meter, measured.calm)

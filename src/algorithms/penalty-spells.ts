@@ -7,65 +7,76 @@ import type { Sample } from './sample.js';
  * asks to refill.
  */
 export const PENALTY_MS = 10_000;
-
-/** The pause a refusal `sample` asked, ms, if it is a penalty ({@link PENALTY_MS} or more); else 0. */
-export function penaltyAsked(sample: Sample): number {
-  const askedMs = sample.signal.retryAfterMs ?? 0;
-  return askedMs >= PENALTY_MS ? askedMs : 0;
-}
 /**
  * A spell ended by a penalty that accepted no more than this many times what
  * the spell before the previous penalty accepted met the same count again.
  */
 const SAME_COUNT = 1.25;
 /**
- * A spell shorter than this says nothing of a memory, ms: sent that fast, it
+ * A spell shorter than this says nothing of a count, ms: sent that fast, it
  * was refused for its rate within any window.
  */
 const MIN_SPELL_MS = 1000;
 
-/** The spell of sending a penalty ended, and the pause it asked. */
-interface Penalty {
-  /** Requests accepted in the spell. */
+/** The pause a refusal `sample` asked, ms, if it is a penalty ({@link PENALTY_MS} or more); else 0. */
+export function penaltyAsked(sample: Sample): number {
+  const askedMs = sample.signal.retryAfterMs ?? 0;
+  return askedMs >= PENALTY_MS ? askedMs : 0;
+}
+
+/** A spell of sending a penalty ended. */
+interface Spell {
+  /** When it began (the first send, or sending resumed after a penalty), ms. */
+  readonly from: number;
+  /** Requests accepted in it. */
   readonly accepted: number;
-  /** When the pause it asked ends (sending resumes), ms. */
+  /** When the pause the penalty asked ends, ms. */
   readonly resumesAt: number;
-  readonly pauseMs: number;
 }
 
 /**
  * The spells of sending between a scope's penalties (refusals naming a pause
- * of {@link PENALTY_MS} or more), and the memory they prove. A limit that
- * counts over a window longer than the spell it refused — a minute counted
- * over a spell of 28 s — is read at its spell's pace, twice or more what it
- * grants, and held there it is refused again after the same count, blocked
- * each time. A spell after a penalty's pause that is refused by the next
- * penalty having accepted no more than the spell before it
- * ({@link SAME_COUNT}) met a count, not a rate: the server remembered what
- * it granted over this spell and the pause before it, at least.
+ * of {@link PENALTY_MS} or more), and what a repeated count reads. A limit
+ * that counts over a window longer than the spell it refused — a minute
+ * counted over a spell of 28 s — is read at the spell's pace, twice or more
+ * what it grants, and held there it is refused again after the same count (or
+ * less, where its count still weighs what was sent before the block), blocked
+ * each time. A spell after a penalty's pause refused by the next penalty
+ * having accepted no more than the spell before it ({@link SAME_COUNT}) met a
+ * count, not a rate: what the server granted over both spells and the pause
+ * between them, per that time, is what it grants — the rate of a window as
+ * long as its block, and under it where the block is longer.
  */
 export class PenaltySpells {
-  /** The scope's count of accepted requests at the latest penalty. */
+  /** Requests accepted in all. */
+  #accepted = 0;
+  /** When the first accepted request was sent, ms. */
+  #firstSentAt = Number.NaN;
+  /** {@link PenaltySpells.#accepted} at the latest penalty. */
   #acceptedBy = 0;
-  #latest: Penalty | undefined;
+  #latest: Spell | undefined;
+
+  /** Notes an accepted request sent at `sentAt`. */
+  onAccepted(sentAt: number): void {
+    this.#accepted++;
+    if (Number.isNaN(this.#firstSentAt)) this.#firstSentAt = sentAt;
+  }
 
   /**
    * A penalty: a refusal of a request sent at `sentAt`, arriving at `at`, that
-   * named a pause of `pauseMs`, the scope having accepted `accepted` requests in
-   * all by then. Returns the memory, ms, that it and the
-   * penalty before it prove (see {@link PenaltySpells}), or 0 for none. A
-   * request sent before the latest penalty's pause ended is refused by that
-   * same penalty.
+   * asked for a pause of `pauseMs`. Returns what it and the penalty before it
+   * read, requests/s (see {@link PenaltySpells}), or undefined. A request sent
+   * before the latest penalty's pause ended is refused by that same penalty.
    */
-  onPenalty(sentAt: number, at: number, pauseMs: number, accepted: number): number {
+  onPenalty(sentAt: number, at: number, pauseMs: number): number | undefined {
     const previous = this.#latest;
-    if (previous !== undefined && sentAt < previous.resumesAt) return 0;
-    const spellAccepted = accepted - this.#acceptedBy;
-    this.#acceptedBy = accepted;
-    this.#latest = { accepted: spellAccepted, resumesAt: at + pauseMs, pauseMs };
-    if (previous === undefined) return 0;
-    const spellMs = sentAt - previous.resumesAt;
-    if (spellMs < MIN_SPELL_MS || spellAccepted > previous.accepted * SAME_COUNT) return 0;
-    return spellMs + previous.pauseMs;
+    if (previous !== undefined && sentAt < previous.resumesAt) return undefined;
+    const accepted = this.#accepted - this.#acceptedBy;
+    this.#acceptedBy = this.#accepted;
+    const from = previous?.resumesAt ?? this.#firstSentAt;
+    this.#latest = { from, accepted, resumesAt: at + pauseMs };
+    if (previous === undefined || !(sentAt - from >= MIN_SPELL_MS)) return undefined;
+    if (accepted > previous.accepted * SAME_COUNT) return undefined;
+    return ((previous.accepted + accepted) * 1000) / (sentAt - previous.from);
   }
 }

@@ -1,5 +1,4 @@
 import { GrantHistory } from './grant-history.js';
-import { PenaltySpells } from './penalty-spells.js';
 
 /** The longest memory read, ms: a minute (what the grant history keeps). */
 const MAX_MEMORY_MS = 60_000;
@@ -43,10 +42,6 @@ export class ServerMemory {
   #refusedAt = Number.NaN;
   /** The last resume found still closed since that refusal, ms (NaN: none yet). */
   #closedAt = Number.NaN;
-  /** Created with the first penalty: most scopes are never blocked. */
-  #penalties: PenaltySpells | undefined;
-  /** Requests accepted in all. */
-  #accepted = 0;
 
   /** The longest memory learned, ms (0: none longer than {@link LONG_CLOSED_MS}). */
   get ms(): number {
@@ -71,22 +66,8 @@ export class ServerMemory {
     if (Number.isFinite(this.#refusedAt)) this.#closedAt = sentAt;
   }
 
-  /**
-   * A penalty (see `PenaltySpells`): a refusal of a request sent at `sentAt`,
-   * arriving at `at`, naming a pause of `pauseMs`. Recording what is accepted
-   * from here on, the memory learned from closed time or from a penalty
-   * repeated after the same count, whichever is longer.
-   */
-  onPenalty(sentAt: number, at: number, pauseMs: number): void {
-    this.#penalties ??= new PenaltySpells();
-    this.#history ??= new GrantHistory(sentAt);
-    const provedMs = this.#penalties.onPenalty(sentAt, at, pauseMs, this.#accepted);
-    this.#ms = Math.min(MAX_MEMORY_MS, Math.max(this.#ms, provedMs));
-  }
-
   /** A send at `sentAt` was accepted: after a resume found closed, the server was open by then. */
   onAccepted(sentAt: number): void {
-    this.#accepted++;
     this.#history?.add(sentAt);
     const closedMs = this.#closedAt - this.#refusedAt;
     if (!(sentAt > this.#closedAt) || !(closedMs >= LONG_CLOSED_MS)) return;
