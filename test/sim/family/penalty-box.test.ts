@@ -39,24 +39,27 @@ function blocksFrom(events: readonly ControlEvent[], fromMs: number): number {
 
 describe('ratewise on a penalty box (virtual time)', () => {
   it('is blocked again at most once after a minute-counting penalty box blocked it twice', async () => {
-    // Counting a minute, the box is first met by the slow start after 2-30 s of sending, which
-    // reads as twice or more what it grants a second; held there, each resume was blocked again
-    // after the same count, a minute's block every 90-120 s for as long as the crawl ran (main
-    // 484868c: 4-5 blocks in the second half of 16 minutes). A second penalty after the same count
-    // proves the server counts over the spell and the pause before it: read over that memory,
-    // the rate holds.
+    // Counting a minute, the box is first met by the slow start after 10-15 s of sending, which
+    // reads as four or five times what it grants a second; held there, each resume was blocked
+    // again after the same count or less, a minute's block every 90-120 s for as long as the
+    // crawl ran (main 484868c: 5-6 blocks in the second half of 16 minutes, 57-66 % of capacity
+    // there). A second penalty after the same count reads what the box granted over both spells
+    // and the block between them: 4.8, 19.2 and 57.8 req/s here, and the rate holds (84-88 %).
     for (const [index, perS, latencyMs, slots] of [
       [1, 5, 300, 8],
       [2, 20, 150, 16],
       [3, 60, 80, 32],
     ] as const) {
       const events: ControlEvent[] = [];
-      const { measures } = await runFamilyServer(minutePenaltyBox(index, perS, latencyMs, slots), ratewise, {
-        events: (e) => events.push(e),
-      });
-      console.log(index, blocksFrom(events, RUN_MS / 2), measures.goodput, measures.refused);
+      const { measures } = await runFamilyServer(
+        minutePenaltyBox(index, perS, latencyMs, slots),
+        ratewise,
+        {
+          events: (e) => events.push(e),
+        },
+      );
       expect(blocksFrom(events, RUN_MS / 2)).toBeLessThanOrEqual(1);
-      expect(measures.goodput).toBeGreaterThanOrEqual(0.0);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.8);
     }
   }, 60_000);
 });
