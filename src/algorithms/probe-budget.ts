@@ -101,7 +101,7 @@ export class ProbeBudget {
     this.#pausedShare = pausedShare;
     this.#state = {
       refusalCredit: probes,
-      pauseCreditMs: probes * pauseMs,
+      pauseCreditMs: 0,
       refusalCost: 1,
       pauseCostMs: pauseMs,
       patience: 1,
