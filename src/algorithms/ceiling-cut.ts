@@ -92,14 +92,11 @@ export function cutOnRefusal(
   // is no lower (lower, the capacity fell while it probed).
   const held = learned.ceiling * (1 - learned.margin);
   const proven = probing && prober.heldUncut && (measured?.ceiling ?? 0) >= held;
-  // A penalty met again after the same count reads what the server granted over both spells and
-  // the block between: a count, not a reading across a pause that may be far too low — no floor,
-  // and no recount by send time (the spells were sent faster than granted).
-  const counted = measured !== undefined && meter.pauses.penaltyRead(sample) <= measured.ceiling;
-  const lowest = counted
-    ? 0
-    : lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
+  const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
   const floor = Math.max(settings.minRate, lowest);
+  // A penalty met again after the same count reads what the server granted over both spells and
+  // the block between: not recounted by send time (the spells were sent faster than granted).
+  const counted = measured !== undefined && meter.pauses.penaltyRead(sample) <= measured.ceiling;
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
