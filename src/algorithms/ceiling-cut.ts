@@ -173,11 +173,12 @@ export function cutOnRefusal(
   if (probing && confirmed && decisions.margin < learned.margin)
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
-  const penaltyMs = penaltyAsked(sample);
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
-  const owing = raised?.proven !== true;
-  if (!probing && owing && penaltyMs === 0 && leavesOnlyBound(sample, measured, floor, meter)) {
+  // A penalty's bound is left to the budget: its probe costs the penalty.
+  const penaltyMs = penaltyAsked(sample);
+  const owing = raised?.proven !== true && penaltyMs === 0;
+  if (!probing && owing && leavesOnlyBound(sample, measured, floor, meter)) {
     if (aftermath === undefined) prober.owe();
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }

@@ -45,7 +45,9 @@ interface Spell {
  * having accepted no more than the spell before it ({@link SAME_COUNT}) met a
  * count, not a rate: what the server granted over both spells and the pause
  * between them, per that time, is what it grants — the rate of a window as
- * long as its block, and under it where the block is longer.
+ * long as its block, and under it where the block is longer (the cut is still
+ * at most by half, as for any refusal at the held rate: a second's window met
+ * again at a rate a little over it reads the same count too).
  */
 export class PenaltySpells {
   /** Requests accepted in all. */
