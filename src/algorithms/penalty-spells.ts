@@ -14,7 +14,9 @@ export const PENALTY_MS = 10_000;
 const SAME_COUNT = 1.25;
 /**
  * A spell shorter than this says nothing of a count, ms: sent that fast, it
- * was refused for its rate within any window.
+ * was refused for its rate within any window. Nor does one as long as the
+ * block before it: it outlasted the window (a block is no shorter than the
+ * window it guards), and what it was sent at is a rate.
  */
 const MIN_SPELL_MS = 1000;
 
@@ -32,6 +34,8 @@ interface Spell {
   readonly accepted: number;
   /** When the pause the penalty asked ends, ms. */
   readonly resumesAt: number;
+  /** The pause the penalty asked, ms. */
+  readonly pauseMs: number;
 }
 
 /**
@@ -76,8 +80,10 @@ export class PenaltySpells {
     const accepted = this.#accepted - this.#acceptedBy;
     this.#acceptedBy = this.#accepted;
     const from = previous?.resumesAt ?? this.#firstSentAt;
-    this.#latest = { from, accepted, resumesAt: at + pauseMs };
-    if (previous === undefined || !(sentAt - from >= MIN_SPELL_MS)) return undefined;
+    this.#latest = { from, accepted, resumesAt: at + pauseMs, pauseMs };
+    const spellMs = sentAt - from;
+    if (previous === undefined || !(spellMs >= MIN_SPELL_MS && spellMs < previous.pauseMs))
+      return undefined;
     if (accepted > previous.accepted * SAME_COUNT) return undefined;
     return ((previous.accepted + accepted) * 1000) / (sentAt - previous.from);
   }
