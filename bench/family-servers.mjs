@@ -17,7 +17,13 @@
 //
 // `--set field` runs the field set (`ratewise bench --field`) instead of the family.
 //
-//   npm run build && node bench/family-servers.mjs [--seed 1] [--set family|field] [--count 200] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
+// `--kind K` runs only the servers of limit kind K (e.g. `penalty-box`); `--duration S` runs each
+// server S seconds instead of its drawn length (its capacity steps and unseen consumer's spans as
+// drawn, all within the first 240 s), steady goodput counted over the second half as always — a
+// penalty box's second block often falls in a 240 s run's second half, and what a controller does
+// after it shows only in a longer one. Both run one server at a time in this thread.
+//
+//   npm run build && node bench/family-servers.mjs [--seed 1] [--set family|field] [--count 200] [--kind K] [--duration S] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -29,6 +35,8 @@ const { values } = parseArgs({
     count: { type: 'string', default: '200' },
     'timing-noise': { type: 'string', default: '0' },
     'run-seed': { type: 'string', default: '0' },
+    kind: { type: 'string' },
+    duration: { type: 'string' },
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
     out: { type: 'string' },
   },
@@ -53,6 +61,11 @@ if (!Number.isInteger(runSeed) || runSeed < 0) {
   process.exit(2);
 }
 const RESAMPLE_STRIDE = 1_000_000;
+const durationS = values.duration === undefined ? undefined : Number(values.duration);
+if (durationS !== undefined && !(durationS > 0)) {
+  console.error(`family-servers: --duration ${values.duration}: want a number of seconds > 0`);
+  process.exit(2);
+}
 
 const timingNoiseMs = Number(values['timing-noise']);
 const noise = timingNoiseMs > 0 ? { timingNoiseMs } : {};
@@ -65,18 +78,24 @@ async function familyRuns() {
   return result.servers.map((server) => [server, runs.get(server.index)]);
 }
 
-/** The same servers with run seed `runSeed`: each drawn as if its index were shifted. */
-async function resampledRuns() {
+/**
+ * The same servers one at a time: with run seed `runSeed` (each drawn as if its index were
+ * shifted), of `--kind` only, run `--duration` seconds.
+ */
+async function separateRuns() {
   const pairs = [];
   for (let i = 0; i < count; i++) {
     const server = draw(seed, i);
+    if (values.kind !== undefined && server.kind !== values.kind) continue;
     const shifted = { ...server, index: i + runSeed * RESAMPLE_STRIDE };
+    if (durationS !== undefined) shifted.durationMs = durationS * 1000;
     pairs.push([server, await runFamilyServer(shifted, ratewise, noise)]);
   }
   return pairs;
 }
 
-const pairs = runSeed === 0 ? await familyRuns() : await resampledRuns();
+const together = runSeed === 0 && values.kind === undefined && durationS === undefined;
+const pairs = together ? await familyRuns() : await separateRuns();
 const rows = pairs.map(([server, run]) => {
   const { measures, batchS } = run;
   return {

@@ -26,19 +26,23 @@ const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
  * - Unpaced at first (unless `startRate`): the concurrency limit governs.
  * - On throttling, once per congestion event, it learns the ceiling: the rate
  *   the server granted before refusing (see {@link RateMeter.ceilingAt};
- *   recounted by send time once the outcomes it needs are in), and holds a
- *   `margin` below it. The margin widens when the held rate is refused and
- *   narrows when a probe finds the same ceiling again.
+ *   recounted by send time once the outcomes it needs are in; a penalty met
+ *   again after the same count, what was granted over both spells and the
+ *   block between, see `PenaltySpells`), and holds a `margin` below it. The
+ *   margin widens when the held rate is refused and narrows when a probe finds
+ *   the same ceiling again.
  * - It probes above the ceiling when the {@link Prober}'s budget can pay for it:
  *   the refusals and pauses recent probes cost, earned at `refusedShare` of
- *   the requests and `pausedShare` of the time. A probe starts `probeStep`
- *   above the ceiling and doubles its excess every `probeDoublingMs` until
- *   refused, so an unchanged capacity costs a refusal or two and a capacity
- *   that rose is followed within seconds; a refusal that names no pause ends
- *   it unpaused, unless its aftermath asks for one ({@link FreeProbeAftermath}).
- *   A cut that left only a lower bound (a grant read over a constant
- *   `Retry-After` longer than the server's window) is probed from as soon as
- *   the pause and hold are over, unpaid. Its clock stops while the server
+ *   the requests and `pausedShare` of the time (a penalty, a refusal naming a
+ *   pause of 10 s or more, prices the first probe at that pause). A probe
+ *   starts `probeStep` above the ceiling and doubles its excess every
+ *   `probeDoublingMs` until refused, so an unchanged capacity costs a refusal
+ *   or two and a capacity that rose is followed within seconds; a refusal
+ *   that names no pause ends it unpaused, unless its aftermath asks for one
+ *   ({@link FreeProbeAftermath}). A cut that left only a lower bound (a grant
+ *   read over a constant `Retry-After` longer than the server's window, short
+ *   of a penalty) is probed from as soon as the pause and hold are over,
+ *   unpaid. Its clock stops while the server
  *   accepts less than 60 % of what is offered (a rate nobody uses is not
  *   probing).
  * - The server's word wins: `documentedRate` always caps; a published quota

@@ -4,6 +4,7 @@ import { type CeilingRecounts, confirmsWithinASend } from './ceiling-recounts.js
 import { startsNewEvent } from './congestion.js';
 import { namesNoPause } from './free-probe.js';
 import { adaptedMargin, refutedReadingMargin } from './margin.js';
+import { penaltyAsked } from './penalty-spells.js';
 import { CONSTANT_PAUSE_MS } from './probe-aftermath.js';
 import { refusedProbeSpan } from './probe-span.js';
 import type { CutReport, Prober } from './prober.js';
@@ -93,6 +94,9 @@ export function cutOnRefusal(
   const proven = probing && prober.heldUncut && (measured?.ceiling ?? 0) >= held;
   const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
   const floor = Math.max(settings.minRate, lowest);
+  // A penalty met again after the same count reads what the server granted over both spells and
+  // the block between: not recounted by send time (the spells were sent faster than granted).
+  const counted = measured !== undefined && meter.pauses.penaltyRead(sample) <= measured.ceiling;
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
@@ -133,7 +137,7 @@ export function cutOnRefusal(
     // The refused probe's recount was too high and the pause since says too
     // little: back to what its refusal read, or half way to the rate held before it.
     ceiling = Math.max(floor, aftermath);
-  } else if (measured !== undefined && (!(confirmed && probing) || spacingOnly)) {
+  } else if (measured !== undefined && !counted && (!(confirmed && probing) || spacingOnly)) {
     const fromGuess = parts.guess !== 'none';
     const span = probing
       ? refusedProbeSpan(sample, current, probeStartedAt, fromGuess, meter, measured.calm)
@@ -171,7 +175,9 @@ export function cutOnRefusal(
   if (speed === 'cut-hard') ceiling *= settings.overloadRatio;
   if (probing) report.read = ceiling * (1 - decisions.margin);
   prober.onCut(report, decisions.ceiling);
-  const owing = raised?.proven !== true;
+  // A penalty's bound is left to the budget: its probe costs the penalty.
+  const penaltyMs = penaltyAsked(sample);
+  const owing = raised?.proven !== true && penaltyMs === 0;
   if (!probing && owing && leavesOnlyBound(sample, measured, floor, meter)) {
     if (aftermath === undefined) prober.owe();
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
@@ -188,7 +194,11 @@ export function cutOnRefusal(
   const unpaced = current === Infinity;
   // A cut at the held rate measures what a lower bound's check was to find: its probe's worth goes.
   if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
-  prober.openBudget(at, measured === undefined || unpaced ? 1 : 0);
+  // A penalty's pause is what a probe here costs: the first probe waits for a penalty's worth of
+  // pause credit, and a lower bound read from the slow start's sends is not checked at once (a
+  // guess read from nothing still is, whatever it costs: it may be a tenth of the capacity).
+  const checked = measured === undefined || (unpaced && penaltyMs === 0);
+  prober.openBudget(at, checked ? 1 : 0, checked ? 0 : penaltyMs);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
 }
 

@@ -1,5 +1,6 @@
 import { ClosureSpan, type LongClosure } from './closure-span.js';
 import { NEVER } from './congestion.js';
+import { PenaltySpells, penaltyAsked } from './penalty-spells.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import { ReorderSpan } from './reorder-span.js';
 import type { Sample } from './sample.js';
@@ -51,6 +52,10 @@ export class LatestPause {
   readonly #memory = new ServerMemory();
   /** How long the server stays closed as sending resumes (not saved). */
   readonly #span = new ClosureSpan();
+  /** The spells between penalties (not saved). */
+  readonly #penalties = new PenaltySpells();
+  /** What the latest refusal judged read as a penalty met again after the same count (not saved). */
+  #penaltyRead: { refusal: Sample; rate: number } | undefined;
 
   /** When the latest pause ended (or ends), ms; `-Infinity` when there was none. */
   get end(): number {
@@ -60,6 +65,15 @@ export class LatestPause {
   /** What the server accepted over its memory up to `sentAt`, per that memory (see `ServerMemory.remembered`). */
   remembered(sentAt: number): number {
     return this.#memory.remembered(sentAt);
+  }
+
+  /**
+   * What a penalty `refusal`, just judged, read with the penalty before it (see `PenaltySpells`),
+   * requests/s; Infinity when it read nothing.
+   */
+  penaltyRead(refusal: Sample): number {
+    const read = this.#penaltyRead;
+    return read?.refusal === refusal ? read.rate : Number.POSITIVE_INFINITY;
   }
 
   /** How long the latest pause was, ms (0 when none). */
@@ -110,6 +124,7 @@ export class LatestPause {
     this.#pause?.accepted(sentAt);
     this.#closed?.pause.accepted(sentAt);
     this.#memory.onAccepted(sentAt);
+    this.#penalties.onAccepted(sentAt);
   }
 
   /**
@@ -129,6 +144,10 @@ export class LatestPause {
    */
   judgeRefusal(sample: Sample, rate: number): ResumeVerdict {
     this.#reorder.note(sample);
+    const penaltyMs = penaltyAsked(sample);
+    const read =
+      penaltyMs > 0 ? this.#penalties.onPenalty(sample.sentAt, sample.at, penaltyMs) : undefined;
+    this.#penaltyRead = read === undefined ? undefined : { refusal: sample, rate: read };
     const reorderMs = this.#reorder.ms;
     const closed = this.#closed;
     const before = this.#pause === undefined || sample.sentAt < this.#pause.from;

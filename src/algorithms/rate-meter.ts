@@ -205,7 +205,8 @@ export class RateMeter {
    * soon after a pause, what was {@link LatestPause.granted}, cutting the
    * failed rate by at most half; and paced, no more than what the server
    * accepted over its memory, where it remembers more than a second (see
-   * `ServerMemory`). Undefined when nothing is known yet.
+   * `ServerMemory`), and no more than a penalty met again after the same count
+   * read (see `PenaltySpells`). Undefined when nothing is known yet.
    */
   ceilingAt(sample: Sample, current: number): CeilingReading | undefined {
     const { at } = sample;
@@ -223,7 +224,10 @@ export class RateMeter {
     // Counted up to the sends whose outcomes are in: a refusal often comes back
     // before the acceptances sent a page ahead of it.
     const answered = Math.min(sample.sentAt, at - this.#rttMs);
-    const remembered = current === Infinity ? Infinity : this.remembered(answered);
+    const remembered = Math.min(
+      current === Infinity ? Infinity : this.remembered(answered),
+      this.pauses.penaltyRead(sample),
+    );
     if (remembered < ceiling) return { ceiling: remembered, calm, remembered: true };
     return ceiling === Infinity ? undefined : { ceiling, calm };
   }

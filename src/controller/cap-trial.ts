@@ -1,3 +1,4 @@
+import { penaltyAsked } from '../algorithms/penalty-spells.js';
 import type { Sample } from '../algorithms/sample.js';
 
 /**
@@ -74,7 +75,11 @@ export class CapTrial {
     const { inflight, sentAt } = sample;
     const state = this.#state;
     if (state === 'none') {
-      const above = unpaced && inflight > accepted && inflight >= MIN_REFUSED_INFLIGHT;
+      // A penalty opens no trial: a rate limit taken for a cap refutes the trial only with a
+      // second refusal as sending resumes, and where the server blocks a client that went over
+      // for a minute, that is a second minute; a cap taken for a rate costs the rate's climb.
+      const penalty = penaltyAsked(sample) > 0;
+      const above = unpaced && !penalty && inflight > accepted && inflight >= MIN_REFUSED_INFLIGHT;
       this.#state = above ? 'open' : 'over';
       this.#cap = inflight - 1;
       this.#since = sample.at;

@@ -1,3 +1,4 @@
+import { penaltyAsked } from '../algorithms/penalty-spells.js';
 import {
   type AlarmAction,
   type ConcurrencyLimit,
@@ -126,6 +127,8 @@ export class ScopeFeedback {
    * does a slower rate stop these? — and one refusal past the recent
    * successes does not send it to the concurrency instead (the filter would
    * judge a cut that never came, and take a rate limit's refusals for noise).
+   * Nor does a penalty's (see `PenaltySpells`): a rate limit blocks the client
+   * that went over, and a cut concurrency left the rate that tripped it.
    */
   #sampleOf(
     request: SentRequest,
@@ -163,6 +166,7 @@ export class ScopeFeedback {
           inflight >= MIN_REFUSED_INFLIGHT &&
           signal.kind === 'throttled' &&
           !bare &&
+          penaltyAsked(sample) === 0 &&
           paced &&
           this.#capTrial?.refuted !== true &&
           this.rate.probing !== true);
