@@ -33,9 +33,7 @@ const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
  *   the same ceiling again.
  * - It probes above the ceiling when the {@link Prober}'s budget can pay for it:
  *   the refusals and pauses recent probes cost, earned at `refusedShare` of
- *   the requests and `pausedShare` of the time (a penalty, a refusal naming a
- *   pause of 10 s or more, prices the first probe at that pause). A probe
- *   starts `probeStep` above the ceiling and doubles its excess every
+ *   the requests and `pausedShare` of the time. A probe starts `probeStep` above the ceiling and doubles its excess every
  *   `probeDoublingMs` until refused, so an unchanged capacity costs a refusal
  *   or two and a capacity that rose is followed within seconds; a refusal
  *   that names no pause ends it unpaused, unless its aftermath asks for one

@@ -194,11 +194,10 @@ export function cutOnRefusal(
   const unpaced = current === Infinity;
   // A cut at the held rate measures what a lower bound's check was to find: its probe's worth goes.
   if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
-  // A penalty's pause is what a probe here costs: the first probe waits for a penalty's worth of
-  // pause credit, and a lower bound read from the slow start's sends is not checked at once (a
-  // guess read from nothing still is, whatever it costs: it may be a tenth of the capacity).
+  // A lower bound read from the slow start's sends is not checked at once after a penalty: that
+  // check costs the penalty (a guess read from nothing still is: it may be a tenth of the capacity).
   const checked = measured === undefined || (unpaced && penaltyMs === 0);
-  prober.openBudget(at, checked ? 1 : 0, checked ? 0 : penaltyMs);
+  prober.openBudget(at, checked ? 1 : 0);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
 }
 

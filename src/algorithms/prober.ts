@@ -105,13 +105,10 @@ export class Prober {
     this.#budget?.onTime(at);
   }
 
-  /**
-   * Opens the budget at the first ceiling, with `probes` worth of credit, a probe expected to
-   * cost a pause of `pauseMs` until the first probe's bill says otherwise.
-   */
-  openBudget(at: number, probes = 0, pauseMs = 0): void {
+  /** Opens the budget at the first ceiling, with `probes` worth of credit. */
+  openBudget(at: number, probes = 0): void {
     const { refusedShare, pausedShare } = this.#shares;
-    this.#budget ??= new ProbeBudget(refusedShare, pausedShare, at, probes, pauseMs);
+    this.#budget ??= new ProbeBudget(refusedShare, pausedShare, at, probes);
   }
 
   /**

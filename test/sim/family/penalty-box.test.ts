@@ -38,16 +38,15 @@ function blocksFrom(events: readonly ControlEvent[], fromMs: number): number {
 }
 
 describe('ratewise on a penalty box (virtual time)', () => {
-  it('is blocked again at most twice in the second half of a long crawl where main was blocked five or six times', async () => {
+  it('is blocked again at most once in the second half of a long crawl where main was blocked five or six times', async () => {
     // Counting a minute, the box is first met by the slow start after 10-15 s of sending, which
     // reads as four or five times what it grants a second; held there, each resume was blocked
     // again after the same count or less, a minute's block every 90-120 s for as long as the
     // crawl ran (main 484868c: 5, 6 and 6 blocks in the second half of 16 minutes; 57.0, 59.6 and
     // 65.7 % of capacity there, 60.8 % on average). A second penalty after the same count reads
     // what the box granted over both spells and the block between them (cut by half at most, as
-    // any refusal at the held rate): 1, 1 and 2 blocks, 76.6, 78.3 and 60.8 %. The fastest box
-    // converges from a reading five times too high in halves, and its later readings, over spells
-    // longer than its window, are 5-8 % over what it grants: blocked twice more late in the run.
+    // any refusal at the held rate): 0, 0 and 1 blocks, 67.0, 73.9 and 67.2 % (69.4 %) — a rate
+    // held under the box's, where the blocks took a third of the time.
     let goodput = 0;
     for (const [index, perS, latencyMs, slots] of [
       [1, 5, 300, 8],
@@ -59,9 +58,9 @@ describe('ratewise on a penalty box (virtual time)', () => {
       const { measures } = await runFamilyServer(server, ratewise, {
         events: (e) => events.push(e),
       });
-      expect(blocksFrom(events, RUN_MS / 2)).toBeLessThanOrEqual(2);
+      expect(blocksFrom(events, RUN_MS / 2)).toBeLessThanOrEqual(1);
       goodput += (measures.goodput ?? 0) / 3;
     }
-    expect(goodput).toBeGreaterThanOrEqual(0.68);
+    expect(goodput).toBeGreaterThanOrEqual(0.66);
   }, 60_000);
 });
