@@ -33,16 +33,16 @@ const NO_OPTIONS: AdaptiveRateOptions = Object.freeze({});
  *   the same ceiling again.
  * - It probes above the ceiling when the {@link Prober}'s budget can pay for it:
  *   the refusals and pauses recent probes cost, earned at `refusedShare` of
- *   the requests and `pausedShare` of the time. A probe starts `probeStep` above the ceiling and doubles its excess every
- *   `probeDoublingMs` until refused, so an unchanged capacity costs a refusal
- *   or two and a capacity that rose is followed within seconds; a refusal
- *   that names no pause ends it unpaused, unless its aftermath asks for one
- *   ({@link FreeProbeAftermath}). A cut that left only a lower bound (a grant
- *   read over a constant `Retry-After` longer than the server's window, short
- *   of a penalty) is probed from as soon as the pause and hold are over,
- *   unpaid. Its clock stops while the server
- *   accepts less than 60 % of what is offered (a rate nobody uses is not
- *   probing).
+ *   the requests and `pausedShare` of the time. A probe starts `probeStep`
+ *   above the ceiling and doubles its excess every `probeDoublingMs` until
+ *   refused, so an unchanged capacity costs a refusal or two and a capacity
+ *   that rose is followed within seconds; a refusal that names no pause ends
+ *   it unpaused, unless its aftermath asks for one ({@link FreeProbeAftermath}).
+ *   A cut that left only a lower bound (a grant read over a constant
+ *   `Retry-After` longer than the server's window, short of a penalty) is
+ *   probed from as soon as the pause and hold are over, unpaid. Its clock
+ *   stops while the server accepts less than 60 % of what is offered (a rate
+ *   nobody uses is not probing).
  * - The server's word wins: `documentedRate` always caps; a published quota
  *   caps at limit/window and spreads `remaining` over the time to the reset;
  *   a spent quota pauses until the reset; `Retry-After` pauses (at least

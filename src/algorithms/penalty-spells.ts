@@ -45,9 +45,9 @@ interface Spell {
  * counted over a spell of 28 s — is read at the spell's pace, twice or more
  * what it grants, and held there it is refused again after the same count (or
  * less, where its count still weighs what was sent before the block), blocked
- * each time. A spell after a penalty's pause refused by the next penalty
- * having accepted no more than the spell before it ({@link SAME_COUNT}) met a
- * count, not a rate: what the server granted over both spells and the pause
+ * each time. A spell after a penalty's pause, shorter than that pause, refused
+ * by the next penalty having accepted no more than the spell before it
+ * ({@link SAME_COUNT}) met a count, not a rate: what the server granted over both spells and the pause
  * between them, per that time, is what it grants — the rate of a window as
  * long as its block, and under it where the block is longer (the cut is still
  * at most by half, as for any refusal at the held rate: a second's window met
