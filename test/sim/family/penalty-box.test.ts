@@ -45,8 +45,8 @@ describe('ratewise on a penalty box (virtual time)', () => {
     // crawl ran (main 484868c: 5, 6 and 6 blocks in the second half of 16 minutes; 57.0, 59.6 and
     // 65.7 % of capacity there, 60.8 % on average). A second penalty after the same count reads
     // what the box granted over both spells and the block between them (cut by half at most, as
-    // any refusal at the held rate): 0, 0 and 1 blocks, 67.0, 73.9 and 67.2 % (69.4 %) — a rate
-    // held under the box's, where the blocks took a third of the time.
+    // any refusal at the held rate): 0, 0 and 1 blocks, 67.0, 73.9 and 67.2 % (69.4 %), a rate
+    // held under the box's instead of bursts between blocks.
     let goodput = 0;
     for (const [index, perS, latencyMs, slots] of [
       [1, 5, 300, 8],
