@@ -140,7 +140,8 @@ export class LatestPause {
    * `closure-late`: it came for a send of a resume already found closed,
    * within that span of the pause's end and before anything sent since was
    * accepted — the same closure come back late, not a new congestion event.
-   * Undefined otherwise.
+   * Undefined otherwise. A penalty's spell is counted too: what it read is
+   * {@link LatestPause.penaltyRead}'s.
    */
   judgeRefusal(sample: Sample, rate: number): ResumeVerdict {
     this.#reorder.note(sample);
