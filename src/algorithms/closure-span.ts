@@ -44,6 +44,15 @@ export class ClosureSpan {
   /** The highest rate of a refusal since a send after the latest pause was accepted. */
   #trippedRate: number | undefined;
 
+  /**
+   * @param firstSentAt when the scope's first accepted request was sent, ms (NaN: none yet).
+   * @param accepted how many the scope accepted before this began (its first cycle's).
+   */
+  constructor(firstSentAt: number, accepted: number) {
+    this.#cycleFrom = Number.isNaN(firstSentAt) ? undefined : firstSentAt;
+    this.#acceptedInCycle = accepted;
+  }
+
   /** Notes a refusal that did not find the server closed, sent at `rate` (requests/s). */
   refused(rate: number): void {
     this.#trippedRate = Math.max(this.#trippedRate ?? 0, rate);

@@ -50,10 +50,13 @@ export class LatestPause {
   readonly #reorder = new ReorderSpan();
   /** How long the server remembers what it granted (not saved). */
   readonly #memory = new ServerMemory();
-  /** How long the server stays closed as sending resumes (not saved). */
-  readonly #span = new ClosureSpan();
-  /** The spells between penalties (not saved). */
-  readonly #penalties = new PenaltySpells();
+  /** Requests accepted in all, and when the first was sent, ms: where a first cycle and spell begin (not saved). */
+  #accepted = 0;
+  #firstAcceptedAt = Number.NaN;
+  /** How long the server stays closed as sending resumes; created with the first refusal (not saved). */
+  #span: ClosureSpan | undefined;
+  /** The spells between penalties; created with the first penalty (not saved). */
+  #penalties: PenaltySpells | undefined;
   /** What the latest refusal judged read as a penalty met again after the same count (not saved). */
   #penaltyRead: { refusal: Sample; rate: number } | undefined;
 
@@ -124,7 +127,8 @@ export class LatestPause {
     this.#pause?.accepted(sentAt);
     this.#closed?.pause.accepted(sentAt);
     this.#memory.onAccepted(sentAt);
-    this.#penalties.onAccepted(sentAt);
+    this.#accepted++;
+    if (Number.isNaN(this.#firstAcceptedAt)) this.#firstAcceptedAt = sentAt;
   }
 
   /**
@@ -147,7 +151,9 @@ export class LatestPause {
     this.#reorder.note(sample);
     const penaltyMs = penaltyAsked(sample);
     const read =
-      penaltyMs > 0 ? this.#penalties.onPenalty(sample.sentAt, sample.at, penaltyMs) : undefined;
+      penaltyMs > 0
+        ? this.#penaltySpells().onPenalty(sample.sentAt, sample.at, penaltyMs, this.#accepted)
+        : undefined;
     this.#penaltyRead = read === undefined ? undefined : { refusal: sample, rate: read };
     const reorderMs = this.#reorder.ms;
     const closed = this.#closed;
@@ -158,7 +164,7 @@ export class LatestPause {
     }
     const pause = this.#pause;
     if (pause === undefined || !pause.refusedOnResume(sample, rate, reorderMs)) {
-      this.#span.refused(rate);
+      this.#closureSpan().refused(rate);
       if (pause === undefined) return undefined;
       if (sample.sentAt >= pause.to && pause.resumedAt !== Infinity)
         this.#memory.onRefusal(sample.sentAt, pause.resumedAt, unhinted(sample));
@@ -167,7 +173,7 @@ export class LatestPause {
     const provisional = !pause.refusedOnResume(sample, rate);
     this.#closed = { pause, refusal: sample, provisional };
     this.#memory.onClosed(sample.sentAt);
-    this.#span.foundClosed(pause.from);
+    this.#closureSpan().foundClosed(pause.from);
     return 'closed';
   }
 
@@ -176,7 +182,19 @@ export class LatestPause {
    * the long closure it ended (see {@link ClosureSpan.reopened}), else undefined.
    */
   reopened(sentAt: number): LongClosure | undefined {
-    return this.#span.reopened(sentAt, this.end);
+    return this.#span?.reopened(sentAt, this.end);
+  }
+
+  /** The closure span, created at the first need with the cycle so far. */
+  #closureSpan(): ClosureSpan {
+    this.#span ??= new ClosureSpan(this.#firstAcceptedAt, this.#accepted);
+    return this.#span;
+  }
+
+  /** The penalty spells, created at the first penalty. */
+  #penaltySpells(): PenaltySpells {
+    this.#penalties ??= new PenaltySpells(this.#firstAcceptedAt);
+    return this.#penalties;
   }
 
   /**

@@ -54,31 +54,34 @@ interface Spell {
  * again at a rate a little over it reads the same count too).
  */
 export class PenaltySpells {
-  /** Requests accepted in all. */
-  #accepted = 0;
-  /** When the first accepted request was sent, ms. */
-  #firstSentAt = Number.NaN;
-  /** {@link PenaltySpells.#accepted} at the latest penalty. */
+  /** When the scope's first accepted request was sent, ms (NaN: none yet). */
+  readonly #firstSentAt: number;
+  /** The scope's count of accepted requests at the latest penalty. */
   #acceptedBy = 0;
   #latest: Spell | undefined;
 
-  /** Notes an accepted request sent at `sentAt`. */
-  onAccepted(sentAt: number): void {
-    this.#accepted++;
-    if (Number.isNaN(this.#firstSentAt)) this.#firstSentAt = sentAt;
+  /** @param firstSentAt when the scope's first accepted request was sent, ms (NaN: none yet). */
+  constructor(firstSentAt: number) {
+    this.#firstSentAt = firstSentAt;
   }
 
   /**
    * A penalty: a refusal of a request sent at `sentAt`, arriving at `at`, that
-   * asked for a pause of `pauseMs`. Returns what it and the penalty before it
-   * read, requests/s (see {@link PenaltySpells}), or undefined. A request sent
+   * asked for a pause of `pauseMs`, the scope having accepted `acceptedTotal`
+   * requests in all. Returns what it and the penalty before it read,
+   * requests/s (see {@link PenaltySpells}), or undefined. A request sent
    * before the latest penalty's pause ended is refused by that same penalty.
    */
-  onPenalty(sentAt: number, at: number, pauseMs: number): number | undefined {
+  onPenalty(
+    sentAt: number,
+    at: number,
+    pauseMs: number,
+    acceptedTotal: number,
+  ): number | undefined {
     const previous = this.#latest;
     if (previous !== undefined && sentAt < previous.resumesAt) return undefined;
-    const accepted = this.#accepted - this.#acceptedBy;
-    this.#acceptedBy = this.#accepted;
+    const accepted = acceptedTotal - this.#acceptedBy;
+    this.#acceptedBy = acceptedTotal;
     const from = previous?.resumesAt ?? this.#firstSentAt;
     this.#latest = { from, accepted, resumesAt: at + pauseMs, pauseMs };
     const spellMs = sentAt - from;
