@@ -1,16 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import type { Readable, Writable } from 'node:stream';
-import { type Command, InvalidArgumentError } from 'commander';
 import type { LogAnalyzerOptions } from '../analyze/analyzer-options.js';
 import { formatAnalysis } from '../analyze/format-analysis.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
-import { MIN_WINDOW_S } from '../analyze/log-analyzer.js';
 import { analyzeLog } from '../analyze/read-log.js';
 import { lineUse, requireUsable } from '../analyze/unusable-log.js';
 import { type LatencyBaseline, parseBaseline } from '../detect/baseline-file.js';
 import { TooManyWindowsError, UnusableLogError } from '../errors.js';
-import { numberArg } from './parsers.js';
-import { exitWith } from './program.js';
 import { FAILURE_EXIT, oneLine, USAGE_EXIT, UsageError } from './usage-error.js';
 
 /** Where a command writes. */
@@ -25,43 +21,6 @@ export interface CommandIo {
 export function processIo(): CommandIo {
   return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin };
 }
-
-/** Rules for a bounded numeric command-line value. */
-export interface RangeArg {
-  /** Smallest value allowed (inclusive). */
-  min: number;
-  /** Largest value allowed (inclusive). @default Infinity */
-  max?: number;
-  /** Whether only whole numbers are allowed. @default false */
-  integer?: boolean;
-}
-
-/**
- * A commander parser for a number within `[min, max]` — the bounds of the
- * library option it feeds, so an out-of-range value is a usage error (exit
- * 2, `expected an integer from 1 to 4096.`) instead of a failure at run time.
- */
-export function rangeArg({
-  min,
-  max = Infinity,
-  integer = false,
-}: RangeArg): (text: string) => number {
-  const parse = numberArg({ min, integer });
-  const expected = `expected ${integer ? 'an integer' : 'a number'} ${max === Infinity ? `>= ${min}` : `from ${min} to ${max}`}.`;
-  return (text) => {
-    let value: number | undefined;
-    try {
-      value = parse(text);
-    } catch {
-      // reported below, with both bounds
-    }
-    if (value === undefined || value > max) throw new InvalidArgumentError(expected);
-    return value;
-  };
-}
-
-/** The `--window <s>` parser of `analyze` and `report`: at least the analyser's shortest window. */
-export const windowArg = rangeArg({ min: MIN_WINDOW_S });
 
 /** Fails with a {@link UsageError} unless `path` is a readable regular file (`-` is stdin). */
 export async function requireLogFile(path: string): Promise<void> {
@@ -153,21 +112,4 @@ export function reportFailure(io: CommandIo, error: unknown): number {
         : error;
   io.stderr.write(`ratewise: ${oneLine(failure)}\n`);
   return failure instanceof UsageError ? USAGE_EXIT : FAILURE_EXIT;
-}
-
-/** Registers `analyze` on the `ratewise` program. */
-export function registerAnalyze(program: Command): Command {
-  return program
-    .command('analyze')
-    .description(
-      'rolling requests/s, latency percentiles, 429/503 counts, decay alarms, phases and a diagnosis from a log (ratewise events or results JSONL, or "ISO8601 url latency_ms" lines)',
-    )
-    .argument('<log>', 'log file, or - for stdin')
-    .option('--window <s>', 'window length in seconds', windowArg, 10)
-    .option(
-      '--baseline <file>',
-      'a baseline JSON file (ratewise baseline capture) for the latency alarm',
-    )
-    .option('--json', 'print one JSON object')
-    .action((log: string, options: AnalyzeCommandOptions) => exitWith(runAnalyze(log, options)));
 }

@@ -1,8 +1,6 @@
 import { constants, createReadStream } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { type Command, Option } from 'commander';
-import { DEFAULT_MAX_CONCURRENCY, MAX_REFUSED_SHARE } from '../controller/defaults.js';
 import type { CrawlOptions } from '../crawl/crawl-options.js';
 import type { CrawlSummary } from '../crawl/crawl-tally.js';
 import { countUrls, readLines } from '../crawl/line-reader.js';
@@ -10,9 +8,7 @@ import { cutTornLine } from '../crawl/results-file.js';
 import { runCrawl } from '../crawl/run-crawl.js';
 import { type BufferedSink, jsonlSink } from '../events/jsonl-sink.js';
 import { redactSecrets } from '../util/redact.js';
-import { type MetricsAddress, metricsAddress, serveMetrics } from './metrics-port.js';
-import { numberArg, positiveArg, shareArg } from './parsers.js';
-import { exitWith } from './program.js';
+import { type MetricsAddress, serveMetrics } from './metrics-port.js';
 import { progressDisplay } from './progress-display.js';
 import { USAGE_EXIT, UsageError } from './usage-error.js';
 
@@ -56,68 +52,6 @@ function clientOptions(
 
 /** Exit codes after an interruption: 128 + the signal's number, as a shell reports it. */
 const INTERRUPTED_EXIT = { SIGINT: 130, SIGTERM: 143 } as const;
-
-/** Registers `ratewise crawl <file|->`. */
-export function registerCrawl(program: Command): Command {
-  return program
-    .command('crawl')
-    .description('fetch URLs (one per line) politely and fast, under per-scope rate control')
-    .addHelpText(
-      'after',
-      '\nCtrl-C (SIGINT) stops admitting, lets the requests in flight finish (a second one cancels\n' +
-        'them), flushes the files and exits 130; SIGTERM does the same and exits 143; --duration\n' +
-        'ends the same way but exits 0. A URL is written to --out once finished, so --resume after\n' +
-        'any interruption neither loses nor repeats one. <file> may be a named pipe (<(cmd)).',
-    )
-    .argument(
-      '<file>',
-      'file of URLs, one per line (blank lines and # comments skipped), or - for stdin',
-    )
-    .option(
-      '--out <file>',
-      'results: one JSON line per URL (url, status, signal, attempts, timings, bytes, error); without it, or with -, they go to stdout and the summary to stderr',
-    )
-    .option('--save-bodies <dir>', 'save each body in this directory, named by a hash of its URL')
-    .option('--log <file>', 'controller events, one JSON line each (the time series)')
-    .option(
-      '--max-concurrency <n>',
-      'most requests in flight per scope',
-      numberArg({ min: 1, integer: true }),
-      DEFAULT_MAX_CONCURRENCY,
-    )
-    .option(
-      '--rate <r>',
-      'a rate limit the server documents, requests/s; never exceeded',
-      positiveArg,
-    )
-    .option(
-      '--refused-share <share>',
-      'the share of requests probing for more capacity may spend on refusals (default 0.01; 0 never probes)',
-      shareArg(MAX_REFUSED_SHARE),
-    )
-    .addOption(
-      new Option('--scope <scope>', 'what shares a rate limit')
-        .choices(['host', 'domain'])
-        .default('host'),
-    )
-    .option(
-      '--duration <s>',
-      'stop admitting after s seconds, finish what is in flight, exit 0',
-      numberArg(),
-    )
-    .option('--resume', 'skip URLs already in --out and append the rest')
-    .option(
-      '--redis <url>',
-      'share every scope with the other crawls on this Redis (fleet mode): one window, rate and pause',
-    )
-    .option('--json', 'print a JSON summary as the last line on stdout')
-    .option(
-      '--metrics-port <[host:]port>',
-      'serve Prometheus metrics at http://127.0.0.1:<port>/metrics while crawling (needs prom-client)',
-      metricsAddress,
-    )
-    .action((file: string, options: CrawlCommandOptions) => exitWith(crawlCommand(file, options)));
-}
 
 /**
  * Runs `ratewise crawl`; resolves with the exit code: 0, or 130 / 143 after

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Command } from 'commander';
 import { type CancelTimer, systemClock } from '../clock.js';
 import type { EventSink } from '../events/event.js';
 import { fanout } from '../events/fanout.js';
@@ -12,8 +11,6 @@ import { findScenario, type Scenario } from '../sim/scenarios.js';
 import { naive, ratewise, type Strategy } from '../sim/strategies/index.js';
 import type { RunSummary } from '../sim/summary.js';
 import { DEMO_COLUMNS, demoVerdict, writeExchangeLog } from './demo-parts.js';
-import { formerFlag, positiveArg } from './parsers.js';
-import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise demo`, as commander parses them. */
@@ -24,21 +21,6 @@ export interface DemoOptions {
   out?: string;
   compare: boolean;
   json?: boolean;
-}
-
-/** Registers `ratewise demo`. */
-export function registerDemo(program: Command): Command {
-  return program
-    .command('demo')
-    .description(
-      'the demo server of docs/server-models.md, on loopback: a server with a hidden 30 req/s limit and 350 ms latency, 40 workers, ratewise against naive per-worker backoff',
-    )
-    .option('--duration <s>', 'seconds per run', positiveArg, 25)
-    .option('--dir <dir>', 'where the events log and the HTML report go', 'ratewise-demo')
-    .addOption(formerFlag('--out <dir>', '--dir'))
-    .option('--no-compare', 'skip the naive run')
-    .option('--json', 'print the two summaries as one JSON object (last line of stdout)')
-    .action((options: DemoOptions) => exitWith(demoCommand(options)));
 }
 
 /** Runs `ratewise demo`; resolves with the exit code. */

@@ -1,17 +1,11 @@
-import type { Command } from 'commander';
-import {
-  MAX_RAMP_CONCURRENCY,
-  runConcurrencyRamp,
-  type StepProbes,
-} from '../analyze/concurrency-ramp.js';
+import { runConcurrencyRamp, type StepProbes } from '../analyze/concurrency-ramp.js';
 import { createHttpProbe } from '../analyze/http-probe.js';
 import { judgeKnee, type KneeVerdict, type RampStep } from '../analyze/knee.js';
 import { formatMs, formatNumber, textTable } from '../analyze/text-table.js';
 import { isHttpUrl } from '../client/request-input.js';
 import { type Clock, systemClock } from '../clock.js';
 import { redactUrl } from '../util/redact.js';
-import { type CommandIo, processIo, rangeArg, reportFailure } from './analyze.js';
-import { numberArg } from './parsers.js';
+import { type CommandIo, processIo, reportFailure } from './analyze.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise diagnose`. */
@@ -83,6 +77,24 @@ export async function runDiagnose(
   }
 }
 
+/**
+ * Runs `ratewise diagnose` on the network and the clock of the process, a
+ * Ctrl-C ending the ramp early; resolves with the exit code of {@link runDiagnose}.
+ */
+export async function diagnoseCommand(
+  url: string,
+  options: DiagnoseCommandOptions,
+): Promise<number> {
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  process.once('SIGINT', stop);
+  try {
+    return await runDiagnose(url, options, { ...defaultDeps(), signal: abort.signal });
+  } finally {
+    process.off('SIGINT', stop);
+  }
+}
+
 function stepTable(steps: readonly RampStep[], verdict: KneeVerdict): string {
   const rows = steps.map((s) => [
     String(s.concurrency),
@@ -111,41 +123,4 @@ function stepTable(steps: readonly RampStep[], verdict: KneeVerdict): string {
   ];
   const columns = [...headers, 'conn ms', 'wait ms', 'body ms'].map((header) => ({ header }));
   return `${textTable(columns, rows)}\n\nVerdict: ${verdict.explanation}.\n`;
-}
-
-/** Registers `diagnose` on the `ratewise` program. */
-export function registerDiagnose(program: Command): Command {
-  return program
-    .command('diagnose')
-    .description(
-      'ramp concurrency 1, 2, 4 … against a URL and report where requests/s stops scaling, and why',
-    )
-    .argument('<url>', 'the URL to request')
-    .option(
-      '--max-concurrency <n>',
-      'highest concurrency tried',
-      rangeArg({ min: 1, max: MAX_RAMP_CONCURRENCY, integer: true }),
-      64,
-    )
-    .option(
-      '--requests-per-step <n>',
-      'requests per step (at least 4 × its concurrency are sent)',
-      numberArg({ min: 1, integer: true }),
-      50,
-    )
-    .option('--timeout-ms <ms>', 'longest one request may take', numberArg({ min: 1 }), 30_000)
-    .option('--json', 'print one JSON object')
-    .action(async (url: string, options: DiagnoseCommandOptions) => {
-      const abort = new AbortController();
-      const stop = () => abort.abort();
-      process.once('SIGINT', stop);
-      try {
-        process.exitCode = await runDiagnose(url, options, {
-          ...defaultDeps(),
-          signal: abort.signal,
-        });
-      } finally {
-        process.off('SIGINT', stop);
-      }
-    });
 }

@@ -1,6 +1,4 @@
-import type { Command } from 'commander';
 import { formatNumber, textTable } from '../analyze/text-table.js';
-import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise fleet status`. */
@@ -11,21 +9,6 @@ export interface FleetStatusOptions {
   prefix: string;
   /** Print JSON instead of a table. */
   json?: boolean;
-}
-
-/** Registers `ratewise fleet status --redis URL [--json]`. */
-export function registerFleet(program: Command): Command {
-  const fleet = program
-    .command('fleet')
-    .description('the shared state of a fleet of workers (crawl --redis)');
-  fleet
-    .command('status')
-    .description("each scope's fleet state: window, rate, epoch, in flight by worker, pause")
-    .requiredOption('--redis <url>', 'the Redis the fleet shares (redis://host:port)')
-    .option('--prefix <prefix>', 'the fleet key prefix', 'rw')
-    .option('--json', 'one JSON array of scopes')
-    .action((options: FleetStatusOptions) => exitWith(fleetStatus(options)));
-  return fleet;
 }
 
 /** Prints every scope's fleet state. Exit 0; a URL that is not redis:// is a usage error. */

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option } from 'commander';
+import { MIN_WINDOW_S } from '../analyze/analyzer-options.js';
 
 /** Rules for a numeric command-line value. */
 export interface NumberArg {
@@ -40,6 +41,43 @@ export function numberArg({
 
 /** A commander argument parser for a number strictly greater than 0. */
 export const positiveArg = numberArg({ above: 0 });
+
+/** Rules for a bounded numeric command-line value. */
+export interface RangeArg {
+  /** Smallest value allowed (inclusive). */
+  min: number;
+  /** Largest value allowed (inclusive). @default Infinity */
+  max?: number;
+  /** Whether only whole numbers are allowed. @default false */
+  integer?: boolean;
+}
+
+/**
+ * A commander parser for a number within `[min, max]` — the bounds of the
+ * library option it feeds, so an out-of-range value is a usage error (exit
+ * 2, `expected an integer from 1 to 4096.`) instead of a failure at run time.
+ */
+export function rangeArg({
+  min,
+  max = Infinity,
+  integer = false,
+}: RangeArg): (text: string) => number {
+  const parse = numberArg({ min, integer });
+  const expected = `expected ${integer ? 'an integer' : 'a number'} ${max === Infinity ? `>= ${min}` : `from ${min} to ${max}`}.`;
+  return (text) => {
+    let value: number | undefined;
+    try {
+      value = parse(text);
+    } catch {
+      // reported below, with both bounds
+    }
+    if (value === undefined || value > max) throw new InvalidArgumentError(expected);
+    return value;
+  };
+}
+
+/** The `--window <s>` parser of `analyze` and `report`: at least the analyser's shortest window. */
+export const windowArg = rangeArg({ min: MIN_WINDOW_S });
 
 /**
  * A commander argument parser for a share of at most `max`: a fraction

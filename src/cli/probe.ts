@@ -1,4 +1,3 @@
-import type { Command } from 'commander';
 import { Agent } from 'undici';
 import { createClient } from '../client/client.js';
 import { timedConnect } from '../client/connection-timings.js';
@@ -12,8 +11,6 @@ import {
 } from '../detect/phase-diagnosis.js';
 import type { PhaseTimings } from '../timings.js';
 import { redactSecrets, redactUrl } from '../util/redact.js';
-import { numberArg } from './parsers.js';
-import { exitWith } from './program.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise probe`, as commander parses them. */
@@ -39,23 +36,6 @@ const VERDICT_TEXT: Record<PhaseVerdict, string> = {
   mixed: 'slow, no single phase explains it',
   'insufficient-data': 'no usable timings',
 };
-
-/** Registers `ratewise probe <url>`. */
-export function registerProbe(program: Command): Command {
-  return program
-    .command('probe')
-    .description(
-      'per-phase timings over N requests, with a verdict (healthy, tarpit, byte-drip, slow DNS/connect)',
-    )
-    .argument('<url>', 'the URL to probe')
-    .option('-n <count>', 'requests to send', numberArg({ min: 1, integer: true }), 10)
-    .option(
-      '--keep-alive',
-      'reuse the connection (by default each request opens its own, as curl does)',
-    )
-    .option('--json', 'print one JSON object')
-    .action((url: string, options: ProbeOptions) => exitWith(probeCommand(url, options)));
-}
 
 /** Runs `ratewise probe`; resolves with the exit code (1 when no request got a response). */
 export async function probeCommand(url: string, options: ProbeOptions): Promise<number> {

@@ -22,8 +22,10 @@ export function createProgram(): Command {
 }
 
 /**
- * Makes a command's result the program's exit code: a command's action is
- * `.action((log: string, options: O) => exitWith(runReport(log, options)))`.
+ * Makes a command's result the program's exit code. A command's action loads
+ * its implementation only when it runs, so that starting the program loads
+ * no command's dependencies:
+ * `.action((log: string, options: O) => exitWith(import('../report.js').then(({ runReport }) => runReport(log, options))))`.
  */
 export async function exitWith(code: Promise<number>): Promise<void> {
   process.exitCode = await code;

@@ -6,6 +6,7 @@ import type { BreakerOptions } from '../algorithms/breaker-policy.js';
 import { InvalidOptionError } from '../errors.js';
 import { func, given, number } from '../option-rules.js';
 import { defineOptions } from '../option-spec.js';
+import { DEFAULT_MAX_CONCURRENCY, MAX_REFUSED_SHARE } from './control-bounds.js';
 import { guardSettings, type LatencyGuardOptions } from './latency-guard.js';
 import type { ScopeFactory, ScopeSetup } from './registry.js';
 import type { RetryBudgetOptions } from './retry-budget.js';
@@ -75,11 +76,7 @@ export interface ControlOptions {
   maxPauseMs?: number;
 }
 
-/** The largest `refusedShare` (half the requests refused: beyond, probing is all there is). */
-export const MAX_REFUSED_SHARE = 0.5;
-
-/** The default ceiling of requests in flight per scope. */
-export const DEFAULT_MAX_CONCURRENCY = 32;
+export { DEFAULT_MAX_CONCURRENCY, MAX_REFUSED_SHARE } from './control-bounds.js';
 
 const readOptions = defineOptions<ControlOptions>()('control', {
   control: func(undefined, 'a function (scope) => ({ limit, rate, … })'),

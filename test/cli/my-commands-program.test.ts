@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerAnalyze } from '../../src/cli/analyze.js';
-import { registerBaseline } from '../../src/cli/baseline.js';
-import { registerDiagnose } from '../../src/cli/diagnose.js';
 import { createProgram, runProgram } from '../../src/cli/program.js';
-import { registerReport } from '../../src/cli/report.js';
+import { registerAnalyze } from '../../src/cli/register/analyze.js';
+import { registerBaseline } from '../../src/cli/register/baseline.js';
+import { registerDiagnose } from '../../src/cli/register/diagnose.js';
+import { registerReport } from '../../src/cli/register/report.js';
 
 function program() {
   const p = createProgram();
