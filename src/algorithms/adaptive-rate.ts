@@ -253,8 +253,10 @@ export class AdaptiveRate implements RatePolicy {
     if (counted === undefined) return;
     this.#freeProbe?.close(); // the rate held from here is a reading, no longer a guess
     parts.alarmIfAny?.forget();
-    // A count that raises a guess says only "at least" (a slow start's sends): still a guess.
-    if (!(counted > decisions.ceiling)) parts.guess = 'none';
+    // A count that raises a guess says only "at least" (a slow start's sends): still a guess,
+    // unless it was counted whole: charged as a probe's reading, it is one, and the probe the
+    // budget then earns is a measured ceiling's, not a guess's steep check.
+    if (!(counted > decisions.ceiling) || parts.recountsIfAny?.countedWhole) parts.guess = 'none';
     decisions.ceiling = counted;
   }
 

@@ -87,10 +87,21 @@ export class CeilingRecounts {
   #pending: Recount | undefined;
   /** Whether the first ceiling was counted (once). */
   #firstCounted = false;
+  /** Whether the ceiling {@link CeilingRecounts.due} last returned was a first count counted whole. */
+  #countedWhole = false;
   /** A ceiling raised by a refused probe's spacing, on trial. */
   readonly trial = new SpacingTrial();
   /** A raise of the held rate, on trial until the next cut. */
   readonly raise = new RaiseTrial();
+
+  /**
+   * Whether the ceiling {@link CeilingRecounts.due} last returned was a first
+   * count over its whole span, charged to the probe budget as a probe's reading
+   * (see `firstCountCharge`).
+   */
+  get countedWhole(): boolean {
+    return this.#countedWhole;
+  }
 
   /** Marks the first ceiling as counted (a restored scope had one). */
   set firstCounted(counted: boolean) {
@@ -167,6 +178,7 @@ export class CeilingRecounts {
     this.#pending = undefined;
     if (ceiling === 0 || count === undefined) return undefined;
     const whole = (recount.raiseOnly || recount.charged === true) && count.fromMs <= recount.from;
+    this.#countedWhole = whole;
     if (whole) {
       const askedMs = recount.pauseMs ?? meter.pauses.lengthMs;
       bill.chargeFirstCount(firstCountCharge(askedMs, count.count));

@@ -31,6 +31,7 @@ describe('CeilingRecounts', () => {
     expect(counted).toBeGreaterThanOrEqual(29); // 30 accepted in that second
     expect(counted).toBeLessThanOrEqual(31);
     expect(charged).toEqual([1000]); // charged the pause its refusal asked for, as a probe is
+    expect(recounts.countedWhole).toBe(true); // and so read as a probe's reading, no guess
     expect(recounts.due(6000, meter, 10, none)).toBeUndefined(); // counted once
     expect(recounts.plan(refused, unpaced, meter, 0)).toBe(false); // the first ceiling only once
   });

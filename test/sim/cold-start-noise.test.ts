@@ -66,4 +66,15 @@ describe('cold start on a 1 s window under timing noise', () => {
     const granted = await Promise.all([6, 7].map((seed) => grantedEarly(seed, 30, 10)));
     expect(Math.min(...granted)).toBeGreaterThanOrEqual(245);
   });
+
+  it("holds a first count charged as a probe's reading as a measured ceiling: its first probe climbs gently", async () => {
+    // The first count (29.1 req/s held from 3.3 s) was charged to the probe budget as a probe's
+    // reading, yet it raised the slow start's lower bound and stayed a guess: the budget's first
+    // probe, at 29 s, climbed as a guess's check, twice as steeply (37 req/s before its refusal
+    // came back, under 0-10 ms of noise), its refusal left 31.5 req/s (over the window's 30), and
+    // that rate was refused again 2 s later: 1,663-1,664 granted in 60 s on seeds 7 and 8 on
+    // main 5692c44, a pause's worth (30) under the 1,693-1,694 of a measured ceiling's probe.
+    const granted = await Promise.all([7, 8].map((seed) => grantedEarly(seed, 10, 60)));
+    expect(Math.min(...granted)).toBeGreaterThanOrEqual(1680);
+  });
 });
