@@ -50,6 +50,8 @@ export class FleetScope {
   readonly #alone = new AloneGrants();
   readonly #wakeUp: WakeUp;
   readonly #channel: ScopeChannel;
+  /** This worker's requests on the scope that were sent and have not ended. */
+  readonly #sent = new Set<FleetGrant>();
 
   /** `changed` is told when the fleet's window or rate changed (the local controller re-reads them). */
   constructor(
@@ -140,6 +142,7 @@ export class FleetScope {
 
   /** The request of `grant` was sent (an alone one is leased if the fleet comes back while it runs). */
   sent(grant: FleetGrant): void {
+    this.#sent.add(grant);
     this.#alone.sent(grant);
     this.#lease.sent(grant);
   }
@@ -152,6 +155,8 @@ export class FleetScope {
   report(grant: FleetGrant, sample: Sample): void {
     const retryAfterMs = sample.signal.retryAfterMs ?? 0;
     const receivedAt = this.view.heard ? this.view.latestRedis(sample.at) : 0;
+    const outstanding = this.#outstanding();
+    this.#sent.delete(grant);
     if (retryAfterMs > 0) {
       this.view.pauseLocally(sample.at + retryAfterMs);
       this.#changed(); // the local controller holds it too
@@ -167,7 +172,8 @@ export class FleetScope {
       return;
     }
     const congestion = claimsEpoch(sample.signal);
-    const text = encodeOutcome(sample, grant.inflight, (local) => this.view.toRedis(local));
+    const judged = { ...sample, outstanding };
+    const text = encodeOutcome(judged, grant.inflight, (local) => this.view.toRedis(local));
     // What pauses or cuts goes at once, with the outcomes gathered before it (the learner
     // measures what was granted before a refusal); others with the share's renewal or the next call.
     const urgent = retryAfterMs > 0 || congestion;
@@ -179,8 +185,25 @@ export class FleetScope {
     else this.#requests.end(grant.leaseId, text);
   }
 
+  /**
+   * The scope's requests still in flight besides the one being answered (see
+   * `Sample.outstanding`): this worker's that were sent and not answered (under
+   * its share, on leases of their own, admitted alone; not those waiting for the
+   * local pacer) and, where other workers share the scope, the
+   * fleet's leases as Redis last counted them (an upper bound on theirs: their
+   * outcomes are still to come). The learner reads it as a local controller
+   * does: a first count taken once nothing is in flight, not at the first
+   * success learned after the refusal while acceptances sent before it are
+   * still to come.
+   */
+  #outstanding(): number {
+    const others = this.view.live > 1 ? this.view.inflight : 0;
+    return Math.max(0, this.#sent.size - 1) + others;
+  }
+
   /** Frees a lease without an outcome (the request was not sent). */
   release(grant: FleetGrant): void {
+    this.#sent.delete(grant);
     this.#alone.end(grant);
     if (grant.share) this.#lease.ended(grant);
     if (grant.leaseId === '' || !this.#requests.leases.delete(grant.leaseId)) return;

@@ -9,11 +9,13 @@ import type { ScopeState } from '../store/store.js';
 
 /**
  * One outcome as the fleet queues it for learning, times in Redis ms: a
- * request's (`s` sent, `a` answered, `i` fleet in-flight at admission, `g`
- * the classified signal) or a soft-throttling alarm's.
+ * request's (`s` sent, `a` answered, `i` fleet in-flight at admission, `o`
+ * the scope's other requests still in flight when it was answered — see
+ * `Sample.outstanding`; absent from older workers, read as none — `g` the
+ * classified signal) or a soft-throttling alarm's.
  */
 export type FleetOutcome =
-  | { s: number; a: number; i: number; g: Signal }
+  | { s: number; a: number; i: number; o?: number; g: Signal }
   | { a: number; alarm: AlarmAction };
 
 /** A request's outcome as queued for learning (JSON), its times turned into Redis ms by `toRedis`. */
@@ -26,6 +28,7 @@ export function encodeOutcome(
     s: toRedis(sample.sentAt),
     a: toRedis(sample.at),
     i: inflight,
+    ...(sample.outstanding === undefined ? {} : { o: sample.outstanding }),
     g: sample.signal,
   };
   return JSON.stringify(outcome);
@@ -96,7 +99,7 @@ export function learnWith(
       continue;
     }
     const request = { sentAt: outcome.s, inflightAtSend: outcome.i };
-    feedback.learn(feedback.judge(request, outcome.a, outcome.g, 0).sample);
+    feedback.learn(feedback.judge(request, outcome.a, outcome.g, outcome.o ?? 0).sample);
     feedback.notePaced(outcome.a);
   }
   return {

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { AimdLimit } from '../../src/algorithms/aimd.js';
 import { controlSetup } from '../../src/controller/defaults.js';
-import { type FleetOutcome, learnFrom, parseOutcomes } from '../../src/redis/learn-step.js';
+import type { Permit } from '../../src/controller/permit.js';
+import { ScopeController } from '../../src/controller/scope-controller.js';
+import { seededRandom } from '../../src/random.js';
+import {
+  encodeOutcome,
+  type FleetOutcome,
+  judging,
+  learnFrom,
+  learnWith,
+  parseOutcomes,
+  resume,
+} from '../../src/redis/learn-step.js';
+import { VirtualClock } from '../../src/virtual-clock.js';
 import { OK, REFUSED } from './fleet-helpers.js';
 
 const setup = controlSetup({ maxConcurrency: 16, initialConcurrency: 8 });
@@ -81,5 +93,63 @@ describe('learnFrom judges outcomes as a local controller does (ScopeFeedback)',
     const paused = learnFrom(capped, 'host:x', '', [{ s: 1000, a: 1050, i: 4, g: long }], 1050);
     expect(paused.pauseUntil).toBeGreaterThan(1050);
     expect(paused.pauseUntil).toBeLessThanOrEqual(1050 + 5000);
+  });
+});
+
+describe('learnWith decides as a local controller does when outcomes come in batches', () => {
+  // A slow start refused inside its first second by a 1 s window of 30, `Retry-After: 1`: sends
+  // every 25 ms, pages answered in 100 ms, the refusal in 2 ms — three acceptances sent before
+  // the refused send are answered after it.
+  const schedule = Array.from({ length: 31 }, (_, k) => {
+    const refused = k === 30;
+    const signal = refused ? { ...REFUSED, retryAfterMs: 1000 } : OK;
+    return { s: 25 * k, a: 25 * k + (refused ? 2 : 100), g: signal };
+  });
+  const byAnswer = [...schedule].sort((x, y) => x.a - y.a);
+  /** Requests sent before `at` and answered after it: those in flight when it came, it excluded. */
+  const outstandingAt = (at: number) => schedule.filter((r) => r.s < at && r.a > at).length;
+  const scope = 'host:first-second';
+  const setup = controlSetup({ maxConcurrency: 64, initialConcurrency: 40 });
+
+  /** The local controller, fed the same requests on a virtual clock: its learned rate. */
+  async function localRate(): Promise<number> {
+    const clock = new VirtualClock();
+    const controller = new ScopeController(scope, {
+      clock,
+      random: seededRandom(1),
+      ...setup(scope),
+    });
+    const events = [
+      ...schedule.map((r, k) => ({ t: r.s, k, send: true })),
+      ...schedule.map((r, k) => ({ t: r.a, k, send: false })),
+    ].sort((x, y) => x.t - y.t || Number(x.send) - Number(y.send));
+    const permits = new Map<number, Permit>();
+    for (const event of events) {
+      await clock.advance(event.t - clock.now());
+      const request = schedule[event.k] as (typeof schedule)[number];
+      if (event.send) permits.set(event.k, await controller.admit());
+      else permits.get(event.k)?.report(request.g);
+    }
+    return controller.rate;
+  }
+
+  it('reads a first second refused with acceptances still to come as the local controller does', async () => {
+    // What a worker queues: each outcome with the requests still in flight when it came.
+    const queued = byAnswer.map((r) =>
+      encodeOutcome(
+        { sentAt: r.s, at: r.a, inflight: 1, signal: r.g, outstanding: outstandingAt(r.a) },
+        1,
+        (local) => local,
+      ),
+    );
+    // The learner's first step reads up to the refusal; the later acceptances come in its next.
+    const split = byAnswer.findIndex((r) => r.g !== OK) + 1;
+    const feedback = judging(resume(setup, scope, '', 0), 0);
+    learnWith(feedback, parseOutcomes(queued.slice(0, split)));
+    const learned = learnWith(feedback, parseOutcomes(queued.slice(split)));
+    const local = await localRate();
+    // The whole second's 30 acceptances, not the 28 learned when the first batch after it came.
+    expect(local).toBeCloseTo(30 * 0.97, 5);
+    expect(learned.rate).toBe(local);
   });
 });
