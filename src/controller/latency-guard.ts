@@ -20,7 +20,8 @@ export interface LatencyGuardOptions {
   windowSize?: number;
   /**
    * After slowing down, how long to wait before judging whether it helped, ms
-   * (and until ten requests sent since have answered): the cost of each
+   * (and until ten requests sent since have answered, or three in a row
+   * normally: a drained queue needs no more): the cost of each
    * experiment where slowing down does not help. A second is enough for a
    * limiter counting over a second to see the lower rate; on a ramp keyed to
    * the request count, 2.5 s of a quarter of the rate cost a 20-30 s batch
