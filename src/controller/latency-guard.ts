@@ -20,7 +20,8 @@ export interface LatencyGuardOptions {
   windowSize?: number;
   /**
    * After slowing down, how long to wait before judging whether it helped, ms
-   * (and until ten requests sent since have answered): the cost of each
+   * (and until ten requests sent since have answered, or three in a row
+   * normally: a drained queue needs no more): the cost of each
    * experiment where slowing down does not help. A second is enough for a
    * limiter counting over a second to see the lower rate; on a ramp keyed to
    * the request count, 2.5 s of a quarter of the rate cost a 20-30 s batch
@@ -44,10 +45,12 @@ const readOptions = defineOptions<LatencyGuardOptions>()('LatencyGuard', {
 });
 /** The alarm clears when the median is back under this share of the threshold. */
 const CLEAR = 0.75;
-/** Slowing down "helped" when requests sent after the cut were this much faster on average. */
+/** Slowing down "helped" when the median request sent after the cut was this much faster than the recent mean at the cut. */
 const HELPED = 0.9;
 /** Requests sent after a cut needed to judge it. */
 const MIN_JUDGED = 10;
+/** Requests sent after a cut whose answers, back to normal this many in a row, clear it before {@link MIN_JUDGED}. */
+const MIN_CLEARED = 3;
 /** Weight of each latency in the recent mean a cut is judged against (about the last five). */
 const RECENT_WEIGHT = 0.2;
 /** The unloaded latency is the 10th percentile of the window that had the lowest one. */
@@ -73,14 +76,15 @@ export const guardSettings = sharedSettings(
 
 /**
  * A cut being judged: when it was made, the recent mean latency then, and the
- * latencies of requests sent since (their sum and count). Created with each
- * cut: a guard that never alarms needs none.
+ * latencies of requests sent since. Created with each cut: a guard that never
+ * alarms needs none.
  */
 interface JudgedCut {
   readonly cutAt: number;
   readonly meanAtCut: number;
-  afterSum: number;
-  afterCount: number;
+  readonly after: SortedWindow;
+  /** How many of the last requests sent since were back under the clearing latency, in a row. */
+  clearRun: number;
 }
 
 /**
@@ -132,8 +136,8 @@ export class LatencyGuard {
     if (!(latencyMs >= 0) || !Number.isFinite(latencyMs)) return undefined;
     const judging = this.#judging;
     if (judging !== undefined && sentAt >= judging.cutAt) {
-      judging.afterSum += latencyMs;
-      judging.afterCount++;
+      judging.after.push(latencyMs);
+      judging.clearRun = latencyMs < this.#clearMs() ? judging.clearRun + 1 : 0;
     }
     this.#recent =
       this.#recent === 0 ? latencyMs : this.#recent + (latencyMs - this.#recent) * RECENT_WEIGHT;
@@ -164,23 +168,25 @@ export class LatencyGuard {
   }
 
   /**
-   * Some time after a cut, judged on the requests sent since: fast enough —
-   * cleared (the window restarts, so the slow latencies before the cut do not
-   * raise the alarm again); faster but still slow — cut again; no faster —
-   * slowing down does not help: give up and take this latency as the new normal.
+   * Some time after a cut, judged on the requests sent since: the last three
+   * in a row, or the median of ten or more, fast enough — cleared (the window
+   * restarts, so the slow latencies before the cut do not raise the alarm
+   * again); faster but still slow — cut again; no faster — slowing down does
+   * not help: give up and take this latency as the new normal.
+   *
+   * Three normal answers in a row end a cut early: a queue the cut drained
+   * answers normally from then on, and ten answers at a slowed rate are
+   * seconds more of it. The median, not the mean: the first requests sent
+   * after a cut may still wait behind a queue built before it, and such
+   * stragglers must not read as "still slow".
    */
   #judge(at: number): AlarmAction | undefined {
     const judging = this.#judging;
     if (judging === undefined || at - judging.cutAt < this.#settings.judgeAfterMs) return undefined;
-    if (judging.afterCount < MIN_JUDGED) return undefined;
-    const after = judging.afterSum / judging.afterCount;
-    if (after < CLEAR * this.#settings.threshold * this.#floor) {
-      this.#window = new SortedWindow(this.#settings.windowSize);
-      this.#alarmed = false;
-      this.#judging = undefined;
-      this.#quietMs = QUIET.firstMs;
-      return 'cleared';
-    }
+    if (judging.clearRun >= MIN_CLEARED) return this.#clear();
+    if (judging.after.sorted.length < MIN_JUDGED) return undefined;
+    const after = judging.after.quantile(0.5) ?? Infinity;
+    if (after < this.#clearMs()) return this.#clear();
     if (after < HELPED * judging.meanAtCut) return this.#cut(at);
     this.#judging = undefined;
     this.#alarmed = false;
@@ -190,8 +196,23 @@ export class LatencyGuard {
     return 'futile';
   }
 
+  /** Slowing down helped: the alarm clears and the window restarts. */
+  #clear(): AlarmAction {
+    this.#window = new SortedWindow(this.#settings.windowSize);
+    this.#alarmed = false;
+    this.#judging = undefined;
+    this.#quietMs = QUIET.firstMs;
+    return 'cleared';
+  }
+
+  /** The latency under which the alarm clears, ms. */
+  #clearMs(): number {
+    return CLEAR * this.#settings.threshold * this.#floor;
+  }
+
   #cut(at: number): AlarmAction {
-    this.#judging = { cutAt: at, meanAtCut: this.#recent, afterSum: 0, afterCount: 0 };
+    const after = new SortedWindow(this.#settings.windowSize);
+    this.#judging = { cutAt: at, meanAtCut: this.#recent, after, clearRun: 0 };
     return 'slow-down';
   }
 }

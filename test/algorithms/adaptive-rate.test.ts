@@ -662,6 +662,20 @@ describe('AdaptiveRate latency alarms', () => {
     expect(rate.ceiling).toBe(ceiling);
     expect(rate.rate).toBeLessThan(6);
   });
+
+  it('an alarm in a restored hold where the server served well under it does not refute it: a queue', () => {
+    // A queue serves its own rate whatever is sent: the restore, read from a first alarm that a
+    // burst inflated, overshot it. The next cleared alarm restores from what it serves now.
+    const rate = new AdaptiveRate();
+    for (let at = 0; at < 10_000; at += 50) okAt(rate, at); // 20 req/s accepted
+    rate.onAlarm(10_000, 'slow-down');
+    rate.onAlarm(12_000, 'cleared'); // restores 18
+    for (let at = 12_000; at < 15_000; at += 1000 / 12) okAt(rate, at); // served: 12 req/s
+    rate.onAlarm(15_000, 'slow-down'); // in the restore's hold
+    rate.onAlarm(17_000, 'cleared');
+    expect(rate.rate).toBeGreaterThan(9);
+    expect(rate.rate).toBeLessThan(12);
+  });
 });
 
 describe('AdaptiveRate first ceiling', () => {

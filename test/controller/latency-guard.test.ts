@@ -18,6 +18,14 @@ function feed(
   return actions;
 }
 
+/** Feeds 10 s of 200 ms answers, then 1,200 ms ones until the alarm; returns when it cut. */
+function raiseAlarm(guard: LatencyGuard): number {
+  feed(guard, 0, 10_000, () => 200);
+  for (let sentAt = 10_000; ; sentAt += 100) {
+    if (guard.observe(sentAt, sentAt + 1200) === 'slow-down') return sentAt + 1200;
+  }
+}
+
 describe('LatencyGuard', () => {
   it('stays quiet on a healthy target with noisy latency', () => {
     const guard = new LatencyGuard();
@@ -63,6 +71,36 @@ describe('LatencyGuard', () => {
     expect(alarms.length).toBeGreaterThan(2);
     const gaps = alarms.slice(1).map((at, i) => at - (alarms[i] as number));
     expect(gaps[gaps.length - 1]).toBeGreaterThan(2 * (gaps[0] as number));
+  });
+
+  it('clears a cut once three answers in a row sent after it are back to normal (a queue drained)', () => {
+    // A queue served at its own rate: the cut drains it in a moment, and the answers sent after
+    // the cut are fast again from the second on. Ten answers at the slowed rate (the cut's usual
+    // judgement) would hold the cut for 5 s here; three in a row are enough to see it worked.
+    const guard = new LatencyGuard();
+    const cutAt = raiseAlarm(guard);
+    const answers: [number, string][] = [];
+    for (let i = 0; i < 10; i++) {
+      const sentAt = cutAt + 500 * i;
+      const at = sentAt + (i === 0 ? 1200 : 200); // the first still waited behind the queue
+      const action = guard.observe(sentAt, at);
+      if (action) answers.push([at, action]);
+    }
+    expect(answers).toEqual([[cutAt + 1700, 'cleared']]);
+  });
+
+  it('judges a cut by its median answer: a few still queued behind others do not make it look unhelpful', () => {
+    const guard = new LatencyGuard();
+    const cutAt = raiseAlarm(guard);
+    const actions: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const sentAt = cutAt + 200 * i;
+      const action = guard.observe(sentAt, sentAt + (i % 3 === 0 ? 1200 : 200));
+      if (action) actions.push(action);
+    }
+    // Four of ten slow: a mean of 600 ms, still twice the clearing latency (another cut, before);
+    // the median is back to normal.
+    expect(actions).toEqual(['cleared']);
   });
 
   it('validates its options', () => {
