@@ -81,6 +81,21 @@ export class QuotaTally {
     return this.#expected(end);
   }
 
+  /**
+   * What the window tallied is seen to grant: our requests from its first answer to its latest
+   * (both included, those answered without a quota left out) and what the latest leaves;
+   * `since` and `until` are the first and latest answers' sends; `undefined` while the count is unsure.
+   */
+  get granted(): { since: number; until: number; granted: number } | undefined {
+    const first = this.#first;
+    const latest = this.#latest;
+    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
+    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
+    let ours = latest.ordinal - first.ordinal + 1;
+    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
+    return { since: first.sentAt, until: latest.sentAt, granted: ours + latest.remaining };
+  }
+
   /** One of ours sent at `sentAt` was answered without a quota: the limit did not count it. */
   onUnheard(sentAt: number): void {
     const first = this.#first;
