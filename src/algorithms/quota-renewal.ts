@@ -1,8 +1,10 @@
 /** Windows that must each grant well over the limit before the quota is read as renewing faster. */
 const WINDOWS_OVER = 3;
 /**
- * "Well over": past the limit and the sends the latest answer may not count yet, by this share
- * of the limit and at least {@link MIN_OVER} (one more is a boundary missed after a single send).
+ * "Well over": past the limit and the sends the latest answer may not count yet (those in flight
+ * when it was sent, up to this share of the limit: an overtake on the way is of the last few),
+ * by this share of the limit and at least {@link MIN_OVER} (one more is a boundary missed after
+ * a single send).
  */
 const OVER_SHARE = 0.25;
 const MIN_OVER = 2;
@@ -73,8 +75,8 @@ export class QuotaRenewal {
    */
   onWindow(grant: WindowGrant, limit: number, inflight: number): void {
     const { since, until, granted } = grant;
-    if (limit < 1 || until <= since) return;
-    const over = granted - limit - (inflight - 1);
+    if (limit <= ROOM || until <= since) return; // a quota of one or two shows no room to pace by
+    const over = granted - limit - Math.min(inflight - 1, OVER_SHARE * limit);
     if (over < Math.max(MIN_OVER, OVER_SHARE * limit)) return;
     this.#perMs = Math.max(this.#perMs, (granted - limit) / (until - since));
     if (since <= this.#lastOver) return;
