@@ -1,4 +1,7 @@
-/** Windows that must each grant well over the limit before the quota is read as renewing faster. */
+/**
+ * Windows in a row that must each grant well over the limit before the quota is read as renewing
+ * faster (a boundary missed now and then, a window tallied across two, does not make a row).
+ */
 const WINDOWS_OVER = 3;
 /**
  * "Well over": past the limit and the sends the latest answer may not count yet (those in flight
@@ -40,16 +43,17 @@ interface Period {
  * window add up to well more — our requests counted plus what is still left —
  * renewed inside it. A reset rounded up to whole seconds over a bucket
  * refilled every 100 ms, a window shorter than it announces: `limit / window`
- * is then a fraction of what the server grants. Seen in three windows, it
- * stays for the scope, and the quota paces at `limit` per renewal period
+ * is then a fraction of what the server grants. Seen in three windows in a
+ * row, it stays for the scope, and the quota paces at `limit` per renewal period
  * instead, the period learned from `remaining` (what may still be sent):
  * first the time the fastest renewal seen takes to grant `limit`; shorter
  * after each period whose sends always found room left, longer after one in
  * which a send took the last, and more after one refused.
  */
 export class QuotaRenewal {
-  /** The first send of the latest window seen over the limit, and how many windows were. */
-  #lastOver = -Infinity;
+  /** The first send of the window read last, whether it was seen over the limit, and how many in a row were. */
+  #window = -Infinity;
+  #over = false;
   #windowsOver = 0;
   /** The fastest renewal seen, requests/ms. */
   #perMs = 0;
@@ -75,12 +79,16 @@ export class QuotaRenewal {
    */
   onWindow(grant: WindowGrant, limit: number, inflight: number): void {
     const { since, until, granted } = grant;
-    if (limit <= ROOM || until <= since) return; // a quota of one or two shows no room to pace by
+    if (limit <= ROOM || this.faster) return; // a quota of one or two shows no room to pace by
+    if (since !== this.#window) {
+      if (!this.#over) this.#windowsOver = 0;
+      this.#window = since;
+      this.#over = false;
+    }
     const over = granted - limit - Math.min(inflight - 1, OVER_SHARE * limit);
-    if (over < Math.max(MIN_OVER, OVER_SHARE * limit)) return;
+    if (this.#over || until <= since || over < Math.max(MIN_OVER, OVER_SHARE * limit)) return;
     this.#perMs = Math.max(this.#perMs, (granted - limit) / (until - since));
-    if (since <= this.#lastOver) return;
-    this.#lastOver = since;
+    this.#over = true;
     this.#windowsOver++;
   }
 

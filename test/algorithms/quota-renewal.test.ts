@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { QuotaRenewal } from '../../src/algorithms/quota-renewal.js';
 
-/** Reads `windows` one-second windows of a quota of `limit`, each seen to grant `granted`. */
+let next = 0;
+
+/** Reads `count` one-second windows of a quota of `limit`, each seen to grant `granted`. */
 function windows(renewal: QuotaRenewal, count: number, granted: number, limit = 10): void {
-  for (let i = 0; i < count; i++)
-    renewal.onWindow({ since: i * 1000, until: i * 1000 + 900, granted }, limit, 1);
+  for (let i = 0; i < count; i++, next += 1000)
+    renewal.onWindow({ since: next, until: next + 900, granted }, limit, 1);
 }
 
 describe('QuotaRenewal', () => {
@@ -26,6 +28,15 @@ describe('QuotaRenewal', () => {
     expect(renewal.faster).toBe(true);
     // 10 renewed over 900 ms at the fastest: the limit in 900 ms.
     expect(renewal.periodMs(10)).toBeCloseTo(900);
+  });
+
+  it('reads windows over the limit now and then, not in a row, as boundaries missed', () => {
+    const renewal = new QuotaRenewal();
+    for (let i = 0; i < 5; i++) {
+      windows(renewal, 2, 20);
+      windows(renewal, 1, 9);
+    }
+    expect(renewal.faster).toBe(false);
   });
 
   it('does not count the same window twice, nor read a quota of one or two', () => {
