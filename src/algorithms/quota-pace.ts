@@ -36,6 +36,10 @@ export type QuotaPaceState = {
  *
  * When each window ends comes from {@link QuotaWindow}: as send times, from
  * where `remaining` was seen to go up, or from the reset header until then.
+ * A quota seen to renew faster than its reset says ({@link QuotaRenewal}: a
+ * reset rounded up to whole seconds over a bucket refilled every 100 ms)
+ * paces at `limit` per the renewal period learned instead, and a spent one
+ * pauses for that period, not to the announced reset.
  */
 export class QuotaPace {
   #cap = Infinity;

@@ -1,3 +1,4 @@
+import type { WindowGrant } from './quota-renewal.js';
 import type { QuotaSends } from './quota-sends.js';
 
 /** Others' use is read over at least this much of a window's send times, ms. */
@@ -86,14 +87,12 @@ export class QuotaTally {
    * (both included, those answered without a quota left out) and what the latest leaves;
    * `since` and `until` are the first and latest answers' sends; `undefined` while the count is unsure.
    */
-  get granted(): { since: number; until: number; granted: number } | undefined {
+  get granted(): WindowGrant | undefined {
     const first = this.#first;
     const latest = this.#latest;
-    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
-    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
-    let ours = latest.ordinal - first.ordinal + 1;
-    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
-    return { since: first.sentAt, until: latest.sentAt, granted: ours + latest.remaining };
+    const ours = this.#oursBetween();
+    if (first === undefined || latest === undefined || ours === undefined) return undefined;
+    return { since: first.sentAt, until: latest.sentAt, granted: ours + 1 + latest.remaining };
   }
 
   /** One of ours sent at `sentAt` was answered without a quota: the limit did not count it. */
@@ -124,13 +123,25 @@ export class QuotaTally {
   #seen(): Seen | undefined {
     const first = this.#first;
     const latest = this.#latest;
-    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
-    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
+    const ours = this.#oursBetween();
+    if (first === undefined || latest === undefined || ours === undefined) return undefined;
     const spanMs = latest.sentAt - first.sentAt;
-    let ours = latest.ordinal - first.ordinal;
-    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
     const theirs = first.remaining - latest.remaining - ours;
     // Less than none: a boundary crossed unseen, or sends the limit did not count; it tells nothing.
     return spanMs >= MIN_SPAN_MS && theirs >= 0 ? { theirs, spanMs } : undefined;
+  }
+
+  /**
+   * Our requests the limit counted after the window's first answer up to its latest (it
+   * included), `undefined` when unsure.
+   */
+  #oursBetween(): number | undefined {
+    const first = this.#first;
+    const latest = this.#latest;
+    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
+    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
+    let ours = latest.ordinal - first.ordinal;
+    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
+    return ours;
   }
 }
