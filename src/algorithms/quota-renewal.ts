@@ -19,13 +19,16 @@ const LONGER = 1.1;
 /** ... and by this after one in which a send was refused (past it). */
 const MUCH_LONGER = 1.5;
 
-/** What one announced window of a quota was seen to grant. */
+/** What one tallied window of a quota was seen to grant. */
 export interface WindowGrant {
   /** The window's first and latest answers' sends, ms. */
   since: number;
   until: number;
-  /** Our requests between them (both included) and what the latest left. */
-  granted: number;
+  /** Our requests between them, both included (those answered without a quota left out). */
+  ours: number;
+  /** What the latest left, and the least any answer of the window showed. */
+  left: number;
+  least: number;
 }
 
 /** One period's sends as their answers are read: the first's send, the least left, any refused. */
@@ -41,7 +44,8 @@ interface Period {
  * inside one window (nor a sliding log: what it renews inside a window is
  * what that window's sends freed), so a server whose answers in one announced
  * window add up to well more — our requests counted plus what is still left —
- * renewed inside it. A reset rounded up to whole seconds over a bucket
+ * while never showing the fall our sends make (an honest quota leaves at most
+ * `limit − ours / 2` somewhere in a span holding one renewal) renewed inside it. A reset rounded up to whole seconds over a bucket
  * refilled every 100 ms, a window shorter than it announces: `limit / window`
  * is then a fraction of what the server grants. Seen in three windows in a
  * row, it stays for the scope, and the quota paces at `limit` per renewal period
@@ -78,15 +82,20 @@ export class QuotaRenewal {
    * reach the server after it: counted as ours, not yet in its `remaining`).
    */
   onWindow(grant: WindowGrant, limit: number, inflight: number): void {
-    const { since, until, granted } = grant;
+    const { since, until, ours, left, least } = grant;
     if (limit <= ROOM || this.faster) return; // a quota of one or two shows no room to pace by
     if (since !== this.#window) {
       if (!this.#over) this.#windowsOver = 0;
       this.#window = since;
       this.#over = false;
     }
+    const granted = ours + left;
     const over = granted - limit - Math.min(inflight - 1, OVER_SHARE * limit);
     if (this.#over || until <= since || over < Math.max(MIN_OVER, OVER_SHARE * limit)) return;
+    // A tallied window may straddle a renewal its small rise hid (a bucket never drained):
+    // that grants up to twice the limit honestly, but leaves no more than `limit - ours / 2`
+    // on one side of it or the other.
+    if (least <= limit - ours / 2) return;
     this.#perMs = Math.max(this.#perMs, (granted - limit) / (until - since));
     this.#over = true;
     this.#windowsOver++;

@@ -45,6 +45,8 @@ export class QuotaTally {
   #end = -Infinity;
   #first: Mark | undefined;
   #latest: Mark | undefined;
+  /** The least `remaining` any answer of the window showed. */
+  #least = Infinity;
   /** Send times of ours in the window answered without a quota. */
   #unheard: number[] = [];
   /** What others took over the window before. */
@@ -78,21 +80,25 @@ export class QuotaTally {
       this.#before = this.#seen() ?? { theirs: 0, spanMs: 0 };
       this.#first = this.#latest = this.#mark(answer);
       this.#unheard = [];
-    } else if (answer.sentAt > (latest as Mark).sentAt) this.#latest = this.#mark(answer);
+      this.#least = answer.remaining;
+    } else {
+      if (answer.sentAt > (latest as Mark).sentAt) this.#latest = this.#mark(answer);
+      this.#least = Math.min(this.#least, answer.remaining);
+    }
     return this.#expected(end);
   }
 
   /**
-   * What the window tallied is seen to grant: our requests from its first answer to its latest
-   * (both included, those answered without a quota left out) and what the latest leaves;
-   * `since` and `until` are the first and latest answers' sends; `undefined` while the count is unsure.
+   * What the window tallied is seen to grant (see {@link WindowGrant}); `undefined` while the
+   * count is unsure.
    */
   get granted(): WindowGrant | undefined {
     const first = this.#first;
     const latest = this.#latest;
     const ours = this.#oursBetween();
     if (first === undefined || latest === undefined || ours === undefined) return undefined;
-    return { since: first.sentAt, until: latest.sentAt, granted: ours + 1 + latest.remaining };
+    const { sentAt: until, remaining: left } = latest;
+    return { since: first.sentAt, until, ours: ours + 1, left, least: this.#least };
   }
 
   /** One of ours sent at `sentAt` was answered without a quota: the limit did not count it. */

@@ -51,7 +51,7 @@ describe('ratewise on limits as deployed in the field (virtual time)', () => {
     // limit a second it was paced at a tenth to a quarter of what it grants, never refused (main
     // 06d751f: 9.9, 25.0, 9.8, 25.0 % of capacity below). Its answers grant well over the limit
     // inside one announced second: the quota paces at the limit per renewal period learned from
-    // `remaining` instead (91.9, 98.2, 81.5, 99.9 %, refused 0-0.2 %).
+    // `remaining` instead (92.5, 99.3, 81.5, 100.1 %, refused 0-0.2 %).
     const lumps = (index: number, perS: number, burst: number, latencyMs: number, slots: number) =>
       targetedServer({
         index,
