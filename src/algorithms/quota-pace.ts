@@ -1,9 +1,10 @@
 import type { RateLimitQuota } from '../headers/quota.js';
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
+import { QuotaRenewal } from './quota-renewal.js';
 import { QuotaSends } from './quota-sends.js';
 import { type QuotaAnswer, QuotaTally } from './quota-tally.js';
 import { QuotaWindow } from './quota-window.js';
-import type { Sample } from './sample.js';
+import { isRefusal, type Sample } from './sample.js';
 
 /** Serialisable state of a {@link QuotaPace}, times as wall-clock epoch ms. */
 export type QuotaPaceState = {
@@ -35,6 +36,10 @@ export type QuotaPaceState = {
  *
  * When each window ends comes from {@link QuotaWindow}: as send times, from
  * where `remaining` was seen to go up, or from the reset header until then.
+ * A quota seen to renew faster than its reset says ({@link QuotaRenewal}: a
+ * reset rounded up to whole seconds over a bucket refilled every 100 ms)
+ * paces at `limit` per the renewal period learned instead, and a spent one
+ * pauses for that period, not to the announced reset.
  */
 export class QuotaPace {
   #cap = Infinity;
@@ -43,11 +48,13 @@ export class QuotaPace {
   readonly #window = new QuotaWindow();
   readonly #sends = new QuotaSends();
   readonly #tally = new QuotaTally(this.#sends);
+  readonly #renewal = new QuotaRenewal();
   /** The end of the window the latest refusal came in, as known then (not saved); none before one. */
   #refusedUntil: number | undefined;
 
   /** The rate cap now, requests/s (`Infinity`: none). */
   cap(at: number): number {
+    if (this.#renewal.faster) return (this.#limit * 1000) / this.#renewal.periodMs(this.#limit);
     const policy = this.#policyCap();
     return at < this.#expiresAt ? Math.min(this.#cap, policy) : policy;
   }
@@ -77,10 +84,15 @@ export class QuotaPace {
     const tally = this.#tally;
     const theirs = tally.onAnswer({ sentAt, at, remaining, inflight }, end, this.#window.boundary);
     const latest = tally.latest as QuotaAnswer;
+    const grant = tally.granted;
+    if (grant !== undefined) this.#renewal.onWindow(grant, this.#limit, latest.inflight);
+    this.#renewal.onAnswer(sentAt, remaining, isRefusal(sample));
     const left = latest.remaining - this.#sends.since(sample.outstanding ?? 0) - theirs;
     if (left < 1) {
       this.#cap = Infinity;
-      return end;
+      return this.#renewal.faster
+        ? Math.min(end, sample.at + this.#renewal.periodMs(this.#limit))
+        : end;
     }
     this.#cap = (left * 1000) / (end - sample.at);
     return 0;

@@ -1,3 +1,4 @@
+import type { WindowGrant } from './quota-renewal.js';
 import type { QuotaSends } from './quota-sends.js';
 
 /** Others' use is read over at least this much of a window's send times, ms. */
@@ -44,6 +45,8 @@ export class QuotaTally {
   #end = -Infinity;
   #first: Mark | undefined;
   #latest: Mark | undefined;
+  /** The least `remaining` any answer of the window showed. */
+  #least = Infinity;
   /** Send times of ours in the window answered without a quota. */
   #unheard: number[] = [];
   /** What others took over the window before. */
@@ -77,8 +80,25 @@ export class QuotaTally {
       this.#before = this.#seen() ?? { theirs: 0, spanMs: 0 };
       this.#first = this.#latest = this.#mark(answer);
       this.#unheard = [];
-    } else if (answer.sentAt > (latest as Mark).sentAt) this.#latest = this.#mark(answer);
+      this.#least = answer.remaining;
+    } else {
+      if (answer.sentAt > (latest as Mark).sentAt) this.#latest = this.#mark(answer);
+      this.#least = Math.min(this.#least, answer.remaining);
+    }
     return this.#expected(end);
+  }
+
+  /**
+   * What the window tallied is seen to grant (see {@link WindowGrant}); `undefined` while the
+   * count is unsure.
+   */
+  get granted(): WindowGrant | undefined {
+    const first = this.#first;
+    const latest = this.#latest;
+    const ours = this.#oursBetween();
+    if (first === undefined || latest === undefined || ours === undefined) return undefined;
+    const { sentAt: until, remaining: left } = latest;
+    return { since: first.sentAt, until, ours: ours + 1, left, least: this.#least };
   }
 
   /** One of ours sent at `sentAt` was answered without a quota: the limit did not count it. */
@@ -109,13 +129,25 @@ export class QuotaTally {
   #seen(): Seen | undefined {
     const first = this.#first;
     const latest = this.#latest;
-    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
-    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
+    const ours = this.#oursBetween();
+    if (first === undefined || latest === undefined || ours === undefined) return undefined;
     const spanMs = latest.sentAt - first.sentAt;
-    let ours = latest.ordinal - first.ordinal;
-    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
     const theirs = first.remaining - latest.remaining - ours;
     // Less than none: a boundary crossed unseen, or sends the limit did not count; it tells nothing.
     return spanMs >= MIN_SPAN_MS && theirs >= 0 ? { theirs, spanMs } : undefined;
+  }
+
+  /**
+   * Our requests the limit counted after the window's first answer up to its latest (it
+   * included), `undefined` when unsure.
+   */
+  #oursBetween(): number | undefined {
+    const first = this.#first;
+    const latest = this.#latest;
+    if (first?.ordinal === undefined || latest?.ordinal === undefined) return undefined;
+    if (this.#unheard.length >= UNHEARD_KEPT) return undefined;
+    let ours = latest.ordinal - first.ordinal;
+    for (const sentAt of this.#unheard) if (sentAt <= latest.sentAt) ours--;
+    return ours;
   }
 }
