@@ -45,11 +45,12 @@ interface Period {
  * what that window's sends freed), so a server whose answers in one announced
  * window add up to well more — our requests counted plus what is still left —
  * while never showing the fall our sends make (an honest quota leaves at most
- * `limit − ours / 2` somewhere in a span holding one renewal) renewed inside it. A reset rounded up to whole seconds over a bucket
- * refilled every 100 ms, a window shorter than it announces: `limit / window`
- * is then a fraction of what the server grants. Seen in three windows in a
- * row, it stays for the scope, and the quota paces at `limit` per renewal period
- * instead, the period learned from `remaining` (what may still be sent):
+ * `limit − ours / 2` somewhere in a span holding one renewal) renewed inside
+ * it. A reset rounded up to whole seconds over a bucket refilled every 100 ms,
+ * a window shorter than it announces: `limit / window` is then a fraction of
+ * what the server grants. Seen in three windows in a row, it stays for the
+ * scope, and the quota paces at `limit` per renewal period instead, the
+ * period learned from `remaining` (what may still be sent):
  * first the time the fastest renewal seen takes to grant `limit`; shorter
  * after each period whose sends always found room left, longer after one in
  * which a send took the last, and more after one refused.
