@@ -79,6 +79,40 @@ describe("a fleet's first count, its acceptances answered after the refusal", ()
     expect(Number((await stateOf(fleet, keys.state)).rate)).toBeCloseTo(31 * 0.97, 5);
   });
 
+  it('has Redis tell the learner at once when the refusal drains, not at its next look', async () => {
+    // Learners that look every 3 s, a cut settling 300 ms (a call's time), a refusal asking 2 s:
+    // the acceptances still out when the refusal is learned come after it, and the one that
+    // drains the refused number has the scope learned at once, as a cut does — the count is
+    // read within the pause (main: at the next look, 3 s on).
+    const options = { learnEveryMs: 3000, callTimeoutMs: 300 };
+    const [fleet, other] = [await redis.fleet(options), await redis.fleet(options)];
+    const registry = redis.registry(fleet, { maxConcurrency: 64, initialConcurrency: 40 });
+    const otherRegistry = redis.registry(other, { maxConcurrency: 64, initialConcurrency: 40 });
+    const scope = 'host:first-count-told';
+    const keys = scopeKeys('rw', scope);
+    const theirs = await otherRegistry.admit(scope);
+    await pause(20);
+    theirs.report(OK);
+    const permits: Permit[] = [];
+    for (let k = 0; k < 31; k++) {
+      permits.push(await registry.admit(scope));
+      if (k >= 4) permits[k - 4]?.report(OK);
+      await pause(20);
+    }
+    const refusedAt = performance.now();
+    (permits[30] as Permit).report({ ...REFUSED, retryAfterMs: 2000 });
+    const state = () => stateOf(fleet, keys.state);
+    await until(async () => Number((await state()).rate) > 0); // the refusal's step
+    const version = Number((await state()).ver);
+    const drainedAt = performance.now();
+    for (const permit of permits.slice(27, 30)) permit.report(OK);
+    // The learner's next write: the step that learns them.
+    await until(async () => Number((await state()).ver) > version, 5000);
+    expect(drainedAt - refusedAt).toBeLessThan(1500); // the refusal was learned before they came
+    expect(performance.now() - drainedAt).toBeLessThan(1000);
+    expect(Number(await fleet.link.command(keys.samples, ['LLEN', keys.samples]))).toBe(0);
+  });
+
   it('waits for a killed worker’s request sent before the refusal until its lease expires', async () => {
     // A worker admitted one request, then was killed (no renewal, no end): its lease stays in
     // Redis until it expires, and until then the fleet is not drained — the request may yet be

@@ -56,20 +56,22 @@ local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local smp, ln, ord = KEYS[6], KEYS[7], KEYS[9]
 local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
 local count, first, ended = num(ARGV[13]), num(ARGV[14]), num(ARGV[15])
-local freed, learn, pushed = 0, 0, 0
+local freed, learn, pushed, drained = 0, 0, 0, false
 for i = 1, ended do
   local q = endOrdered(ord, ARGV[18 + i])
   freed = freed + redis.call('ZREM', ls, ARGV[18 + i])
   local outcome = ARGV[18 + ended + i]
   if outcome ~= '' then
-    redis.call('RPUSH', smp, ordered(outcome, q, ord, ls, KEYS[5]))
+    local text, drains = ordered(outcome, q, ord, ls, KEYS[5])
+    drained = drained or drains
+    redis.call('RPUSH', smp, text)
     pushed = pushed + 1
   end
 end
 if pushed > 0 then
   redis.call('LTRIM', smp, -num(ARGV[16]), -1)
   redis.call('PEXPIRE', smp, ARGV[8])
-  learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, false)
+  learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, drained)
 end
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])

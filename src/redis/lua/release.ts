@@ -65,19 +65,24 @@ if ARGV[4] == '1' then
     redis.call('HSET', st, 'ep', int(ep))
     -- Alone, nobody else has outcomes to bring: the cut is learned at once.
     if redis.call('ZCOUNT', wk, '(' .. int(now), '+inf') > 1 then redis.call('HSET', st, 'cut', int(now)) end
+    refusedOrdered(q)
     cut = 1
   else
     keep = false
   end
 end
-local learn = 0
-if keep then redis.call('RPUSH', smp, ordered(outcome, q, ord, ls, sh)) end
+local learn, drained = 0, false
+if keep then
+  local text
+  text, drained = ordered(outcome, q, ord, ls, sh)
+  redis.call('RPUSH', smp, text)
+end
 if keep or earlier > 0 then
   redis.call('LTRIM', smp, -num(ARGV[7]), -1)
   redis.call('PEXPIRE', smp, ARGV[9])
   local pushed = earlier
   if keep then pushed = pushed + 1 end
-  learn = tellLearner(smp, ln, ch, ARGV[2], ARGV[8], pushed, cut == 1)
+  learn = tellLearner(smp, ln, ch, ARGV[2], ARGV[8], pushed, cut == 1 or drained)
 end
 if removed == 1 then wakeNext(st, ls, wk, wq, ch) end
 return {now, learn, cut, ep}
