@@ -12,6 +12,8 @@ export interface ScopeKeys {
   readonly state: string;
   /** Sorted set: lease id → expiry (Redis ms). */
   readonly leases: string;
+  /** Sorted set: lease id → its admission's sequence number (see `ORDER`). */
+  readonly order: string;
   /** Sorted set: worker id → liveness expiry (Redis ms). */
   readonly workers: string;
   /** Sorted set: workers waiting for a slot → when they began (Redis µs), first woken first. */
@@ -39,6 +41,7 @@ export function scopeKeys(prefix: string, scope: string): ScopeKeys {
     id,
     state: `${base}st`,
     leases: `${base}ls`,
+    order: `${base}ord`,
     workers: `${base}wk`,
     waiting: `${base}wq`,
     shares: `${base}sh`,

@@ -6,16 +6,18 @@ import { ScopeFeedback } from '../controller/scope-feedback.js';
 import { restoreScope } from '../controller/scope-state.js';
 import type { Signal } from '../signal.js';
 import type { ScopeState } from '../store/store.js';
+import { FleetDrain, queuedInOrder } from './fleet-drain.js';
 
 /**
  * One outcome as the fleet queues it for learning, times in Redis ms: a
  * request's (`s` sent, `a` answered, `i` fleet in-flight at admission, `o`
  * the scope's other requests still in flight when it was answered — see
  * `Sample.outstanding`; absent from older workers, read as none — `g` the
- * classified signal) or a soft-throttling alarm's.
+ * classified signal; `q` and `m`, stamped by Redis: its admission number and
+ * the lowest still leased, see {@link FleetDrain}) or a soft-throttling alarm's.
  */
 export type FleetOutcome =
-  | { s: number; a: number; i: number; o?: number; g: Signal }
+  | { s: number; a: number; i: number; o?: number; q?: number; m?: number; g: Signal }
   | { a: number; alarm: AlarmAction };
 
 /** A request's outcome as queued for learning (JSON), its times turned into Redis ms by `toRedis`. */
@@ -85,23 +87,31 @@ export function judging(algorithms: ScopeSetup, redisNow: number): ScopeFeedback
  * {@link learnFrom} on algorithms already resumed and judging — the learner's
  * own, kept from its previous step while nobody else wrote the state since, so
  * what they hold beyond their snapshot (recent send times, the filter's
- * recent 5xx share…) carries on.
+ * recent 5xx share…) carries on. Outcomes are taken in the order they were
+ * answered; `drain` (kept with `feedback`) makes a refusal's first count exact
+ * (see {@link FleetDrain}).
  */
 export function learnWith(
   feedback: ScopeFeedback,
   outcomes: readonly FleetOutcome[],
+  drain = new FleetDrain(),
 ): LearnedState {
   const { limit, rate } = feedback;
-  const ordered = [...outcomes].sort((x, y) => x.a - y.a);
-  for (const outcome of ordered) {
+  const order = outcomes.map((_, k) => k).sort((x, y) => at(outcomes, x) - at(outcomes, y));
+  const inOrder = queuedInOrder(order);
+  order.forEach((index, k) => {
+    const outcome = outcomes[index] as FleetOutcome;
     if ('alarm' in outcome) {
       rate.onAlarm?.(outcome.a, outcome.alarm);
-      continue;
+      return;
     }
     const request = { sentAt: outcome.s, inflightAtSend: outcome.i };
-    feedback.learn(feedback.judge(request, outcome.a, outcome.g, outcome.o ?? 0).sample);
+    const outstanding = drain.outstanding(outcome, inOrder[k] === true);
+    const { sample } = feedback.judge(request, outcome.a, outcome.g, outstanding);
+    feedback.learn(sample);
+    drain.learned(outcome, sample);
     feedback.notePaced(outcome.a);
-  }
+  });
   return {
     // Any moment will do: on Redis's clock the two readings are the same number.
     learned: JSON.stringify({
@@ -112,6 +122,11 @@ export function learnWith(
     rate: rate.rate,
     pauseUntil: rate.pausedUntil > 0 ? Math.ceil(rate.pausedUntil) : 0,
   };
+}
+
+/** When the outcome at `index` was answered. */
+function at(outcomes: readonly FleetOutcome[], index: number): number {
+  return (outcomes[index] as FleetOutcome).a;
 }
 
 /**

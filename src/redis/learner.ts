@@ -1,6 +1,7 @@
 import type { CancelTimer, Clock } from '../clock.js';
 import type { ScopeFactory } from '../controller/registry.js';
 import type { ScopeFeedback } from '../controller/scope-feedback.js';
+import { FleetDrain } from './fleet-drain.js';
 import { storedRate } from './fleet-view.js';
 import type { ScopeKeys } from './keys.js';
 import { judging, learnWith, parseOutcomes, resume } from './learn-step.js';
@@ -53,7 +54,7 @@ export class Learner {
   #lookedAt: number | undefined;
   #lookInMs: number;
   /** The algorithms (judging as a local controller would) of this worker's last write, and the version it wrote. */
-  #kept: { version: number; feedback: ScopeFeedback } | undefined;
+  #kept: { version: number; feedback: ScopeFeedback; drain: FleetDrain } | undefined;
 
   constructor(
     fleet: RedisFleet,
@@ -173,12 +174,13 @@ export class Learner {
     const version = Number(read[2]);
     // Our own algorithms when the state is still the one we wrote; else resumed from Redis.
     const redisNow = Number(read[1]);
+    const kept = this.#kept?.version === version ? this.#kept : undefined;
     const feedback =
-      this.#kept?.version === version
-        ? this.#kept.feedback
-        : judging(resume(this.#setup, this.#scope, String(read[3] ?? ''), redisNow), redisNow);
+      kept?.feedback ??
+      judging(resume(this.#setup, this.#scope, String(read[3] ?? ''), redisNow), redisNow);
+    const drain = kept?.drain ?? new FleetDrain();
     this.#kept = undefined;
-    const next = learnWith(feedback, parseOutcomes(raw));
+    const next = learnWith(feedback, parseOutcomes(raw), drain);
     const applied = await this.#fleet.run(
       learnApplyScript,
       [k.state, k.samples, k.learner, k.channel],
@@ -196,7 +198,7 @@ export class Learner {
     );
     if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
     if (Number(applied[0]) !== 1) return 'lost';
-    this.#kept = { version: Number(applied[1]), feedback };
+    this.#kept = { version: Number(applied[1]), feedback, drain };
     return Number(applied[2]) > 0 ? 'more' : 'idle';
   }
 

@@ -67,7 +67,7 @@ export class ScopeCalls {
     const k = this.#keys;
     return this.#fleet.run(
       acquireScript,
-      [k.state, k.leases, k.workers, k.waiting, k.shares, k.samples, k.learner, k.channel],
+      [k.state, k.leases, k.workers, k.waiting, k.shares, k.samples, k.learner, k.channel, k.order],
       [
         `${settings.workerId}#`,
         settings.workerId,
@@ -98,6 +98,7 @@ export class ScopeCalls {
     const { settings } = this.#fleet;
     const k = this.#keys;
     const keys = [k.state, k.leases, k.samples, k.learner, k.channel, k.workers, k.waiting];
+    keys.push(k.order, k.shares); // the admission order, and whether a rate lease is held
     return this.#fleet.run(releaseScript, keys, [
       leaseId,
       settings.workerId,
@@ -160,7 +161,7 @@ export class ScopeCalls {
     const { settings } = this.#fleet;
     return this.#fleet.run(
       adoptScript,
-      [this.#keys.state, this.#keys.leases],
+      [this.#keys.state, this.#keys.leases, this.#keys.order],
       [String(settings.leaseMs), ...leaseIds],
     );
   }

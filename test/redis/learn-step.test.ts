@@ -4,6 +4,7 @@ import { controlSetup } from '../../src/controller/defaults.js';
 import type { Permit } from '../../src/controller/permit.js';
 import { ScopeController } from '../../src/controller/scope-controller.js';
 import { seededRandom } from '../../src/random.js';
+import { FleetDrain, queuedInOrder } from '../../src/redis/fleet-drain.js';
 import {
   encodeOutcome,
   type FleetOutcome,
@@ -151,5 +152,68 @@ describe('learnWith decides as a local controller does when outcomes come in bat
     // The whole second's 30 acceptances, not the 28 learned when the first batch after it came.
     expect(local).toBeCloseTo(30 * 0.97, 5);
     expect(learned.rate).toBe(local);
+  });
+
+  it('reads it once Redis shows the fleet drained, each outcome’s own count an upper bound', async () => {
+    // Several workers: each outcome's `o` adds the fleet's leases as Redis last counted them,
+    // here 8 more booked for after the pause (numbers 32–39), so it is never 0. Redis numbers the
+    // admissions (request k is k + 1, the refused one 31) and stamps each outcome queued with the
+    // lowest number still leased: above 31 once every request sent before the refused one is in.
+    const booked = 8;
+    const lowestLeased = (at: number) => {
+      const open = schedule.findIndex((r) => r.a > at);
+      return open === -1 ? 32 : open + 1;
+    };
+    const queued = byAnswer.map((r) =>
+      JSON.stringify({
+        ...JSON.parse(
+          encodeOutcome(
+            {
+              sentAt: r.s,
+              at: r.a,
+              inflight: 1,
+              signal: r.g,
+              outstanding: outstandingAt(r.a) + booked,
+            },
+            1,
+            (local) => local,
+          ),
+        ),
+        q: schedule.indexOf(r) + 1,
+        m: lowestLeased(r.a),
+      }),
+    );
+    const split = byAnswer.findIndex((r) => r.g !== OK) + 1;
+    const feedback = judging(resume(setup, scope, '', 0), 0);
+    const drain = new FleetDrain();
+    learnWith(feedback, parseOutcomes(queued.slice(0, split)), drain);
+    const learned = learnWith(feedback, parseOutcomes(queued.slice(split)), drain);
+    // Counted as the pause's last acceptance came, as the local controller counts it (main: the
+    // count waited for its due time, and no acceptance came by then — the refusal's reading held).
+    expect(learned.rate).toBe(await localRate());
+  });
+});
+
+describe('queuedInOrder: an outcome speaks for the fleet once those queued before it are learned', () => {
+  it('marks each outcome taken in answer order', () => {
+    // Queued 0, 1, 2, 3; answered 1, 0, 3, 2: outcome 1 comes before 0 is learned.
+    expect(queuedInOrder([1, 0, 3, 2])).toEqual([false, true, false, true]);
+    expect(queuedInOrder([0, 1, 2])).toEqual([true, true, true]);
+  });
+});
+
+describe('FleetDrain: the first acceptance past the refused number, and only it', () => {
+  const refusal = { sentAt: 0, at: 1, inflight: 1, signal: REFUSED };
+  it('reads 0 once, then each outcome’s own count; never for an unnumbered refusal', () => {
+    const drain = new FleetDrain();
+    expect(drain.outstanding({ o: 5, m: 9 }, true)).toBe(5); // no refusal yet
+    drain.learned({ q: 7 }, refusal);
+    expect(drain.outstanding({ o: 5, m: 7 }, true)).toBe(5); // the refused one still leased
+    expect(drain.outstanding({ o: 5, m: 8 }, false)).toBe(5); // outcomes queued before it unlearned
+    expect(drain.outstanding({ o: 5 }, true)).toBe(5); // unstamped (a rate lease was held)
+    expect(drain.outstanding({ o: 5, m: 8 }, true)).toBe(0);
+    expect(drain.outstanding({ o: 5, m: 9 }, true)).toBe(5);
+    drain.learned({}, refusal);
+    expect(drain.outstanding({ o: 5, m: 1e9 }, true)).toBe(5);
   });
 });

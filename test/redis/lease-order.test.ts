@@ -105,7 +105,10 @@ describe('outcomes under a rate lease reach the learner in the order they were a
     a.link.command = async (key, args) => {
       const reply = await command(key, args);
       const read = reply as unknown[];
-      if (args[1] === learnReadScript.sha && Number(read[0]) === 1) reads.push(read[4] as string[]);
+      // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
+      const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
+      if (args[1] === learnReadScript.sha && Number(read[0]) === 1)
+        reads.push((read[4] as string[]).map(unstamped));
       return reply;
     };
     const commandB = b.link.command.bind(b.link);

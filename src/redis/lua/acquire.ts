@@ -1,4 +1,5 @@
 import { LuaScript } from '../script.js';
+import { ORDER } from './order.js';
 import { PRELUDE } from './prelude.js';
 import { SHARES } from './share.js';
 
@@ -32,7 +33,9 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * there) is asked to be given up (`y` on the channel) and this worker waits,
  * queued, for the slot that frees (code full).
  *
- * KEYS: state, leases, workers, waiting workers, shares, samples, learner lock, channel.
+ * KEYS: state, leases, workers, waiting workers, shares, samples, learner lock, channel,
+ * admission order (see `ORDER`: each lease granted is numbered there; each outcome queued
+ * carries its request's number and the lowest still leased).
  * ARGV: lease id prefix, worker id, lease ms, horizon ms, known version,
  * initial window, initial rate, state TTL ms, scope name, burst, worker TTL
  * ms, more ('1' when more of this worker's callers wait than `count`),
@@ -48,24 +51,27 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * worker now holds the learning lock), µs until the first lease expires (a
  * slot freed by expiry wakes nobody: a worker of a full window asks again then).
  */
-export const acquireScript = new LuaScript(`${PRELUDE}${SHARES}
+export const acquireScript = new LuaScript(`${PRELUDE}${ORDER}${SHARES}
 local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local smp, ln = KEYS[6], KEYS[7]
+local smp, ln, ord = KEYS[6], KEYS[7], KEYS[9]
 local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
 local count, first, ended = num(ARGV[13]), num(ARGV[14]), num(ARGV[15])
-local freed, learn, pushed = 0, 0, 0
+local freed, learn, pushed, drained = 0, 0, 0, false
 for i = 1, ended do
+  local q = endOrdered(ord, ARGV[18 + i])
   freed = freed + redis.call('ZREM', ls, ARGV[18 + i])
   local outcome = ARGV[18 + ended + i]
   if outcome ~= '' then
-    redis.call('RPUSH', smp, outcome)
+    local text, drains = ordered(outcome, q, ord, ls, KEYS[5])
+    drained = drained or drains
+    redis.call('RPUSH', smp, text)
     pushed = pushed + 1
   end
 end
 if pushed > 0 then
   redis.call('LTRIM', smp, -num(ARGV[16]), -1)
   redis.call('PEXPIRE', smp, ARGV[8])
-  learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, false)
+  learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, drained)
 end
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])
@@ -151,11 +157,13 @@ for i = 1, count do
   end
   inflight = inflight + 1
   redis.call('ZADD', ls, int(now + math.ceil(wait / 1000) + leaseMs), ARGV[1] .. (first + i - 1))
+  leaseOrdered(ord, ARGV[1] .. (first + i - 1))
   waits[i] = math.floor(wait)
   if i == 1 then waitUs = waits[1] end
 end
 if #waits > 0 then
   redis.call('PEXPIRE', ls, int(leaseMs + horizonUs / 1000 + 60000))
+  redis.call('PEXPIRE', ord, int(leaseMs + horizonUs / 1000 + 60000))
   if ARGV[12] == '1' and inflight >= win then queue()
   elseif #waits == count then redis.call('ZREM', wq, ARGV[2]) end
 end

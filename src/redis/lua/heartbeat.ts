@@ -1,4 +1,5 @@
 import { LuaScript } from '../script.js';
+import { ORDER } from './order.js';
 import { PRELUDE } from './prelude.js';
 
 /**
@@ -43,13 +44,17 @@ return now
  * while Redis was out of reach and that still run: the fleet counts them
  * against its window from now on (none is refused; nothing else is replayed).
  *
- * KEYS: state, leases.
+ * KEYS: state, leases, admission order (they are numbered there, see `ORDER`).
  * ARGV: lease ms, then the new lease ids.
  * Reply: now ms.
  */
-export const adoptScript = new LuaScript(`${PRELUDE}
+export const adoptScript = new LuaScript(`${PRELUDE}${ORDER}
 local expiry = int(now + num(ARGV[1]))
-for i = 2, #ARGV do redis.call('ZADD', KEYS[2], expiry, ARGV[i]) end
+for i = 2, #ARGV do
+  redis.call('ZADD', KEYS[2], expiry, ARGV[i])
+  leaseOrdered(KEYS[3], ARGV[i])
+end
 redis.call('PEXPIRE', KEYS[2], int(num(ARGV[1]) + 60000))
+redis.call('PEXPIRE', KEYS[3], int(num(ARGV[1]) + 60000))
 return now
 `);

@@ -1,4 +1,5 @@
 import { LuaScript } from '../script.js';
+import { ORDER } from './order.js';
 import { PRELUDE } from './prelude.js';
 
 /**
@@ -21,7 +22,9 @@ import { PRELUDE } from './prelude.js';
  * queued ahead of it: the learner measures what the server granted before a
  * refusal from all of them, not from what a renewal happened to bring.
  *
- * KEYS: state, leases, samples, learner lock, channel, workers, waiting workers.
+ * KEYS: state, leases, samples, learner lock, channel, workers, waiting workers, admission
+ * order, shares (the outcome queued carries its request's number and the lowest still leased,
+ * see `ORDER`).
  * ARGV: lease id ('' when none), worker id, Retry-After ms (0 for none),
  * congestion (1 or 0), admitted epoch, outcome ('' for none), most outcomes
  * kept, lock ms, state TTL ms, when the response arrived (Redis ms, as the
@@ -30,10 +33,14 @@ import { PRELUDE } from './prelude.js';
  * Reply: now ms, learn (1: this worker now holds the learning lock), cut (1:
  * this outcome claimed the epoch), epoch after.
  */
-export const releaseScript = new LuaScript(`${PRELUDE}
+export const releaseScript = new LuaScript(`${PRELUDE}${ORDER}
 local st, ls, smp, ln, ch, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
-local removed = 0
-if ARGV[1] ~= '' then removed = redis.call('ZREM', ls, ARGV[1]) end
+local ord, sh = KEYS[8], KEYS[9]
+local removed, q = 0, nil
+if ARGV[1] ~= '' then
+  q = endOrdered(ord, ARGV[1])
+  removed = redis.call('ZREM', ls, ARGV[1])
+end
 local s = redis.call('HMGET', st, 'pause', 'ep')
 local pause, ep = num(s[1]), num(s[2])
 local retryAfter = num(ARGV[3])
@@ -58,19 +65,24 @@ if ARGV[4] == '1' then
     redis.call('HSET', st, 'ep', int(ep))
     -- Alone, nobody else has outcomes to bring: the cut is learned at once.
     if redis.call('ZCOUNT', wk, '(' .. int(now), '+inf') > 1 then redis.call('HSET', st, 'cut', int(now)) end
+    refusedOrdered(q)
     cut = 1
   else
     keep = false
   end
 end
-local learn = 0
-if keep then redis.call('RPUSH', smp, outcome) end
+local learn, drained = 0, false
+if keep then
+  local text
+  text, drained = ordered(outcome, q, ord, ls, sh)
+  redis.call('RPUSH', smp, text)
+end
 if keep or earlier > 0 then
   redis.call('LTRIM', smp, -num(ARGV[7]), -1)
   redis.call('PEXPIRE', smp, ARGV[9])
   local pushed = earlier
   if keep then pushed = pushed + 1 end
-  learn = tellLearner(smp, ln, ch, ARGV[2], ARGV[8], pushed, cut == 1)
+  learn = tellLearner(smp, ln, ch, ARGV[2], ARGV[8], pushed, cut == 1 or drained)
 end
 if removed == 1 then wakeNext(st, ls, wk, wq, ch) end
 return {now, learn, cut, ep}
