@@ -12,6 +12,47 @@ async function redisNow(fleet: RedisFleet): Promise<number> {
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
 }
 
+/**
+ * A slow start's first second on `scope`: 31 sends 20 ms apart, four in flight (each page
+ * answered four sends after it went), the 31st still out; the permits in sending order.
+ */
+async function firstSecond(registry: ReturnType<typeof redis.registry>, scope: string) {
+  const permits: Permit[] = [];
+  for (let k = 0; k < 31; k++) {
+    permits.push(await registry.admit(scope));
+    if (k >= 4) permits[k - 4]?.report(OK);
+    await pause(20);
+  }
+  return permits;
+}
+
+/** Whether the scope's rate is learned and no outcome is left queued for the learner. */
+async function learnedAll(fleet: RedisFleet, keys: ReturnType<typeof scopeKeys>): Promise<boolean> {
+  const state = await stateOf(fleet, keys.state);
+  const queued = await fleet.link.command(keys.samples, ['LLEN', keys.samples]);
+  return Number(state.rate) > 0 && Number(queued) === 0;
+}
+
+/**
+ * The rate the fleet learns from {@link firstSecond} on `scope` with the 31st refused
+ * (`Retry-After: 1`) and the last three pages answered after the refusal, once every outcome is learned.
+ */
+async function countedRate(
+  fleet: RedisFleet,
+  registry: ReturnType<typeof redis.registry>,
+  scope: string,
+): Promise<number> {
+  const keys = scopeKeys('rw', scope);
+  const permits = await firstSecond(registry, scope);
+  (permits[30] as Permit).report({ ...REFUSED, retryAfterMs: 1000 });
+  await pause(20);
+  for (const permit of permits.slice(27, 30)) permit.report(OK);
+  await until(() => learnedAll(fleet, keys));
+  await pause(300); // a step that read before the late acceptances came has its successor
+  await until(() => learnedAll(fleet, keys));
+  return Number((await stateOf(fleet, keys.state)).rate);
+}
+
 describe("a fleet's first count, its acceptances answered after the refusal", () => {
   it('reads the whole first second a window granted, as one process does', async () => {
     // A slow start refused inside its first second by a 1 s window of 30 (`Retry-After: 1`):
@@ -20,28 +61,9 @@ describe("a fleet's first count, its acceptances answered after the refusal", ()
     // second when the first of them is in (28 of 30 there: a pace a fifteenth low).
     const fleet = await redis.fleet();
     const registry = redis.registry(fleet, { maxConcurrency: 64, initialConcurrency: 40 });
-    const scope = 'host:first-count';
-    const keys = scopeKeys('rw', scope);
-    // Four in flight at a time, each page answered four sends after it went.
-    const permits: Permit[] = [];
-    for (let k = 0; k < 31; k++) {
-      permits.push(await registry.admit(scope));
-      if (k >= 4) permits[k - 4]?.report(OK);
-      await pause(20);
-    }
-    (permits[30] as Permit).report({ ...REFUSED, retryAfterMs: 1000 });
-    await pause(20);
-    for (const permit of permits.slice(27, 30)) permit.report(OK);
-    const learned = async () => {
-      const state = await stateOf(fleet, keys.state);
-      const queued = await fleet.link.command(keys.samples, ['LLEN', keys.samples]);
-      return Number(state.rate) > 0 && Number(queued) === 0;
-    };
-    await until(learned);
-    await pause(300); // a step that read before the late acceptances came has its successor
-    await until(learned);
+    const rate = await countedRate(fleet, registry, 'host:first-count');
     // The count of the whole second, 30, a margin (3 %) under it.
-    expect(Number((await stateOf(fleet, keys.state)).rate)).toBeCloseTo(30 * 0.97, 5);
+    expect(rate).toBeCloseTo(30 * 0.97, 5);
   });
 
   it('reads it as soon as the fleet is drained when another worker is live there', async () => {
@@ -54,29 +76,12 @@ describe("a fleet's first count, its acceptances answered after the refusal", ()
     const registry = redis.registry(fleet, { maxConcurrency: 64, initialConcurrency: 40 });
     const otherRegistry = redis.registry(other, { maxConcurrency: 64, initialConcurrency: 40 });
     const scope = 'host:first-count-fleet';
-    const keys = scopeKeys('rw', scope);
     const theirs = await otherRegistry.admit(scope); // live on the scope from here on
     await pause(20);
     theirs.report(OK);
-    const permits: Permit[] = [];
-    for (let k = 0; k < 31; k++) {
-      permits.push(await registry.admit(scope));
-      if (k >= 4) permits[k - 4]?.report(OK);
-      await pause(20);
-    }
-    (permits[30] as Permit).report({ ...REFUSED, retryAfterMs: 1000 });
-    await pause(20);
-    for (const permit of permits.slice(27, 30)) permit.report(OK);
-    const learned = async () => {
-      const state = await stateOf(fleet, keys.state);
-      const queued = await fleet.link.command(keys.samples, ['LLEN', keys.samples]);
-      return Number(state.rate) > 0 && Number(queued) === 0;
-    };
-    await until(learned);
-    await pause(300);
-    await until(learned);
+    const rate = await countedRate(fleet, registry, scope);
     // The whole second (31 accepted, the other worker's one included), a margin under it.
-    expect(Number((await stateOf(fleet, keys.state)).rate)).toBeCloseTo(31 * 0.97, 5);
+    expect(rate).toBeCloseTo(31 * 0.97, 5);
   });
 
   it('has Redis tell the learner at once when the refusal drains, not at its next look', async () => {
@@ -93,12 +98,7 @@ describe("a fleet's first count, its acceptances answered after the refusal", ()
     const theirs = await otherRegistry.admit(scope);
     await pause(20);
     theirs.report(OK);
-    const permits: Permit[] = [];
-    for (let k = 0; k < 31; k++) {
-      permits.push(await registry.admit(scope));
-      if (k >= 4) permits[k - 4]?.report(OK);
-      await pause(20);
-    }
+    const permits = await firstSecond(registry, scope);
     const refusedAt = performance.now();
     (permits[30] as Permit).report({ ...REFUSED, retryAfterMs: 2000 });
     const state = () => stateOf(fleet, keys.state);
