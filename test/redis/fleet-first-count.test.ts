@@ -35,7 +35,8 @@ async function learnedAll(fleet: RedisFleet, keys: ReturnType<typeof scopeKeys>)
 
 /**
  * The rate the fleet learns from {@link firstSecond} on `scope` with the 31st refused
- * (`Retry-After: 1`) and the last three pages answered after the refusal, once every outcome is learned.
+ * (`Retry-After: 1`) and the last three pages answered after the refusal, once every
+ * outcome is learned.
  */
 async function countedRate(
   fleet: RedisFleet,

@@ -7,10 +7,11 @@
  * — an exact "drained" for the learner (see `FleetDrain`), where the fleet's
  * count of leases is only an upper bound. The last refusal that cut is noted
  * (`rq`), and the outcome that drains it tells the learner at once, as a cut
- * does: the count is read in the refusal's pause, before sending resumes. A lease gone from the leases set
- * (expired: a killed worker's) is dropped from the order when met, so the
- * order needs no cleanup of its own and expires with the leases. KEYS[1] is
- * the state hash; `now`, `int` and `num` come from the prelude.
+ * does: the count is read in the refusal's pause, before sending resumes. A
+ * lease gone from the leases set (expired: a killed worker's) is dropped from
+ * the order when met, so the order needs no cleanup of its own and expires
+ * with the leases. KEYS[1] is the state hash; `now`, `int` and `num` come from
+ * the prelude.
  */
 export const ORDER = `
 local function leaseOrdered(ord, id)
