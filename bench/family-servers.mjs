@@ -17,13 +17,15 @@
 //
 // `--set field` runs the field set (`ratewise bench --field`) instead of the family.
 //
+// `--slots-at-cap` gives each concurrency cap's client as many slots as the cap (what the controller
+// would attain if it knew the cap: the server is never over it, timing noise or not).
 // `--kind K` runs only the servers of limit kind K (e.g. `penalty-box`); `--duration S` runs each
 // server S seconds instead of its drawn length (its capacity steps and unseen consumer's spans as
 // drawn, all within the first 240 s), steady goodput counted over the second half as always — a
 // penalty box's second block often falls in a 240 s run's second half, and what a controller does
 // after it shows only in a longer one. Both run one server at a time in this thread.
 //
-//   npm run build && node bench/family-servers.mjs [--seed 1] [--set family|field] [--count 200] [--kind K] [--duration S] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
+//   npm run build && node bench/family-servers.mjs [--seed 1] [--set family|field] [--count 200] [--kind K] [--slots-at-cap] [--duration S] [--timing-noise 0] [--run-seed 0] [--dist DIR] [--out FILE.json]
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -36,6 +38,7 @@ const { values } = parseArgs({
     'timing-noise': { type: 'string', default: '0' },
     'run-seed': { type: 'string', default: '0' },
     kind: { type: 'string' },
+    'slots-at-cap': { type: 'boolean', default: false },
     duration: { type: 'string' },
     dist: { type: 'string', default: new URL('../dist', import.meta.url).pathname },
     out: { type: 'string' },
@@ -89,12 +92,16 @@ async function separateRuns() {
     if (values.kind !== undefined && server.kind !== values.kind) continue;
     const shifted = { ...server, index: i + runSeed * RESAMPLE_STRIDE };
     if (durationS !== undefined) shifted.durationMs = durationS * 1000;
+    if (slotsAtCap && server.kind === 'concurrency-cap')
+      shifted.client = { ...server.client, maxConcurrency: server.slots };
     pairs.push([server, await runFamilyServer(shifted, ratewise, noise)]);
   }
   return pairs;
 }
 
-const together = runSeed === 0 && values.kind === undefined && durationS === undefined;
+const slotsAtCap = values['slots-at-cap'];
+const together =
+  runSeed === 0 && values.kind === undefined && durationS === undefined && !slotsAtCap;
 const pairs = together ? await familyRuns() : await separateRuns();
 const rows = pairs.map(([server, run]) => {
   const { measures, batchS } = run;
