@@ -182,8 +182,7 @@ export class CeilingRecounts {
     const whole =
       (recount.raiseOnly || recount.charged === true) &&
       count.fromMs <= recount.from &&
-      !meter.firstRefusal.grantedAfter &&
-      !meter.grantedBurstOnResume(count.count);
+      !meter.firstRefusal.grantedAfter;
     this.#countedWhole = whole;
     if (whole) {
       const askedMs = recount.pauseMs ?? meter.pauses.lengthMs;

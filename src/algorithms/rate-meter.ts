@@ -4,7 +4,7 @@ import { DecayingCount } from './decaying-count.js';
 import { FirstRefusal } from './first-refusal.js';
 import { LatestPause } from './latest-pause.js';
 import type { RateMeterState } from './rate-meter-state.js';
-import { isRefusal, type Sample } from './sample.js';
+import type { Sample } from './sample.js';
 import { SentTimes } from './sent-times.js';
 
 /** A measurement needs at least this share of the window behind it. */
@@ -15,8 +15,6 @@ const USED = 0.9;
 export const DEEPEST_CUT = 0.5;
 /** Weight of each accepted round trip in the round-trip-time average. */
 const RTT_SMOOTHING = 0.2;
-/** A grant on resuming under this share of a first count's sends is a burst's (see {@link RateMeter.grantedBurstOnResume}). */
-const GRANT_SHARE = 0.5;
 /** A window holds at least this many requests at the paced rate: slow scopes measure over longer spans. */
 const WINDOW_REQUESTS = 20;
 
@@ -60,11 +58,6 @@ export class RateMeter {
    * a refusal refuted the trial since; until the rate is paced (not saved).
    */
   #trial: { refusal: Sample; accepted: number | undefined; refuted: boolean } | undefined;
-  /**
-   * From the end of a cap trial's pause to the send of the refusal that
-   * refuted the trial, ms: the sends its grant is read from (not saved).
-   */
-  #resumed: { from: number; to: number } | undefined;
 
   /** @param windowMs how far back rates are measured. */
   constructor(windowMs: number) {
@@ -114,10 +107,7 @@ export class RateMeter {
     this.firstRefusal.onSample(sample);
     if (sample.capTrial === 'begins') {
       this.#trial = { refusal: sample, accepted: this.accepted(at), refuted: false };
-    } else if (sample.capTrial === 'refuted' && this.#trial) {
-      this.#trial.refuted = true;
-      if (isRefusal(sample)) this.#resumed ??= { from: this.pauses.end, to: sample.sentAt };
-    }
+    } else if (sample.capTrial === 'refuted' && this.#trial) this.#trial.refuted = true;
     if (rate === Infinity) this.#unpacedAt = at;
     else {
       this.#trial = undefined;
@@ -249,23 +239,6 @@ export class RateMeter {
   /** What was accepted over the server's memory up to `sentAt`, per that memory (see `ServerMemory.remembered`). */
   remembered(sentAt: number): number {
     return this.pauses.remembered(sentAt);
-  }
-
-  /**
-   * Whether the sends granted from the end of a cap trial's pause up to the
-   * refusal that refuted it were some, but fewer than {@link GRANT_SHARE} of
-   * `sends` (a first count's accepted sends in its second). A pause that reset
-   * a window or a log lets it grant its count again (the burst on resuming is
-   * refused only past it); a bucket or a GCRA grants its burst, refilled over
-   * the pause, and refuses the rest of the burst at once: the slow start it
-   * refused had sent a clump that burst could not hold, below its rate.
-   */
-  grantedBurstOnResume(sends: number): boolean {
-    const resumed = this.#resumed;
-    if (resumed === undefined) return false;
-    const granted = this.acceptedSentIn(resumed.from, resumed.to);
-    if (granted === undefined || granted.fromMs > resumed.from) return false;
-    return granted.count > 0 && granted.count < sends * GRANT_SHARE;
   }
 
   /**

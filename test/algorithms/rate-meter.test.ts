@@ -151,40 +151,4 @@ describe('RateMeter', () => {
     expect(copy.pausedUntil).toBe(meter.pausedUntil);
     expect(copy.calm(11_000)).toBe(meter.calm(11_000));
   });
-
-  describe('grantedBurstOnResume', () => {
-    /** A slow start refused at 1000 ms (a cap on trial, paused 3 s), resumed with a burst of `granted` accepted and one refused. */
-    function resumed(granted: number): RateMeter {
-      const meter = new RateMeter(1000);
-      for (let t = 100; t < 1000; t += 10) {
-        const accepted = sample({ at: t + 200, sentAt: t });
-        meter.advance(accepted, Infinity);
-        meter.accept(accepted);
-      }
-      meter.advance(
-        sample({ at: 1100, sentAt: 1000, kind: 'throttled', capTrial: 'begins' }),
-        Infinity,
-      );
-      meter.pauses.record(1100, 3000);
-      for (let i = 0; i < granted; i++) {
-        const accepted = sample({ at: 4300, sentAt: 4100 });
-        meter.advance(accepted, Infinity);
-        meter.accept(accepted);
-      }
-      const refusal = sample({ at: 4101, sentAt: 4100, kind: 'throttled', capTrial: 'refuted' });
-      meter.advance(refusal, Infinity);
-      return meter;
-    }
-
-    it("is true where the burst on resuming after a cap trial's pause was granted under half the first count", () => {
-      // 90 sends accepted in the second before the refusal; a GCRA grants its burst of 28 on resuming.
-      expect(resumed(28).grantedBurstOnResume(90)).toBe(true);
-    });
-
-    it("is false where it granted a window's count again, or nothing, or no trial was refuted", () => {
-      expect(resumed(60).grantedBurstOnResume(90)).toBe(false);
-      expect(resumed(0).grantedBurstOnResume(90)).toBe(false);
-      expect(new RateMeter(1000).grantedBurstOnResume(90)).toBe(false);
-    });
-  });
 });

@@ -9,8 +9,7 @@ import { targetedServer } from './targeted-server.js';
 // count (what it sent in the second before) is a lower bound, not a reading. Counted whole, it was
 // charged to the probe budget as a probe's reading and held for 20-30 s (family seed 3 #9: 32 of
 // 94 req/s from 2 s to 28 s). Now a limit that granted the sends just after that refusal
-// (`FirstRefusal`), or granted only its burst to the sends on resuming from a cap trial's pause
-// (`RateMeter.grantedBurstOnResume`), leaves the count a lower bound, checked soon.
+// (`FirstRefusal`) leaves the count a lower bound, checked soon.
 
 /** A 60 s run on a `kind` limit of `rate` req/s and `burst`, pages of `latencyMs` + `jitterMs`. */
 const limit = (
@@ -56,20 +55,6 @@ describe('the first count of a slow start refused for a clump its limit could no
     expect(bucket.cold).toBeGreaterThanOrEqual(0.45);
     expect(gcra.goodput).toBeGreaterThanOrEqual(0.96);
     expect(bucket.goodput).toBeGreaterThanOrEqual(0.92);
-  });
-
-  it('is checked soon where the burst on resuming from a cap trial was granted only the burst', async () => {
-    // Retry-After as an HTTP-date and as seconds to wait: the cap on trial pauses, and the whole
-    // burst of what was in flight goes out as it ends; the limit grants its burst and refuses the
-    // rest. Before: cold 54.6 / 37.3 %; now 67.0 / 53.3 %.
-    const bucket = await meanMeasures(
-      limit('token-bucket', 56, 12, { latencyMs: 350, jitterMs: 80 }, 'http-date', 29),
-    );
-    const gcra = await meanMeasures(
-      limit('gcra', 250, 17, { latencyMs: 780, jitterMs: 230 }, 'wait', 256),
-    );
-    expect(bucket.cold).toBeGreaterThanOrEqual(0.63);
-    expect(gcra.cold).toBeGreaterThanOrEqual(0.48);
   });
 
   it('stays a reading on a 1 s window, whose count it is', async () => {
