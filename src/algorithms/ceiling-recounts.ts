@@ -177,7 +177,12 @@ export class CeilingRecounts {
     }
     this.#pending = undefined;
     if (ceiling === 0 || count === undefined) return undefined;
-    const whole = (recount.raiseOnly || recount.charged === true) && count.fromMs <= recount.from;
+    // A slow start refused for a clump its limit's burst could not hold sent below that limit's
+    // rate: its count, whole or not, is a lower bound, neither charged nor a reading.
+    const whole =
+      (recount.raiseOnly || recount.charged === true) &&
+      count.fromMs <= recount.from &&
+      !meter.firstRefusal.grantedAfter;
     this.#countedWhole = whole;
     if (whole) {
       const askedMs = recount.pauseMs ?? meter.pauses.lengthMs;

@@ -1,6 +1,7 @@
 import { type ClockReading, fromWall, toWall } from './clock-reading.js';
 import { NEVER } from './congestion.js';
 import { DecayingCount } from './decaying-count.js';
+import { FirstRefusal } from './first-refusal.js';
 import { LatestPause } from './latest-pause.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import type { Sample } from './sample.js';
@@ -50,6 +51,8 @@ export class RateMeter {
   #sent: SentTimes | undefined;
   /** The server's latest pause, and a closure's tail. */
   readonly pauses = new LatestPause();
+  /** How the sends just after the first refused one were answered. */
+  readonly firstRefusal = new FirstRefusal();
   /**
    * The refusal that began a cap on trial, what was accepted then, and whether
    * a refusal refuted the trial since; until the rate is paced (not saved).
@@ -101,6 +104,7 @@ export class RateMeter {
     const from = this.#lastAt === NEVER ? at : Math.min(at, this.#lastAt);
     this.#lastAt = Math.max(this.#lastAt, at);
     this.#rescale(rate);
+    this.firstRefusal.onSample(sample);
     if (sample.capTrial === 'begins') {
       this.#trial = { refusal: sample, accepted: this.accepted(at), refuted: false };
     } else if (sample.capTrial === 'refuted' && this.#trial) this.#trial.refuted = true;
