@@ -11,12 +11,12 @@
 //
 //   npm run build && node bench/integrations-cold-trace.mjs [--seconds 8] [--runs 3] [--requests]
 import { parseArgs } from 'node:util';
-import { Configuration, GotScrapingHttpClient, log } from '@crawlee/core';
-import { HttpCrawler } from '@crawlee/http';
+import { GotScrapingHttpClient, log } from '@crawlee/core';
 import { keepSessionsOn429, ratewiseCrawlee, retryHttp429 } from '../dist/integrations/crawlee.js';
 import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
 import { startMockServer } from '../dist/testing/index.js';
+import { toppedUpCrawler } from './crawlee-topped-up.mjs';
 import { HIDDEN_SERVER } from './integrations-split.mjs';
 import { marking } from './integrations-timeline.mjs';
 
@@ -92,25 +92,14 @@ async function crawl(base, events) {
     maxConcurrency: DEMAND,
     httpClient: marking(new GotScrapingHttpClient()),
   });
-  const crawler = new HttpCrawler(
-    {
-      httpClient: ratewise.httpClient,
-      ...keepSessionsOn429,
-      ...retryHttp429,
-      ...ratewise.poolOptions,
-      additionalMimeTypes: ['text/plain'],
-      requestHandler: () => topUp(),
-      failedRequestHandler: () => topUp(),
-    },
-    new Configuration({ persistStorage: false, purgeOnStart: true }),
-  );
-  let [enqueued, finished] = [0, 0];
-  const more = (n) => Array.from({ length: n }, () => `${base}/item/${enqueued++}`);
-  const topUp = async () => {
-    if (enqueued - ++finished < 100) await crawler.addRequests(more(100));
-  };
+  const { crawler, start } = toppedUpCrawler(base, {
+    httpClient: ratewise.httpClient,
+    ...keepSessionsOn429,
+    ...retryHttp429,
+    ...ratewise.poolOptions,
+  });
   const timer = setTimeout(() => crawler.stop(), SECONDS * 1000);
-  await crawler.run(more(200));
+  await start();
   clearTimeout(timer);
   await ratewise.close();
 }

@@ -20,8 +20,7 @@
 // and its decisions (pauses, pacing-rate changes, soft-throttling alarms) with their reasons.
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { Configuration, GotScrapingHttpClient, log } from '@crawlee/core';
-import { HttpCrawler } from '@crawlee/http';
+import { GotScrapingHttpClient, log } from '@crawlee/core';
 import axios from 'axios';
 import axiosRetry from 'axios-retry';
 import { createClient } from '../dist/client/client.js';
@@ -30,6 +29,7 @@ import { keepSessionsOn429, ratewiseCrawlee, retryHttp429 } from '../dist/integr
 import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
 import { startMockServer } from '../dist/testing/index.js';
+import { toppedUpCrawler } from './crawlee-topped-up.mjs';
 import { HIDDEN_SERVER, missedSplit, splitHeader, splitRow } from './integrations-split.mjs';
 import {
   capacitySplit,
@@ -152,10 +152,7 @@ function sendDelay(delays) {
   return `${percentile(delays, 50)} / ${percentile(delays, 99)}`;
 }
 
-/**
- * Crawlee's HttpCrawler, stopped when the window ends; its queue starts at 200 URLs and gets 100
- * more whenever fewer are left, so a run enqueues what it uses (18,000 up front cost 1.4 s of CPU).
- */
+/** Crawlee's HttpCrawler (see `toppedUpCrawler`), stopped when the window ends. */
 function crawleeRun(withRatewise, pool = true) {
   return async (base, { events, watch, windowEnds }) => {
     const ratewise = withRatewise
@@ -166,23 +163,12 @@ function crawleeRun(withRatewise, pool = true) {
         })
       : undefined;
     if (ratewise) watch(ratewise.registry);
-    const crawler = new HttpCrawler(
-      {
-        ...(ratewise
-          ? { httpClient: ratewise.httpClient, ...keepSessionsOn429, ...retryHttp429 }
-          : {}),
-        ...(ratewise ? (pool ? ratewise.poolOptions : {}) : fixedPool),
-        additionalMimeTypes: ['text/plain'],
-        requestHandler: () => topUp(),
-        failedRequestHandler: () => topUp(),
-      },
-      new Configuration({ persistStorage: false, purgeOnStart: true }),
-    );
-    let [enqueued, finished] = [0, 0];
-    const more = (n) => Array.from({ length: n }, () => `${base}/item/${enqueued++}`);
-    const topUp = async () => {
-      if (enqueued - ++finished < 100) await crawler.addRequests(more(100));
-    };
+    const { crawler, start } = toppedUpCrawler(base, {
+      ...(ratewise
+        ? { httpClient: ratewise.httpClient, ...keepSessionsOn429, ...retryHttp429 }
+        : {}),
+      ...(ratewise ? (pool ? ratewise.poolOptions : {}) : fixedPool),
+    });
     let ended = false;
     const end = async () => {
       if (ended) return;
@@ -193,7 +179,7 @@ function crawleeRun(withRatewise, pool = true) {
       await end();
       crawler.stop();
     }, SECONDS * 1000);
-    await crawler.run(more(200));
+    await start();
     clearTimeout(timer);
     await end(); // ran out early after all: the window is what it took (see wall s)
     await ratewise?.close();
