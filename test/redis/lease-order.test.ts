@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { scopeKeys } from '../../src/redis/keys.js';
 import { learnReadScript } from '../../src/redis/lua/learn.js';
+import { releaseScript } from '../../src/redis/lua/release.js';
 import { shareScript } from '../../src/redis/lua/share.js';
 import type { RedisFleet } from '../../src/redis/redis-fleet.js';
 import { OK, pause, REFUSED, until, useRedis } from './fleet-helpers.js';
@@ -92,76 +93,98 @@ describe('outcomes under a rate lease reach the learner in the order they were a
   });
 
   it('a cut is learned with the outcomes other workers answered before it: they send them when they hear of it, nothing is read meanwhile', async () => {
-    // Renewals every 2 s, no flush of gathered outcomes for 5 s; calls time out after 1 s (the
-    // settling). Requests of 20 ms: what queues meanwhile stays below a learning step's 1,000.
-    const options = { leaseMs: 6000, learnEveryMs: 5000, rateLeaseMinRequests: 2 };
-    const [a, b] = [await redis.fleet(options), await redis.fleet(options)];
-    const scope = 'host:cut-settles';
-    const keys = scopeKeys('rw', scope);
-    /** The outcomes b sent (with any script), and what each of a's learner reads returned, in order. */
-    const sentByB = new Set<string>();
-    const reads: string[][] = [];
-    const command = a.link.command.bind(a.link);
-    a.link.command = async (key, args) => {
-      const reply = await command(key, args);
-      const read = reply as unknown[];
-      // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
-      const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
-      if (args[1] === learnReadScript.sha && Number(read[0]) === 1)
-        reads.push((read[4] as string[]).map(unstamped));
-      return reply;
-    };
-    const commandB = b.link.command.bind(b.link);
-    b.link.command = (key, args) => {
-      for (const arg of args) if (arg.startsWith('{"s":')) sentByB.add(arg);
-      return commandB(key, args);
-    };
-    let running = true;
-    /** Successes each worker reported. */
-    const oks = new Map<RedisFleet, number>();
-    const drive = (fleet: RedisFleet) => {
-      const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
-      const lanes = Array.from({ length: 4 }, async () => {
-        while (running) {
-          const permit = await registry.admit(scope);
-          await pause(20);
-          permit.report(OK);
-          oks.set(fleet, (oks.get(fleet) ?? 0) + 1);
-        }
-      });
-      return { registry, lanes };
-    };
-    const first = drive(a); // a queues the first outcomes: it takes the learning lock
-    const learner = async () => String(await a.link.command(keys.learner, ['GET', keys.learner]));
-    await until(async () => (await learner()) === a.settings.workerId);
-    const second = drive(b);
-    const shares = async () =>
-      ((await a.link.command(keys.shares, ['HVALS', keys.shares])) as string[]).filter(
-        (share) => Number(share.split(' ')[1]) > 0,
-      ).length;
-    await until(async () => (await shares()) === 2);
-    expect(await shares()).toBe(2);
-    expect(await learner()).toBe(a.settings.workerId);
-    await pause(300); // both gather successes (b sends its next ones with a renewal 2 s on)
-    const refused = await first.registry.admit(scope);
-    const bBefore = oks.get(b) ?? 0;
-    refused.report(REFUSED);
-    /** The index of a's read that learned the refusal, once one did. */
-    const cutRead = () => reads.findIndex((samples) => samples.some((t) => t.includes('thrott')));
-    await until(async () => cutRead() >= 0);
-    running = false;
-    await Promise.all([...first.lanes, ...second.lanes]);
-    expect(cutRead()).toBeGreaterThanOrEqual(0);
-    // Every success b reported before the refusal was learned by the read that learned it, or
-    // before. Before, a regular look or the cut's own read could come first; b's successes then
-    // came with its next renewal.
-    const learnedFromB = reads
-      .slice(0, cutRead() + 1)
-      .flat()
-      .filter((text) => sentByB.has(text)).length;
-    const read = reads[cutRead()]?.length;
-    const seen = `b reported ${bBefore} before the refusal, sent ${sentByB.size}; the cut's read: ${read}`;
-    expect(bBefore, seen).toBeGreaterThan(0);
-    expect(learnedFromB, seen).toBeGreaterThanOrEqual(bBefore);
+    const cut = await cutBetweenTwo('host:cut-settles', { lockFree: false });
+    expect(cut.read, cut.seen).toBeGreaterThanOrEqual(0);
+    expect(cut.bBefore, cut.seen).toBeGreaterThan(0);
+    expect(cut.learnedFromB, cut.seen).toBeGreaterThanOrEqual(cut.bBefore);
+  }, 90_000);
+
+  it('a cut claimed while no worker holds the learning lock has the others send theirs too (the reporter takes the lock)', async () => {
+    const cut = await cutBetweenTwo('host:cut-lock-free', { lockFree: true });
+    expect(cut.tookLock, cut.seen).toBe(true);
+    expect(cut.read, cut.seen).toBeGreaterThanOrEqual(0);
+    expect(cut.bBefore, cut.seen).toBeGreaterThan(0);
+    // Before, nobody was told of the cut: b's successes came with its next renewal, after the read.
+    expect(cut.learnedFromB, cut.seen).toBeGreaterThanOrEqual(cut.bBefore);
   }, 90_000);
 });
+
+/**
+ * Two workers a and b on `scope`, both sending 20 ms requests four at a time, b under a rate
+ * lease; 300 ms after b's share is granted (its next renewal is 2 s on) a reports a refusal —
+ * with the learning lock free then, when `lockFree`. The learner reads of either worker (the
+ * lock passes to b when a looks later than the lock's time), the index of the one that learned
+ * the refusal, the successes b reported before the refusal and how many of them that read or
+ * an earlier one learned, whether the refusal took the learning lock, and a line for messages.
+ */
+async function cutBetweenTwo(scope: string, { lockFree }: { lockFree: boolean }) {
+  // Renewals every 2 s, no flush of gathered outcomes for 5 s; calls time out after 1 s (the
+  // settling). Requests of 20 ms: what queues meanwhile stays below a learning step's 1,000.
+  const options = { leaseMs: 6000, learnEveryMs: 5000, rateLeaseMinRequests: 2 };
+  const [a, b] = [await redis.fleet(options), await redis.fleet(options)];
+  const keys = scopeKeys('rw', scope);
+  /** What each learner read returned (either worker's, in order), who read it; the outcomes b sent. */
+  const reads: string[][] = [];
+  const readers: string[] = [];
+  const sentByB = new Set<string>();
+  let bGranted = false;
+  let tookLock: boolean | undefined;
+  for (const fleet of [a, b]) {
+    const command = fleet.link.command.bind(fleet.link);
+    fleet.link.command = async (key, args) => {
+      if (fleet === b) for (const arg of args) if (arg.startsWith('{"s":')) sentByB.add(arg);
+      const reply = (await command(key, args)) as unknown[];
+      // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
+      const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
+      if (args[1] === learnReadScript.sha && Number(reply[0]) === 1) {
+        reads.push((reply[4] as string[]).map(unstamped));
+        readers.push(fleet.settings.workerId);
+      }
+      if (fleet === b && args[1] === shareScript.sha && Number(reply[11]) > 0) bGranted = true;
+      if (args[1] === releaseScript.sha && Number(reply[2]) === 1)
+        tookLock = Number(reply[1]) === 1;
+      return reply;
+    };
+  }
+  let running = true;
+  /** Successes each worker reported. */
+  const oks = new Map<RedisFleet, number>();
+  const drive = (fleet: RedisFleet) => {
+    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+    const lanes = Array.from({ length: 4 }, async () => {
+      while (running) {
+        const permit = await registry.admit(scope);
+        await pause(20);
+        permit.report(OK);
+        oks.set(fleet, (oks.get(fleet) ?? 0) + 1);
+      }
+    });
+    return { registry, lanes };
+  };
+  const first = drive(a); // a queues the first outcomes: it takes the learning lock
+  const learner = async () => String(await a.link.command(keys.learner, ['GET', keys.learner]));
+  await until(async () => (await learner()) === a.settings.workerId);
+  const second = drive(b);
+  await until(async () => bGranted);
+  await pause(300); // b gathers successes under its share (it sends them with a renewal 2 s on)
+  const refused = await first.registry.admit(scope);
+  const bBefore = oks.get(b) ?? 0;
+  // Sent ahead of the refusal on a's connection: Redis runs the two in a row.
+  if (lockFree) void a.link.command(keys.learner, ['DEL', keys.learner]);
+  refused.report(REFUSED);
+  /** The index of the read that learned the refusal, once one did. */
+  const cutRead = () => reads.findIndex((samples) => samples.some((t) => t.includes('thrott')));
+  await until(async () => cutRead() >= 0);
+  running = false;
+  await Promise.all([...first.lanes, ...second.lanes]);
+  // Every success b reported before the refusal was learned by the read that learned it, or
+  // before. Before, a regular look or the cut's own read could come first; b's successes then
+  // came with its next renewal.
+  const read = cutRead();
+  const learnedFromB = reads
+    .slice(0, read + 1)
+    .flat()
+    .filter((text) => sentByB.has(text)).length;
+  const seen = `b reported ${bBefore} before the refusal, sent ${sentByB.size}; the cut's read: ${reads[read]?.length} by ${readers[read]}; granted: ${bGranted}; lock taken by the refusal: ${tookLock}`;
+  return { read, bBefore, learnedFromB, tookLock, seen };
+}

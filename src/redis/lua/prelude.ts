@@ -42,16 +42,18 @@ local function wakeNext(st, ls, wk, wq, ch)
   end
 end
 -- Outcomes were just queued (pushed of them): this worker takes the learning lock if it is free
--- (returns 1); else its holder is told: at once for a cut ('l' .. holder), or, when these are
--- the first outcomes since its last look (it looks only while outcomes come), to look again
--- ('n' .. holder).
+-- (returns 1, else 0). A cut is announced at once ('l' .. the holder, this worker too when it
+-- took the lock): every worker sends the outcomes it gathered, for the cut to be learned with
+-- them. Otherwise the holder is told, when these are the first outcomes since its last look (it
+-- looks only while outcomes come), to look again ('n' .. holder).
 local function tellLearner(smp, ln, ch, me, lockMs, pushed, urgent)
-  if redis.call('SET', ln, me, 'NX', 'PX', lockMs) then return 1 end
+  local took = redis.call('SET', ln, me, 'NX', 'PX', lockMs)
   if urgent then
     redis.call('SPUBLISH', ch, 'l' .. redis.call('GET', ln))
-  elseif redis.call('LLEN', smp) <= pushed then
+  elseif not took and redis.call('LLEN', smp) <= pushed then
     redis.call('SPUBLISH', ch, 'n' .. redis.call('GET', ln))
   end
+  if took then return 1 end
   return 0
 end
 `;

@@ -15,7 +15,8 @@ import { PRELUDE } from './prelude.js';
  * counts — it bumps the epoch, notes when if other workers are live (`cut`:
  * the learner reads nothing until their outcomes answered before it came, see
  * `learnReadScript`) and has the scope learned (this worker takes the
- * learning lock if free, else its holder is told: `l<worker>`) —
+ * learning lock if free; either way `l<holder>` tells every worker, which
+ * sends what it gathered for the cut) —
  * and later ones admitted under an old epoch are dropped, so one congestion
  * event makes one cut fleet-wide. Outcomes the worker answered before this
  * one and had not sent yet (gathered under a rate lease) come with it and are
