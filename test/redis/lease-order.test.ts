@@ -111,7 +111,7 @@ describe('outcomes under a rate lease reach the learner in the order they were a
 
 /**
  * Two workers a and b on `scope`, both sending 20 ms requests four at a time, b under a rate
- * lease; 300 ms after b's share is granted (its next renewal is 2 s on) a reports a refusal —
+ * lease (its renewals reach Redis 200 ms after they are sent); 300 ms after b's share is granted (its next renewal is 2 s on) a reports a refusal —
  * with the learning lock free then, when `lockFree`. The learner reads of either worker (the
  * lock passes to b when a looks later than the lock's time), the index of the one that learned
  * the refusal, the successes b reported before the refusal and how many of them that read or
@@ -133,6 +133,8 @@ async function cutBetweenTwo(scope: string, { lockFree }: { lockFree: boolean })
     const command = fleet.link.command.bind(fleet.link);
     fleet.link.command = async (key, args) => {
       if (fleet === b) for (const arg of args) if (arg.startsWith('{"s":')) sentByB.add(arg);
+      // b's shares reach Redis 200 ms late: the cut is read after them only if the learner waits.
+      if (fleet === b && args[1] === shareScript.sha) await pause(200);
       const reply = (await command(key, args)) as unknown[];
       // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
       const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
