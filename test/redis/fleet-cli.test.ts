@@ -28,7 +28,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+}, 120_000); // a dist/ older than src/ is built first (redis-process.test.ts allows the same)
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
   await redis.close();
