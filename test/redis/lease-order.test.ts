@@ -109,13 +109,70 @@ describe('outcomes under a rate lease reach the learner in the order they were a
   }, 90_000);
 });
 
+/** What the learner reads of either worker returned (in order) and who read it; what b sent. */
+interface Watched {
+  reads: string[][];
+  readers: string[];
+  sentByB: Set<string>;
+  /** Whether b's share was granted slots. */
+  bGranted: boolean;
+  /** Whether the refusal that cut took the learning lock (unknown until it reached Redis). */
+  tookLock?: boolean;
+}
+
+/** Watches the calls of `a` and `b`; b's shares reach Redis 200 ms after they are sent. */
+function watch(a: RedisFleet, b: RedisFleet): Watched {
+  const watched: Watched = { reads: [], readers: [], sentByB: new Set(), bGranted: false };
+  for (const fleet of [a, b]) {
+    const command = fleet.link.command.bind(fleet.link);
+    fleet.link.command = async (key, args) => {
+      if (fleet === b)
+        for (const arg of args) if (arg.startsWith('{"s":')) watched.sentByB.add(arg);
+      // Late shares: the cut is read after them only if the learner waits for them.
+      if (fleet === b && args[1] === shareScript.sha) await pause(200);
+      const reply = (await command(key, args)) as unknown[];
+      // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
+      const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
+      if (args[1] === learnReadScript.sha && Number(reply[0]) === 1) {
+        watched.reads.push((reply[4] as string[]).map(unstamped));
+        watched.readers.push(fleet.settings.workerId);
+      }
+      if (fleet === b && args[1] === shareScript.sha && Number(reply[11]) > 0)
+        watched.bGranted = true;
+      if (args[1] === releaseScript.sha && Number(reply[2]) === 1)
+        watched.tookLock = Number(reply[1]) === 1;
+      return reply;
+    };
+  }
+  return watched;
+}
+
+/** Four callers of `fleet` on `scope` sending 20 ms requests while `running()`; `oks` counts their successes. */
+function drive(
+  fleet: RedisFleet,
+  scope: string,
+  running: () => boolean,
+  oks: Map<RedisFleet, number>,
+) {
+  const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
+  const lanes = Array.from({ length: 4 }, async () => {
+    while (running()) {
+      const permit = await registry.admit(scope);
+      await pause(20);
+      permit.report(OK);
+      oks.set(fleet, (oks.get(fleet) ?? 0) + 1);
+    }
+  });
+  return { registry, lanes };
+}
+
 /**
- * Two workers a and b on `scope`, both sending 20 ms requests four at a time, b under a rate
- * lease (its renewals reach Redis 200 ms after they are sent); 300 ms after b's share is granted (its next renewal is 2 s on) a reports a refusal —
- * with the learning lock free then, when `lockFree`. The learner reads of either worker (the
- * lock passes to b when a looks later than the lock's time), the index of the one that learned
- * the refusal, the successes b reported before the refusal and how many of them that read or
- * an earlier one learned, whether the refusal took the learning lock, and a line for messages.
+ * Two workers a and b on `scope` (see {@link drive}), b under a rate lease (see {@link watch});
+ * 300 ms after b's share is granted (its next renewal is 2 s on) a reports a refusal — with the
+ * learning lock free then, when `lockFree`. The index of the read (either worker's: the lock
+ * passes to b when a looks later than the lock's time) that learned the refusal, the successes
+ * b reported before the refusal and how many of them that read or an earlier one learned,
+ * whether the refusal took the learning lock, and a line for messages.
  */
 async function cutBetweenTwo(scope: string, { lockFree }: { lockFree: boolean }) {
   // Renewals every 2 s, no flush of gathered outcomes for 5 s; calls time out after 1 s (the
@@ -123,58 +180,21 @@ async function cutBetweenTwo(scope: string, { lockFree }: { lockFree: boolean })
   const options = { leaseMs: 6000, learnEveryMs: 5000, rateLeaseMinRequests: 2 };
   const [a, b] = [await redis.fleet(options), await redis.fleet(options)];
   const keys = scopeKeys('rw', scope);
-  /** What each learner read returned (either worker's, in order), who read it; the outcomes b sent. */
-  const reads: string[][] = [];
-  const readers: string[] = [];
-  const sentByB = new Set<string>();
-  let bGranted = false;
-  let tookLock: boolean | undefined;
-  for (const fleet of [a, b]) {
-    const command = fleet.link.command.bind(fleet.link);
-    fleet.link.command = async (key, args) => {
-      if (fleet === b) for (const arg of args) if (arg.startsWith('{"s":')) sentByB.add(arg);
-      // b's shares reach Redis 200 ms late: the cut is read after them only if the learner waits.
-      if (fleet === b && args[1] === shareScript.sha) await pause(200);
-      const reply = (await command(key, args)) as unknown[];
-      // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
-      const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
-      if (args[1] === learnReadScript.sha && Number(reply[0]) === 1) {
-        reads.push((reply[4] as string[]).map(unstamped));
-        readers.push(fleet.settings.workerId);
-      }
-      if (fleet === b && args[1] === shareScript.sha && Number(reply[11]) > 0) bGranted = true;
-      if (args[1] === releaseScript.sha && Number(reply[2]) === 1)
-        tookLock = Number(reply[1]) === 1;
-      return reply;
-    };
-  }
+  const watched = watch(a, b);
   let running = true;
-  /** Successes each worker reported. */
   const oks = new Map<RedisFleet, number>();
-  const drive = (fleet: RedisFleet) => {
-    const registry = redis.registry(fleet, { maxConcurrency: 8, initialConcurrency: 8 });
-    const lanes = Array.from({ length: 4 }, async () => {
-      while (running) {
-        const permit = await registry.admit(scope);
-        await pause(20);
-        permit.report(OK);
-        oks.set(fleet, (oks.get(fleet) ?? 0) + 1);
-      }
-    });
-    return { registry, lanes };
-  };
-  const first = drive(a); // a queues the first outcomes: it takes the learning lock
+  const first = drive(a, scope, () => running, oks); // a's first outcomes take the learning lock
   const learner = async () => String(await a.link.command(keys.learner, ['GET', keys.learner]));
   await until(async () => (await learner()) === a.settings.workerId);
-  const second = drive(b);
-  await until(async () => bGranted);
+  const second = drive(b, scope, () => running, oks);
+  await until(async () => watched.bGranted);
   await pause(300); // b gathers successes under its share (it sends them with a renewal 2 s on)
   const refused = await first.registry.admit(scope);
   const bBefore = oks.get(b) ?? 0;
   // Sent ahead of the refusal on a's connection: Redis runs the two in a row.
   if (lockFree) void a.link.command(keys.learner, ['DEL', keys.learner]);
   refused.report(REFUSED);
-  /** The index of the read that learned the refusal, once one did. */
+  const { reads, readers, sentByB } = watched;
   const cutRead = () => reads.findIndex((samples) => samples.some((t) => t.includes('thrott')));
   await until(async () => cutRead() >= 0);
   running = false;
@@ -187,6 +207,6 @@ async function cutBetweenTwo(scope: string, { lockFree }: { lockFree: boolean })
     .slice(0, read + 1)
     .flat()
     .filter((text) => sentByB.has(text)).length;
-  const seen = `b reported ${bBefore} before the refusal, sent ${sentByB.size}; the cut's read: ${reads[read]?.length} by ${readers[read]}; granted: ${bGranted}; lock taken by the refusal: ${tookLock}`;
-  return { read, bBefore, learnedFromB, tookLock, seen };
+  const seen = `b reported ${bBefore} before the refusal, sent ${sentByB.size}; the cut's read: ${reads[read]?.length} by ${readers[read]}; lock taken by the refusal: ${watched.tookLock}`;
+  return { read, bBefore, learnedFromB, tookLock: watched.tookLock, seen };
 }
