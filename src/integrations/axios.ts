@@ -118,6 +118,8 @@ function settleResponse(attempt: ControlledAttempt, response: AxiosResponse): vo
   const head = { status: response.status, headers: plainHeaders(response.headers) };
   const data = response.data as Partial<Readable> | undefined;
   if (response.config.responseType === 'stream' && typeof data?.once === 'function') {
+    // A refusal (let through by `validateStatus`) is reported at its head, anything else once read.
+    if (attempt.respondIfRefused(head)) return;
     streamEnded(data as Readable, (error) => {
       if (error === undefined) attempt.respond(head);
       else attempt.fail(error);

@@ -1,5 +1,6 @@
 import type { ClassifySettings } from '../classify/options.js';
 import { classifyWith } from '../classify.js';
+import { isRateSignal } from '../client/retry-policy.js';
 import type { Clock } from '../clock.js';
 import type { Permit } from '../controller/permit.js';
 import type { HeadersInput } from '../headers/header-value.js';
@@ -58,6 +59,22 @@ export class ControlledAttempt {
     const signal = classifyWith(response, { ...this.#classify, now: this.#clock.wallNow() });
     this.#end(signal, timings);
     return signal;
+  }
+
+  /**
+   * Reports `response` now if its head alone says the server refused it (a
+   * rate signal: 429, 503…, as the classifier reads it without a body), and
+   * returns whether it did. Otherwise nothing is reported: the library
+   * reports the response once its body is over (the slot is busy until then).
+   * A refusal's body says nothing the controller needs, and every ms it
+   * waits to be heard more requests go out into the refusal.
+   */
+  respondIfRefused(response: AttemptResponse): boolean {
+    if (this.#ended) return false;
+    const signal = classifyWith(response, { ...this.#classify, now: this.#clock.wallNow() });
+    if (!isRateSignal(signal)) return false;
+    this.#end(signal, undefined);
+    return true;
   }
 
   /**

@@ -193,9 +193,14 @@ function controlledHttpClient(
   };
 }
 
-/** Reports once the body stream is over (read, destroyed, or failed mid-download). */
+/**
+ * Reports a refusal as soon as its head is known (its body says nothing the
+ * controller needs); any other response once the body stream is over (read,
+ * destroyed, or failed mid-download), the slot busy until then.
+ */
 function holdUntilRead(attempt: ControlledAttempt, response: StreamingHttpResponse): void {
   const head = { status: response.statusCode, headers: response.headers };
+  if (attempt.respondIfRefused(head)) return;
   streamEnded(response.stream as Readable, (error) => {
     if (error === undefined) attempt.respond(head);
     else attempt.fail(error);

@@ -63,17 +63,15 @@ export function ratewiseGot(options: IntegrationOptions = {}): RatewiseGot {
     const result = next(gotOptions);
     const finish = () => holder.attempt?.release();
     if (gotOptions.isStream) {
-      const stream = result as unknown as Readable & {
-        response?: { statusCode: number; headers: object };
-      };
+      const stream = result as unknown as Readable & { response?: StreamHead };
+      // A refusal is reported at its head; any other response once its body is over.
+      stream.once('response', (response: StreamHead) =>
+        holder.attempt?.respondIfRefused(head(response)),
+      );
       streamEnded(stream, (error) => {
         const response = stream.response;
         if (error !== undefined) holder.attempt?.fail(error);
-        else if (response)
-          holder.attempt?.respond({
-            status: response.statusCode,
-            headers: response.headers as Record<string, string>,
-          });
+        else if (response) holder.attempt?.respond(head(response));
         finish();
       });
     } else (result as Promise<unknown>).then(finish, finish);
@@ -133,6 +131,16 @@ export function ratewiseGot(options: IntegrationOptions = {}): RatewiseGot {
     },
   };
   return { options: gotOptions, registry: control.registry, close: () => control.close() };
+}
+
+/** A got stream's response head. */
+interface StreamHead {
+  statusCode: number;
+  headers: object;
+}
+
+function head(response: StreamHead) {
+  return { status: response.statusCode, headers: response.headers as Record<string, string> };
 }
 
 function holderOf(context: Context | undefined): Holder | undefined {

@@ -109,6 +109,19 @@ describe('ratewise/axios', () => {
     await adapter.close();
   });
 
+  it('reports a streamed 429 that validateStatus lets through at its head, before its body is over', async () => {
+    const { adapter, api, log } = setup();
+    const response = await api.get('/slow-429/axios', {
+      responseType: 'stream',
+      validateStatus: () => true,
+    });
+    expect(response.status).toBe(429);
+    expect(log.events.filter((e) => e.type === 'sample').map((e) => e.status)).toEqual([429]);
+    expect(inflight(adapter)).toBe(0);
+    (response.data as { destroy(): void }).destroy();
+    await adapter.close();
+  });
+
   it('holds a streamed body until it is destroyed half-way', async () => {
     const { adapter, api, log } = setup();
     const response = await api.get('/big/axios', { responseType: 'stream' });

@@ -171,6 +171,17 @@ describe('ratewise/crawlee httpClient', () => {
     await ratewise.close();
   });
 
+  it('reports a streamed 429 at its head, before its body is over', async () => {
+    const { ratewise, events } = await setup();
+    const refused = await ratewise.httpClient.stream({ url: `${server.url}/slow-429/crawlee` });
+    expect(refused.statusCode).toBe(429);
+    expect(samples(events).map((e) => e.status)).toEqual([429]);
+    expect(events.events.find((e) => e.type === 'pause')?.reason).toMatch(/on 429/);
+    expect(inflight(ratewise)).toBe(0);
+    refused.stream.destroy();
+    await ratewise.close();
+  });
+
   it('holds a streamed body until it is destroyed half-way, and releases an aborted one', async () => {
     const { ratewise, events } = await setup();
     const response = await ratewise.httpClient.stream({ url: `${server.url}/big/crawlee` });

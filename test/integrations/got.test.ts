@@ -114,6 +114,19 @@ describe('ratewise/got', () => {
     await ratewise.close();
   });
 
+  it('reports a streamed 429 at its head, before its body is over', async () => {
+    const { ratewise, client, log } = setup();
+    const stream = client.stream('slow-429/got', { throwHttpErrors: false });
+    const response = await new Promise<{ statusCode: number }>((resolve) =>
+      stream.once('response', resolve),
+    );
+    expect(response.statusCode).toBe(429);
+    expect(samples(log).map((e) => e.status)).toEqual([429]);
+    expect(inflight(ratewise)).toBe(0);
+    stream.destroy();
+    await ratewise.close();
+  });
+
   it('holds a streamed body until it is destroyed half-way', async () => {
     const { ratewise, client, log } = setup();
     const stream = client.stream('big/got');

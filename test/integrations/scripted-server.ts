@@ -14,7 +14,8 @@ export const RETRY_AFTER_FORMS: Record<string, () => string> = {
 /**
  * A loopback server whose first request to a path misbehaves as the path says,
  * and every later one gets `200 ok`:
- * `/429/<form>/…` (Retry-After in that form), `/503/…`, `/reset/…` (socket
+ * `/429/<form>/…` (Retry-After in that form), `/slow-429/…` (a 429 with Retry-After: 1 whose
+ * body ends 2 s after its head, every time), `/503/…`, `/reset/…` (socket
  * destroyed; `/drop/…` every time), `/hang/…` (never answers), `/redirect/<n>/…` (a chain of n
  * hops to `/ok`), `/big/…` (2 MiB body, written slowly), `/slow/<ms>/…` (`200 ok` after
  * that many ms, every time), `/gate/<n>/…` (held until n of them are open at once, then all
@@ -34,6 +35,7 @@ export function startScriptedServer(): Promise<TestServer> {
     if (kind === 'slow') return void setTimeout(() => ok(res), Number(arg));
     if (kind === 'gate') return hold(gate, Number(arg), res);
     if (kind === 'drop') return req.socket.destroy(); // every time: a browser retries a reset once
+    if (kind === 'slow-429') return slowRefusal(res);
     if (hit > 1) return ok(res);
     if (kind === '429') {
       const form = RETRY_AFTER_FORMS[arg ?? 'seconds'] ?? (() => '1');
@@ -61,6 +63,14 @@ function hold(gate: Set<(open: number) => void>, n: number, res: ServerResponse)
   gate.add(answer);
   const open = gate.size;
   if (open >= n) for (const held of [...gate]) held(open);
+}
+
+/** A 429 whose head goes at once and whose body ends 2 s later (or when the client hangs up). */
+function slowRefusal(res: ServerResponse): void {
+  res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' });
+  res.write('slow ');
+  const timer = setTimeout(() => res.end('down'), 2000);
+  res.on('close', () => clearTimeout(timer));
 }
 
 function ok(res: ServerResponse): void {
