@@ -1,4 +1,5 @@
 import type { Sample } from '../algorithms/sample.js';
+import { countSlack, refusedCount } from './count-noise.js';
 
 /** Congestion events a concurrency cap must explain before it is believed (two let a slow, high-latency rate limit pass for one). */
 const EVENTS_TO_BELIEVE = 3;
@@ -29,6 +30,8 @@ export class CapEvidence {
   #events = 0;
   /** The fewest in flight a refusal counted here was sent at. */
   #refusedInflight = Infinity;
+  /** How far a count may be off under timing noise, from the latest refusal (see `countSlack`); 0 without noise. */
+  #slack = 0;
   /** When the last counted refusal arrived. */
   #lastAt = -Infinity;
   /** The latest success's round trip, ms. */
@@ -41,7 +44,7 @@ export class CapEvidence {
 
   /** Whether a refusal sent at `inflight` is the shown cap's: at least as many as it refused before. */
   explains(inflight: number): boolean {
-    return this.shown && inflight >= this.#refusedInflight;
+    return this.shown && inflight + this.#slack >= this.#refusedInflight;
   }
 
   /**
@@ -57,16 +60,18 @@ export class CapEvidence {
       accepted.since = at;
     }
     accepted.current = Math.max(accepted.current, inflight);
-    if (inflight > this.#refusedInflight) this.#forget();
+    if (inflight > this.#refusedInflight + this.#slack) this.#forget();
   }
 
   /** A refusal. */
   onRefused(sample: Sample): void {
     const accepted = Math.max(this.#accepted.current, this.#accepted.previous);
     if (accepted === 0) return;
-    if (sample.inflight < accepted) this.#forget();
-    if (sample.inflight <= accepted) return;
-    this.#refusedInflight = Math.min(this.#refusedInflight, sample.inflight);
+    this.#slack = countSlack(sample.inflight, sample.at - sample.sentAt, this.#rttMs);
+    const count = refusedCount(sample) + this.#slack;
+    if (count < accepted) this.#forget();
+    if (count <= accepted) return;
+    this.#refusedInflight = Math.min(this.#refusedInflight, count - this.#slack);
     // A new event once the successes sent around the last one could have answered:
     // on second-long pages, refusals a few hundred ms apart are one round trip's.
     if (sample.sentAt > this.#lastAt + this.#rttMs) this.#events++;

@@ -1,5 +1,6 @@
 import { penaltyAsked } from '../algorithms/penalty-spells.js';
 import type { Sample } from '../algorithms/sample.js';
+import { countSlack, refusedCount } from './count-noise.js';
 
 /**
  * One refusal at fewer in flight than this shows no cap by itself (it starts no
@@ -45,6 +46,15 @@ export class CapTrial {
   #since = Number.NEGATIVE_INFINITY;
   #state: 'none' | 'open' | 'over' = 'none';
   #refuted = false;
+  /** When the trial was refuted, and whether a success sent since has answered. */
+  #refutedAt = Number.POSITIVE_INFINITY;
+  #caughtUp = false;
+  /** The refusal that began the trial: when it was sent, and its round trip (see {@link CapTrial.onAccepted}). */
+  #refused = { sentAt: Number.NEGATIVE_INFINITY, rttMs: 0 };
+  /** How many more in flight than the cap a success may be sent at and still fit it under timing noise (see {@link CapTrial.onAccepted}). */
+  #slack = 0;
+  /** The latest success's round trip, ms. */
+  #latencyMs = 0;
   readonly #blind: boolean;
 
   /**
@@ -57,14 +67,21 @@ export class CapTrial {
     this.#blind = blind;
   }
 
-  /**
-   * Whether the trial was refuted: the slow start's first refusal was a rate
-   * limit's. Its successes then lag: on second-long pages the most in flight
-   * any success was sent at is the first round's for a round trip after the
-   * trial, so a refusal at the held rate soon after looks like a cap of a few.
-   */
+  /** Whether the trial was refuted: the slow start's first refusal was a rate limit's. */
   get refuted(): boolean {
     return this.#refuted;
+  }
+
+  /**
+   * Whether the trial was refuted and what was accepted still lags: on
+   * second-long pages the most in flight any success was sent at is the first
+   * round's for a round trip after the trial, so a refusal at the held rate
+   * soon after looks like a cap of a few. Without timing noise a refutation is
+   * exact and this lasts; under noise (which may have refuted a cap's own
+   * trial) it ends once a success sent after the refutation answers.
+   */
+  get lagging(): boolean {
+    return this.#refuted && !(this.#refused.rttMs > 0 && this.#caughtUp);
   }
 
   /**
@@ -83,21 +100,50 @@ export class CapTrial {
       this.#state = above ? 'open' : 'over';
       this.#cap = inflight - 1;
       this.#since = sample.at;
+      this.#refused = { sentAt, rttMs: sample.at - sentAt };
+      if (!this.#blind) this.#slack = countSlack(inflight, sample.at - sentAt, this.#latencyMs);
       return above ? 'tentative' : 'other';
     }
     if (state === 'over') return 'other';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
-    if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
+    const count = refusedCount(sample) + this.#slack;
+    if (count > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
     this.#state = 'over';
-    this.#refuted = true;
+    this.#refute(sample.at);
     return 'refuted';
   }
 
-  /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began, or a blind trial). */
-  onAccepted(sample: Sample): boolean {
-    if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
+  /**
+   * A success `sample` past the cap: the trial is over — refuted when it was
+   * sent before the trial began (the same burst: a cap refuses every send past
+   * it) or the trial is blind — unless timing noise explains it. A server
+   * answers a refusal at once, so the refusal's round trip is the timing
+   * noise between client and server; without noise it is 0. Under noise a
+   * request's count of what was in flight includes requests the server had
+   * finished, their answers still on the way: a success past the cap by no
+   * more than about as many answers as come in that round trip (the slack)
+   * shows the cap that high, and the trial goes on at it (`raised`); one sent
+   * less than that round trip before or after the refused request says
+   * nothing (the two may have reached the server in either order).
+   */
+  onAccepted(sample: Sample): 'refuted' | 'raised' | undefined {
+    this.#latencyMs = sample.at - sample.sentAt;
+    if (sample.sentAt > this.#refutedAt) this.#caughtUp = true;
+    if (this.#state !== 'open' || sample.inflight <= this.#cap) return undefined;
+    const { sentAt, rttMs } = this.#refused;
+    if (Math.abs(sample.sentAt - sentAt) < rttMs) return undefined;
+    if (sample.inflight <= this.#cap + this.#slack) {
+      this.#cap = sample.inflight;
+      return 'raised';
+    }
     this.#state = 'over';
-    this.#refuted = this.#blind || sample.sentAt <= this.#since;
-    return this.#refuted;
+    if (!this.#blind && sample.sentAt > this.#since) return undefined;
+    this.#refute(sample.at);
+    return 'refuted';
+  }
+
+  #refute(at: number): void {
+    this.#refuted = true;
+    this.#refutedAt = at;
   }
 }

@@ -145,7 +145,8 @@ export class ScopeFeedback {
       this.#capTrial ??= new CapTrial();
       this.#acceptedInflight.onAccepted(request.sentAt, inflight, at);
       this.#capEvidence.onAccepted(inflight, at, at - request.sentAt);
-      if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
+      const trial = this.#capTrial.onAccepted(sample);
+      if (trial !== undefined) sample.capTrial = trial;
     } else if (isRefusal(sample)) {
       if (this.#acceptedInflight === undefined) this.#refusedFirst(sample);
       // A blind trial's refusals come before any success: none was accepted at any in flight.
@@ -168,7 +169,7 @@ export class ScopeFeedback {
           !bare &&
           penaltyAsked(sample) === 0 &&
           paced &&
-          this.#capTrial?.refuted !== true &&
+          this.#capTrial?.lagging !== true &&
           this.rate.probing !== true);
     }
     return sample;

@@ -7,10 +7,14 @@ const refused = (at: number, sentAt: number, inflight: number) =>
 const accepted = (sentAt: number, inflight: number) =>
   sample({ at: sentAt + 100, sentAt, inflight });
 
-/** A trial begun by a refusal at 10 in flight (cap 9), arrived at 1000 ms. */
-function begun(): CapTrial {
+/**
+ * A trial begun by a refusal at 10 in flight (cap 9), arrived at 1000 ms; answered at once
+ * (no timing noise) unless sent `rttMs` earlier, after a success of 100 ms.
+ */
+function begun(rttMs = 0): CapTrial {
   const trial = new CapTrial();
-  expect(trial.judge(refused(1000, 990, 10), true, 8)).toBe('tentative');
+  trial.onAccepted(accepted(800, 5));
+  expect(trial.judge(refused(1000, 1000 - rttMs, 10), true, 8)).toBe('tentative');
   return trial;
 }
 
@@ -38,18 +42,18 @@ describe('CapTrial', () => {
 
   it('is refuted by a success past the cap sent before it began, ended by one sent after', () => {
     const before = begun();
-    expect(before.onAccepted(accepted(980, 10))).toBe(true);
+    expect(before.onAccepted(accepted(980, 10))).toBe('refuted');
     const after = begun();
-    expect(after.onAccepted(accepted(1500, 9))).toBe(false);
-    expect(after.onAccepted(accepted(1600, 10))).toBe(false);
+    expect(after.onAccepted(accepted(1500, 9))).toBeUndefined();
+    expect(after.onAccepted(accepted(1600, 10))).toBeUndefined();
     expect(after.judge(refused(2000, 1900, 12), true, 10)).toBe('other');
   });
 
   it('is refuted, when blind (begun before any success), by any success past the cap and by its burst refused under it', () => {
     const blind = new CapTrial(true);
     expect(blind.judge(refused(30, 0, 4), true, 0)).toBe('tentative');
-    expect(blind.onAccepted(accepted(0, 3))).toBe(false);
-    expect(blind.onAccepted(accepted(2100, 4))).toBe(true);
+    expect(blind.onAccepted(accepted(0, 3))).toBeUndefined();
+    expect(blind.onAccepted(accepted(2100, 4))).toBe('refuted');
     expect(blind.refuted).toBe(true);
     const burst = new CapTrial(true);
     expect(burst.judge(refused(30, 0, 8), true, 0)).toBe('tentative');
@@ -63,7 +67,49 @@ describe('CapTrial', () => {
     expect(check.judge(refused(4000, 3900, 8), true, 9)).toBe('refuted');
     const risen = begun();
     expect(risen.judge(refused(2000, 1900, 10), true, 9)).toBe('cap');
-    expect(risen.onAccepted(accepted(3000, 10))).toBe(false);
+    expect(risen.onAccepted(accepted(3000, 10))).toBeUndefined();
     expect(risen.judge(refused(4000, 3900, 11), false, 10)).toBe('other');
+  });
+
+  describe('under timing noise (the refusal that began it took a round trip)', () => {
+    it('takes a success past the cap by no more than the answers that round trip brings as the cap that high', () => {
+      // Refused at 10 after 10 ms, successes of 100 ms: 10 × 10 / 100 = one answer on its way.
+      const burst = begun(10);
+      expect(burst.onAccepted(accepted(950, 10))).toBe('raised');
+      expect(burst.judge(refused(2000, 1900, 11), true, 10)).toBe('cap');
+      expect(burst.judge(refused(2100, 2000, 10), true, 10)).toBe('refuted');
+      const check = begun(10);
+      expect(check.onAccepted(accepted(1500, 10))).toBe('raised');
+      expect(check.onAccepted(accepted(1600, 11))).toBeUndefined();
+      expect(check.refuted).toBe(false);
+      // Without noise the same success refutes it.
+      expect(begun().onAccepted(accepted(950, 10))).toBe('refuted');
+    });
+
+    it('is refuted by a success of the burst past the cap by more than that, and ended by such a check', () => {
+      const burst = begun(10);
+      expect(burst.onAccepted(accepted(950, 11))).toBe('refuted');
+      const check = begun(10);
+      expect(check.onAccepted(accepted(1500, 11))).toBeUndefined();
+      expect(check.judge(refused(2000, 1900, 12), true, 11)).toBe('other');
+      // Slack spent: raised once to the refused count, the next count past it ends the trial.
+      const spent = begun(10);
+      expect(spent.onAccepted(accepted(1500, 10))).toBe('raised');
+      expect(spent.onAccepted(accepted(950, 11))).toBe('refuted');
+    });
+
+    it('hears nothing from a success sent within that round trip of the refused request, whatever its count', () => {
+      const trial = begun(10);
+      expect(trial.onAccepted(accepted(992, 14))).toBeUndefined();
+      expect(trial.onAccepted(accepted(985, 14))).toBeUndefined();
+      expect(trial.judge(refused(1001, 995, 12), true, 8)).toBe('cap');
+      expect(trial.onAccepted(accepted(979, 14))).toBe('refuted');
+    });
+
+    it('gives a blind trial no slack', () => {
+      const blind = new CapTrial(true);
+      expect(blind.judge(refused(30, 20, 4), true, 0)).toBe('tentative');
+      expect(blind.onAccepted(accepted(500, 4))).toBe('refuted');
+    });
   });
 });
