@@ -1,5 +1,5 @@
 import type { Sample } from '../algorithms/sample.js';
-import { countSlack, refusedCount } from './count-noise.js';
+import { CountNoise } from './count-noise.js';
 
 /** Congestion events a concurrency cap must explain before it is believed (two let a slow, high-latency rate limit pass for one). */
 const EVENTS_TO_BELIEVE = 3;
@@ -22,7 +22,10 @@ const REMEMBERED_MS = 30_000;
  * server had already finished, whose responses were still on their way. A
  * cap of one is shown the same way, by refusals at two in flight: one such
  * refusal cannot tell it from a rate of about one request per round trip,
- * but a rate limit soon accepts two in flight once its rate is cut.
+ * but a rate limit soon accepts two in flight once its rate is cut. Under
+ * timing noise counts are compared with the slack the refusals show (see
+ * {@link CountNoise}): a success's count includes answers still on their way,
+ * and a refusal may have met requests sent after it.
  */
 export class CapEvidence {
   /** The most in flight a success was sent at in the current and the previous span of memory. */
@@ -36,6 +39,7 @@ export class CapEvidence {
   #lastAt = -Infinity;
   /** The latest success's round trip, ms. */
   #rttMs = 0;
+  readonly #noise = new CountNoise();
 
   /** Whether the refusals so far show a concurrency cap. */
   get shown(): boolean {
@@ -53,6 +57,7 @@ export class CapEvidence {
    */
   onAccepted(inflight: number, at: number, rttMs = 0): void {
     this.#rttMs = rttMs;
+    this.#noise.onAccepted(rttMs);
     const accepted = this.#accepted;
     if (at - accepted.since >= REMEMBERED_MS) {
       accepted.previous = at - accepted.since < 2 * REMEMBERED_MS ? accepted.current : 0;
@@ -67,8 +72,8 @@ export class CapEvidence {
   onRefused(sample: Sample): void {
     const accepted = Math.max(this.#accepted.current, this.#accepted.previous);
     if (accepted === 0) return;
-    this.#slack = countSlack(sample.inflight, sample.at - sample.sentAt, this.#rttMs);
-    const count = refusedCount(sample) + this.#slack;
+    this.#slack = this.#noise.slack(sample);
+    const count = this.#noise.refusedCount(sample) + this.#slack;
     if (count < accepted) this.#forget();
     if (count <= accepted) return;
     this.#refusedInflight = Math.min(this.#refusedInflight, count - this.#slack);

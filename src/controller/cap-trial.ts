@@ -1,6 +1,6 @@
 import { penaltyAsked } from '../algorithms/penalty-spells.js';
 import type { Sample } from '../algorithms/sample.js';
-import { countSlack, refusedCount } from './count-noise.js';
+import { CountNoise } from './count-noise.js';
 
 /**
  * One refusal at fewer in flight than this shows no cap by itself (it starts no
@@ -37,7 +37,9 @@ export type TrialVerdict =
  * burst on resuming after a pause exhausts refuses the check too); a success
  * past the cap sent after it began (the check) ends it, the slow start going
  * on. Refusals past the cap are the cap's while the trial lasts. Only the
- * scope's first refusal can begin a trial.
+ * scope's first refusal can begin a trial. Under timing noise each count is
+ * read with the slack the refusal that began it shows (see
+ * {@link CountNoise} and {@link CapTrial.onAccepted}).
  */
 export class CapTrial {
   /** The tentative cap; 0 before the trial. */
@@ -49,12 +51,11 @@ export class CapTrial {
   /** When the trial was refuted, and whether a success sent since has answered. */
   #refutedAt = Number.POSITIVE_INFINITY;
   #caughtUp = false;
-  /** The refusal that began the trial: when it was sent, and its round trip (see {@link CapTrial.onAccepted}). */
-  #refused = { sentAt: Number.NEGATIVE_INFINITY, rttMs: 0 };
+  /** The refusal that began the trial: when it was sent, and the timing noise it showed (see {@link CountNoise}). */
+  #refused = { sentAt: Number.NEGATIVE_INFINITY, noiseMs: 0 };
   /** How many more in flight than the cap a success may be sent at and still fit it under timing noise (see {@link CapTrial.onAccepted}). */
   #slack = 0;
-  /** The latest success's round trip, ms. */
-  #latencyMs = 0;
+  readonly #noise = new CountNoise();
   readonly #blind: boolean;
 
   /**
@@ -81,7 +82,7 @@ export class CapTrial {
    * trial) it ends once a success sent after the refutation answers.
    */
   get lagging(): boolean {
-    return this.#refuted && !(this.#refused.rttMs > 0 && this.#caughtUp);
+    return this.#refuted && !(this.#refused.noiseMs > 0 && this.#caughtUp);
   }
 
   /**
@@ -100,13 +101,13 @@ export class CapTrial {
       this.#state = above ? 'open' : 'over';
       this.#cap = inflight - 1;
       this.#since = sample.at;
-      this.#refused = { sentAt, rttMs: sample.at - sentAt };
-      if (!this.#blind) this.#slack = countSlack(inflight, sample.at - sentAt, this.#latencyMs);
+      this.#refused = { sentAt, noiseMs: this.#noise.noiseMs(sample) };
+      if (!this.#blind) this.#slack = this.#noise.slack(sample);
       return above ? 'tentative' : 'other';
     }
     if (state === 'over') return 'other';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
-    const count = refusedCount(sample) + this.#slack;
+    const count = this.#noise.refusedCount(sample) + this.#slack;
     if (count > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
     this.#state = 'over';
     this.#refute(sample.at);
@@ -127,11 +128,11 @@ export class CapTrial {
    * nothing (the two may have reached the server in either order).
    */
   onAccepted(sample: Sample): 'refuted' | 'raised' | undefined {
-    this.#latencyMs = sample.at - sample.sentAt;
+    this.#noise.onAccepted(sample.at - sample.sentAt);
     if (sample.sentAt > this.#refutedAt) this.#caughtUp = true;
     if (this.#state !== 'open' || sample.inflight <= this.#cap) return undefined;
-    const { sentAt, rttMs } = this.#refused;
-    if (Math.abs(sample.sentAt - sentAt) < rttMs) return undefined;
+    const { sentAt, noiseMs } = this.#refused;
+    if (Math.abs(sample.sentAt - sentAt) < noiseMs) return undefined;
     if (sample.inflight <= this.#cap + this.#slack) {
       this.#cap = sample.inflight;
       return 'raised';

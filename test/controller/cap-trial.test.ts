@@ -8,8 +8,8 @@ const accepted = (sentAt: number, inflight: number) =>
   sample({ at: sentAt + 100, sentAt, inflight });
 
 /**
- * A trial begun by a refusal at 10 in flight (cap 9), arrived at 1000 ms; answered at once
- * (no timing noise) unless sent `rttMs` earlier, after a success of 100 ms.
+ * A trial begun by a refusal at 10 in flight (cap 9), arrived at 1000 ms after a success of
+ * 100 ms; answered at once (no timing noise) unless sent `rttMs` earlier.
  */
 function begun(rttMs = 0): CapTrial {
   const trial = new CapTrial();
@@ -71,34 +71,39 @@ describe('CapTrial', () => {
     expect(risen.judge(refused(4000, 3900, 11), false, 10)).toBe('other');
   });
 
-  describe('under timing noise (the refusal that began it took a round trip)', () => {
-    it('takes a success past the cap by no more than the answers that round trip brings as the cap that high', () => {
-      // Refused at 10 after 10 ms, successes of 100 ms: 10 × 10 / 100 = one answer on its way.
+  describe('under timing noise (the refusal that began it came back faster than any page)', () => {
+    // Refused at 10 in 10 ms, pages of 100 ms: 10 × 10 / 100 = one answer on its way — a slack of one.
+    it('takes a success past the cap by no more than the slack as the cap that high', () => {
       const burst = begun(10);
       expect(burst.onAccepted(accepted(950, 10))).toBe('raised');
-      expect(burst.judge(refused(2000, 1900, 11), true, 10)).toBe('cap');
-      expect(burst.judge(refused(2100, 2000, 10), true, 10)).toBe('refuted');
+      expect(burst.onAccepted(accepted(960, 11))).toBe('raised');
       const check = begun(10);
       expect(check.onAccepted(accepted(1500, 10))).toBe('raised');
-      expect(check.onAccepted(accepted(1600, 11))).toBeUndefined();
       expect(check.refuted).toBe(false);
       // Without noise the same success refutes it.
       expect(begun().onAccepted(accepted(950, 10))).toBe('refuted');
     });
 
-    it('is refuted by a success of the burst past the cap by more than that, and ended by such a check', () => {
+    it('holds a refusal within the slack of the cap, or sent just before others that came back after it, as the cap’s', () => {
+      const trial = begun(10);
+      expect(trial.judge(refused(2000, 1900, 9), true, 9)).toBe('cap');
+      // Sent at 7 in flight, back with 9 others out: later sends may have reached the server first.
+      const overtaken = sample({ at: 2105, sentAt: 2100, kind: 'throttled', inflight: 7 });
+      expect(trial.judge({ ...overtaken, outstanding: 9 }, true, 9)).toBe('cap');
+      expect(trial.judge(refused(2300, 2200, 8), true, 9)).toBe('refuted');
+      // Without noise a refusal at the cap refutes it.
+      expect(begun().judge(refused(2000, 1900, 9), true, 9)).toBe('refuted');
+    });
+
+    it('is refuted by a success of the burst past the cap by more than the slack, and ended by such a check', () => {
       const burst = begun(10);
       expect(burst.onAccepted(accepted(950, 11))).toBe('refuted');
       const check = begun(10);
       expect(check.onAccepted(accepted(1500, 11))).toBeUndefined();
       expect(check.judge(refused(2000, 1900, 12), true, 11)).toBe('other');
-      // Slack spent: raised once to the refused count, the next count past it ends the trial.
-      const spent = begun(10);
-      expect(spent.onAccepted(accepted(1500, 10))).toBe('raised');
-      expect(spent.onAccepted(accepted(950, 11))).toBe('refuted');
     });
 
-    it('hears nothing from a success sent within that round trip of the refused request, whatever its count', () => {
+    it('hears nothing from a success sent within the noise of the refused request, whatever its count', () => {
       const trial = begun(10);
       expect(trial.onAccepted(accepted(992, 14))).toBeUndefined();
       expect(trial.onAccepted(accepted(985, 14))).toBeUndefined();
@@ -106,10 +111,31 @@ describe('CapTrial', () => {
       expect(trial.onAccepted(accepted(979, 14))).toBe('refuted');
     });
 
+    it('takes no noise from a refusal that took as long as a page: the server may take that long to refuse', () => {
+      const trial = new CapTrial();
+      trial.onAccepted(accepted(800, 5));
+      expect(trial.judge(refused(1000, 900, 10), true, 8)).toBe('tentative');
+      expect(trial.onAccepted(accepted(950, 10))).toBe('refuted');
+    });
+
     it('gives a blind trial no slack', () => {
       const blind = new CapTrial(true);
       expect(blind.judge(refused(30, 20, 4), true, 0)).toBe('tentative');
       expect(blind.onAccepted(accepted(500, 4))).toBe('refuted');
+    });
+
+    it('stops holding back a refusal past what was accepted once a success sent after the refutation answers', () => {
+      const noisy = begun(10);
+      expect(noisy.judge(refused(2000, 1900, 5), true, 9)).toBe('refuted');
+      expect(noisy.lagging).toBe(true);
+      noisy.onAccepted(accepted(1950, 5));
+      expect(noisy.lagging).toBe(true);
+      noisy.onAccepted(accepted(2050, 5));
+      expect(noisy.lagging).toBe(false);
+      const exact = begun();
+      expect(exact.judge(refused(2000, 1900, 5), true, 9)).toBe('refuted');
+      exact.onAccepted(accepted(2050, 5));
+      expect(exact.lagging).toBe(true);
     });
   });
 });
