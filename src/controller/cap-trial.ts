@@ -107,7 +107,8 @@ export class CapTrial {
     }
     if (state === 'over') return 'other';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
-    const count = this.#noise.refusedCount(sample) + this.#slack;
+    // A server never has more in flight than the client has had since the request left.
+    const count = this.#noise.refusedCount(sample);
     if (count > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
     this.#state = 'over';
     this.#refute(sample.at);
