@@ -51,8 +51,8 @@ export class CapTrial {
   /** When the trial was refuted, and whether a success sent since has answered. */
   #refutedAt = Number.POSITIVE_INFINITY;
   #caughtUp = false;
-  /** The refusal that began the trial: when it was sent, and the timing noise it showed (see {@link CountNoise}). */
-  #refused = { sentAt: Number.NEGATIVE_INFINITY, noiseMs: 0 };
+  /** Whether the refusal that began the trial showed timing noise (see {@link CountNoise}). */
+  #noisy = false;
   /** How many more in flight than the cap a success may be sent at and still fit it under timing noise (see {@link CapTrial.onAccepted}). */
   #slack = 0;
   readonly #noise = new CountNoise();
@@ -82,7 +82,7 @@ export class CapTrial {
    * trial) it ends once a success sent after the refutation answers.
    */
   get lagging(): boolean {
-    return this.#refuted && !(this.#refused.noiseMs > 0 && this.#caughtUp);
+    return this.#refuted && !(this.#noisy && this.#caughtUp);
   }
 
   /**
@@ -101,7 +101,7 @@ export class CapTrial {
       this.#state = above ? 'open' : 'over';
       this.#cap = inflight - 1;
       this.#since = sample.at;
-      this.#refused = { sentAt, noiseMs: this.#noise.noiseMs(sample) };
+      this.#noisy = this.#noise.noiseMs(sample) > 0;
       if (!this.#blind) this.#slack = this.#noise.slack(sample);
       return above ? 'tentative' : 'other';
     }
@@ -124,16 +124,12 @@ export class CapTrial {
    * request's count of what was in flight includes requests the server had
    * finished, their answers still on the way: a success past the cap by no
    * more than about as many answers as come in that round trip (the slack)
-   * shows the cap that high, and the trial goes on at it (`raised`); one sent
-   * less than that round trip before or after the refused request says
-   * nothing (the two may have reached the server in either order).
+   * shows the cap that high, and the trial goes on at it (`raised`).
    */
   onAccepted(sample: Sample): 'refuted' | 'raised' | undefined {
     this.#noise.onAccepted(sample.at - sample.sentAt);
     if (sample.sentAt > this.#refutedAt) this.#caughtUp = true;
     if (this.#state !== 'open' || sample.inflight <= this.#cap) return undefined;
-    const { sentAt, noiseMs } = this.#refused;
-    if (Math.abs(sample.sentAt - sentAt) < noiseMs) return undefined;
     if (sample.inflight <= this.#cap + this.#slack) {
       this.#cap = sample.inflight;
       return 'raised';
