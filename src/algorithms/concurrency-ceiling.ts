@@ -56,7 +56,7 @@ export class ConcurrencyCeiling {
    * limit and threshold it cut, restored if the trial fails, and from when a
    * success's send opens its check. Not saved.
    */
-  #trial: { limit: number; threshold: number; checkFrom: number; since: number } | undefined;
+  #trial: { limit: number; threshold: number; checkFrom: number } | undefined;
 
   constructor(refusedShare: number, pausedShare: number) {
     this.#refusedShare = refusedShare;
@@ -74,10 +74,7 @@ export class ConcurrencyCeiling {
     if (budget === undefined) return;
     budget.onRequest();
     budget.onTime(sample.at);
-    if (sample.capTrial === 'raised') {
-      // The cap on trial read one count too low under timing noise: it is this high.
-      this.#ceiling = Math.max(this.#ceiling, sample.inflight);
-    } else if (this.#step > 0 && sample.inflight > this.#ceiling) {
+    if (this.#step > 0 && sample.inflight > this.#ceiling) {
       // Accepted past the ceiling: it was too low; the next try goes twice as far.
       this.#ceiling = sample.inflight;
       this.#step *= 2;
@@ -120,7 +117,7 @@ export class ConcurrencyCeiling {
       this.#step = 0;
     }
     const checkFrom = sample.at + (sample.signal.retryAfterMs ?? 0) + TRIAL_HOLD_MS;
-    this.#trial = tentative ? { ...cut, checkFrom, since: sample.at } : undefined;
+    this.#trial = tentative ? { ...cut, checkFrom } : undefined;
   }
 
   /**
@@ -131,12 +128,7 @@ export class ConcurrencyCeiling {
   refutedBy(sample: Sample): { limit: number; threshold: number } | undefined {
     const trial = this.#trial;
     if (trial === undefined) return undefined;
-    // A success sent before the trial began is the cap trial's to judge (see `Sample.capTrial`).
-    const beyond =
-      sample.signal.kind === 'ok' &&
-      sample.inflight > this.#ceiling &&
-      sample.sentAt >= trial.since &&
-      sample.capTrial !== 'raised';
+    const beyond = sample.signal.kind === 'ok' && sample.inflight > this.#ceiling;
     return beyond || sample.capTrial === 'refuted' ? trial : undefined;
   }
 

@@ -28,10 +28,9 @@ export interface Sample {
    * refusal at no more in flight than the cap sent after the trial began, or
    * a success past it sent before — and the rate reads its next refusal as of
    * the one that began the trial. The concurrency limit also forgets the cap
-   * when any success comes past it — unless `raised`: a success of the check
-   * under timing noise showed the cap one higher, and the trial goes on there.
+   * when any success comes past it.
    */
-  capTrial?: 'begins' | 'refuted' | 'raised';
+  capTrial?: 'begins' | 'refuted';
   /**
    * Requests of the scope still in flight when this outcome arrived (it
    * excluded): sent after it, they are not yet counted in the quota its

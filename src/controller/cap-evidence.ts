@@ -33,7 +33,7 @@ export class CapEvidence {
   #events = 0;
   /** The fewest in flight a refusal counted here was sent at. */
   #refusedInflight = Infinity;
-  /** How far a count may be off under timing noise, from the latest refusal (see `countSlack`); 0 without noise. */
+  /** How far a count may be off under timing noise, from the latest refusal (see {@link CountNoise.slack}); 0 without noise. */
   #slack = 0;
   /** When the last counted refusal arrived. */
   #lastAt = -Infinity;

@@ -37,9 +37,7 @@ export type TrialVerdict =
  * burst on resuming after a pause exhausts refuses the check too); a success
  * past the cap sent after it began (the check) ends it, the slow start going
  * on. Refusals past the cap are the cap's while the trial lasts. Only the
- * scope's first refusal can begin a trial. Under timing noise each count is
- * read with the slack the refusal that began it shows (see
- * {@link CountNoise} and {@link CapTrial.onAccepted}).
+ * scope's first refusal can begin a trial.
  */
 export class CapTrial {
   /** The tentative cap; 0 before the trial. */
@@ -53,8 +51,6 @@ export class CapTrial {
   #caughtUp = false;
   /** Whether the refusal that began the trial showed timing noise (see {@link CountNoise}). */
   #noisy = false;
-  /** How many more in flight than the cap a success may be sent at and still fit it under timing noise (see {@link CapTrial.onAccepted}). */
-  #slack = 0;
   readonly #noise = new CountNoise();
   readonly #blind: boolean;
 
@@ -78,8 +74,10 @@ export class CapTrial {
    * second-long pages the most in flight any success was sent at is the first
    * round's for a round trip after the trial, so a refusal at the held rate
    * soon after looks like a cap of a few. Without timing noise a refutation is
-   * exact and this lasts; under noise (which may have refuted a cap's own
-   * trial) it ends once a success sent after the refutation answers.
+   * exact and this lasts; under noise, which refutes a cap's own trial with a
+   * success the server let in as another request left (see {@link CountNoise}),
+   * it ends once a success sent after the refutation answers — and a cap is
+   * still found by its refusals.
    */
   get lagging(): boolean {
     return this.#refuted && !(this.#noisy && this.#caughtUp);
@@ -102,42 +100,24 @@ export class CapTrial {
       this.#cap = inflight - 1;
       this.#since = sample.at;
       this.#noisy = this.#noise.noiseMs(sample) > 0;
-      if (!this.#blind) this.#slack = this.#noise.slack(sample);
       return above ? 'tentative' : 'other';
     }
     if (state === 'over') return 'other';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
-    // A server never has more in flight than the client has had since the request left.
-    const count = this.#noise.refusedCount(sample);
-    if (count > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
+    if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
     this.#state = 'over';
     this.#refute(sample.at);
     return 'refuted';
   }
 
-  /**
-   * A success `sample` past the cap: the trial is over — refuted when it was
-   * sent before the trial began (the same burst: a cap refuses every send past
-   * it) or the trial is blind — unless timing noise explains it. A server
-   * answers a refusal at once, so the refusal's round trip is the timing
-   * noise between client and server; without noise it is 0. Under noise a
-   * request's count of what was in flight includes requests the server had
-   * finished, their answers still on the way: a success past the cap by no
-   * more than about as many answers as come in that round trip (the slack)
-   * shows the cap that high, and the trial goes on at it (`raised`).
-   */
-  onAccepted(sample: Sample): 'refuted' | 'raised' | undefined {
+  /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began, or a blind trial). */
+  onAccepted(sample: Sample): boolean {
     this.#noise.onAccepted(sample.at - sample.sentAt);
     if (sample.sentAt > this.#refutedAt) this.#caughtUp = true;
-    if (this.#state !== 'open' || sample.inflight <= this.#cap) return undefined;
-    if (sample.inflight <= this.#cap + this.#slack) {
-      this.#cap = sample.inflight;
-      return 'raised';
-    }
+    if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
     this.#state = 'over';
-    if (!this.#blind && sample.sentAt > this.#since) return undefined;
-    this.#refute(sample.at);
-    return 'refuted';
+    if (this.#blind || sample.sentAt <= this.#since) this.#refute(sample.at);
+    return this.#refuted;
   }
 
   #refute(at: number): void {

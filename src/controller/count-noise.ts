@@ -29,14 +29,17 @@ export class CountNoise {
   }
 
   /**
-   * How far a count may be off around `refusal`: as many answers as come in
-   * its noise at its in flight (at least one under any noise, none without).
+   * How far a count may be off around `refusal`: about as many answers as
+   * come in its noise at its in flight, rounded — none without noise, nor
+   * where under half an answer is on its way on average (a slow scope at one
+   * or two in flight, where a count off by one would read a rate limit as a
+   * cap of one).
    */
   slack(refusal: Sample): number {
     const noiseMs = this.noiseMs(refusal);
     if (noiseMs === 0) return 0;
     const latestMs = this.#latestMs;
-    return latestMs > 0 ? Math.ceil((refusal.inflight * noiseMs) / latestMs) : 1;
+    return latestMs > 0 ? Math.round((refusal.inflight * noiseMs) / latestMs) : 0;
   }
 
   /**

@@ -145,8 +145,7 @@ export class ScopeFeedback {
       this.#capTrial ??= new CapTrial();
       this.#acceptedInflight.onAccepted(request.sentAt, inflight, at);
       this.#capEvidence.onAccepted(inflight, at, at - request.sentAt);
-      const trial = this.#capTrial.onAccepted(sample);
-      if (trial !== undefined) sample.capTrial = trial;
+      if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
     } else if (isRefusal(sample)) {
       if (this.#acceptedInflight === undefined) this.#refusedFirst(sample);
       // A blind trial's refusals come before any success: none was accepted at any in flight.
