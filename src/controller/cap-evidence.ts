@@ -1,4 +1,5 @@
 import type { Sample } from '../algorithms/sample.js';
+import { CountNoise } from './count-noise.js';
 
 /** Congestion events a concurrency cap must explain before it is believed (two let a slow, high-latency rate limit pass for one). */
 const EVENTS_TO_BELIEVE = 3;
@@ -21,7 +22,10 @@ const REMEMBERED_MS = 30_000;
  * server had already finished, whose responses were still on their way. A
  * cap of one is shown the same way, by refusals at two in flight: one such
  * refusal cannot tell it from a rate of about one request per round trip,
- * but a rate limit soon accepts two in flight once its rate is cut.
+ * but a rate limit soon accepts two in flight once its rate is cut. Under
+ * timing noise counts are compared with the slack the refusals show (see
+ * {@link CountNoise}): a success's count includes answers still on their way,
+ * and a refusal may have met requests sent after it.
  */
 export class CapEvidence {
   /** The most in flight a success was sent at in the current and the previous span of memory. */
@@ -29,10 +33,13 @@ export class CapEvidence {
   #events = 0;
   /** The fewest in flight a refusal counted here was sent at. */
   #refusedInflight = Infinity;
+  /** How far a count may be off under timing noise, from the latest refusal (see {@link CountNoise.slack}); 0 without noise. */
+  #slack = 0;
   /** When the last counted refusal arrived. */
   #lastAt = -Infinity;
   /** The latest success's round trip, ms. */
   #rttMs = 0;
+  readonly #noise = new CountNoise();
 
   /** Whether the refusals so far show a concurrency cap. */
   get shown(): boolean {
@@ -41,7 +48,7 @@ export class CapEvidence {
 
   /** Whether a refusal sent at `inflight` is the shown cap's: at least as many as it refused before. */
   explains(inflight: number): boolean {
-    return this.shown && inflight >= this.#refusedInflight;
+    return this.shown && inflight + this.#slack >= this.#refusedInflight;
   }
 
   /**
@@ -50,6 +57,7 @@ export class CapEvidence {
    */
   onAccepted(inflight: number, at: number, rttMs = 0): void {
     this.#rttMs = rttMs;
+    this.#noise.onAccepted(rttMs);
     const accepted = this.#accepted;
     if (at - accepted.since >= REMEMBERED_MS) {
       accepted.previous = at - accepted.since < 2 * REMEMBERED_MS ? accepted.current : 0;
@@ -57,16 +65,18 @@ export class CapEvidence {
       accepted.since = at;
     }
     accepted.current = Math.max(accepted.current, inflight);
-    if (inflight > this.#refusedInflight) this.#forget();
+    if (inflight > this.#refusedInflight + this.#slack) this.#forget();
   }
 
   /** A refusal. */
   onRefused(sample: Sample): void {
     const accepted = Math.max(this.#accepted.current, this.#accepted.previous);
     if (accepted === 0) return;
-    if (sample.inflight < accepted) this.#forget();
-    if (sample.inflight <= accepted) return;
-    this.#refusedInflight = Math.min(this.#refusedInflight, sample.inflight);
+    this.#slack = this.#noise.slack(sample);
+    const count = this.#noise.refusedCount(sample) + this.#slack;
+    if (count < accepted) this.#forget();
+    if (count <= accepted) return;
+    this.#refusedInflight = Math.min(this.#refusedInflight, count - this.#slack);
     // A new event once the successes sent around the last one could have answered:
     // on second-long pages, refusals a few hundred ms apart are one round trip's.
     if (sample.sentAt > this.#lastAt + this.#rttMs) this.#events++;

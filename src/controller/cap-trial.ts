@@ -1,5 +1,6 @@
 import { penaltyAsked } from '../algorithms/penalty-spells.js';
 import type { Sample } from '../algorithms/sample.js';
+import { CountNoise } from './count-noise.js';
 
 /**
  * One refusal at fewer in flight than this shows no cap by itself (it starts no
@@ -45,6 +46,12 @@ export class CapTrial {
   #since = Number.NEGATIVE_INFINITY;
   #state: 'none' | 'open' | 'over' = 'none';
   #refuted = false;
+  /** When the trial was refuted, and whether a success sent since has answered. */
+  #refutedAt = Number.POSITIVE_INFINITY;
+  #caughtUp = false;
+  /** Whether the refusal that began the trial showed timing noise (see {@link CountNoise}). */
+  #noisy = false;
+  readonly #noise = new CountNoise();
   readonly #blind: boolean;
 
   /**
@@ -57,14 +64,23 @@ export class CapTrial {
     this.#blind = blind;
   }
 
-  /**
-   * Whether the trial was refuted: the slow start's first refusal was a rate
-   * limit's. Its successes then lag: on second-long pages the most in flight
-   * any success was sent at is the first round's for a round trip after the
-   * trial, so a refusal at the held rate soon after looks like a cap of a few.
-   */
+  /** Whether the trial was refuted: the slow start's first refusal was a rate limit's. */
   get refuted(): boolean {
     return this.#refuted;
+  }
+
+  /**
+   * Whether the trial was refuted and what was accepted still lags: on
+   * second-long pages the most in flight any success was sent at is the first
+   * round's for a round trip after the trial, so a refusal at the held rate
+   * soon after looks like a cap of a few. Without timing noise a refutation is
+   * exact and this lasts; under noise, which refutes a cap's own trial with a
+   * success the server let in as another request left (see {@link CountNoise}),
+   * it ends once a success sent after the refutation answers — and a cap is
+   * still found by its refusals.
+   */
+  get lagging(): boolean {
+    return this.#refuted && !(this.#noisy && this.#caughtUp);
   }
 
   /**
@@ -83,21 +99,29 @@ export class CapTrial {
       this.#state = above ? 'open' : 'over';
       this.#cap = inflight - 1;
       this.#since = sample.at;
+      this.#noisy = this.#noise.noiseMs(sample) > 0;
       return above ? 'tentative' : 'other';
     }
     if (state === 'over') return 'other';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
     if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
     this.#state = 'over';
-    this.#refuted = true;
+    this.#refute(sample.at);
     return 'refuted';
   }
 
   /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began, or a blind trial). */
   onAccepted(sample: Sample): boolean {
+    this.#noise.onAccepted(sample.at - sample.sentAt);
+    if (sample.sentAt > this.#refutedAt) this.#caughtUp = true;
     if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
     this.#state = 'over';
-    this.#refuted = this.#blind || sample.sentAt <= this.#since;
+    if (this.#blind || sample.sentAt <= this.#since) this.#refute(sample.at);
     return this.#refuted;
+  }
+
+  #refute(at: number): void {
+    this.#refuted = true;
+    this.#refutedAt = at;
   }
 }

@@ -168,7 +168,7 @@ export class ScopeFeedback {
           !bare &&
           penaltyAsked(sample) === 0 &&
           paced &&
-          this.#capTrial?.refuted !== true &&
+          this.#capTrial?.lagging !== true &&
           this.rate.probing !== true);
     }
     return sample;

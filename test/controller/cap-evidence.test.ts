@@ -86,4 +86,53 @@ describe('CapEvidence', () => {
     evidence.onAccepted(5, 16_000);
     expect(evidence.shown).toBe(false);
   });
+  describe('under timing noise (refusals come back faster than any page)', () => {
+    it('reads counts exactly when a refusal takes as long as a page, or under half an answer is on its way', () => {
+      const evidence = new CapEvidence();
+      for (let inflight = 1; inflight <= 20; inflight++) evidence.onAccepted(inflight, 0, 100);
+      for (const at of [1000, 9000, 19_000])
+        evidence.onRefused(sample({ at, sentAt: at - 100, kind: 'throttled', inflight: 19 }));
+      expect(evidence.shown).toBe(false);
+      const slow = new CapEvidence();
+      for (const inflight of [1, 2]) slow.onAccepted(inflight, 0, 100);
+      for (const at of [1000, 9000, 19_000])
+        slow.onRefused(sample({ at, sentAt: at - 10, kind: 'throttled', inflight: 2 }));
+      expect(slow.shown).toBe(false);
+    });
+
+    // Pages of 100 ms up to 20 in flight; refusals back in 10 ms: about two answers on their way
+    // at 19 or 21 in flight (19 × 10 / 100, 21 × 10 / 100, rounded) — a slack of 2.
+    const noisy = (at: number, inflight: number) =>
+      sample({ at, sentAt: at - 10, kind: 'throttled', inflight });
+    const acceptedUpTo20 = () => {
+      const evidence = new CapEvidence();
+      for (let inflight = 1; inflight <= 20; inflight++) evidence.onAccepted(inflight, 0, 100);
+      return evidence;
+    };
+
+    it('counts refusals within the slack of the most any success was sent at', () => {
+      const evidence = acceptedUpTo20();
+      for (const at of [1000, 9000, 19_000]) evidence.onRefused(noisy(at, 19));
+      expect(evidence.shown).toBe(true);
+      expect(evidence.explains(17)).toBe(true);
+      expect(evidence.explains(16)).toBe(false);
+      const exact = acceptedUpTo20();
+      for (const at of [1000, 9000, 19_000]) evidence.onRefused(refused(at, 19));
+      expect(exact.shown).toBe(false);
+    });
+
+    it('forgets on a success past the fewest refused by more than the slack, or a refusal under the successes by more', () => {
+      const evidence = acceptedUpTo20();
+      for (const at of [1000, 9000, 19_000]) evidence.onRefused(noisy(at, 21));
+      evidence.onAccepted(23, 20_000, 100);
+      expect(evidence.shown).toBe(true);
+      evidence.onAccepted(24, 20_100, 100);
+      expect(evidence.shown).toBe(false);
+      const under = acceptedUpTo20();
+      for (const at of [1000, 9000]) under.onRefused(noisy(at, 21));
+      under.onRefused(noisy(15_000, 17));
+      under.onRefused(noisy(25_000, 21));
+      expect(under.shown).toBe(false);
+    });
+  });
 });

@@ -66,4 +66,26 @@ describe('CapTrial', () => {
     expect(risen.onAccepted(accepted(3000, 10))).toBe(false);
     expect(risen.judge(refused(4000, 3900, 11), false, 10)).toBe('other');
   });
+  it('stops holding back a refusal past what was accepted, under timing noise, once a success sent after the refutation answers', () => {
+    // Refused at 10 in 10 ms where pages take 100 ms: the server answered at once, the 10 ms are noise.
+    const trial = (rttMs: number) => {
+      const made = new CapTrial();
+      made.onAccepted(accepted(800, 5));
+      expect(made.judge(refused(1000, 1000 - rttMs, 10), true, 8)).toBe('tentative');
+      expect(made.judge(refused(2000, 1900, 5), true, 9)).toBe('refuted');
+      return made;
+    };
+    const noisy = trial(10);
+    expect(noisy.lagging).toBe(true);
+    noisy.onAccepted(accepted(1950, 5));
+    expect(noisy.lagging).toBe(true);
+    noisy.onAccepted(accepted(2050, 5));
+    expect(noisy.lagging).toBe(false);
+    // Answered at once, or as slowly as a page (the server may take that long to refuse): no noise shown.
+    for (const rttMs of [0, 100]) {
+      const exact = trial(rttMs);
+      exact.onAccepted(accepted(2050, 5));
+      expect(exact.lagging).toBe(true);
+    }
+  });
 });
