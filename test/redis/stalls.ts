@@ -1,7 +1,7 @@
 /** How often the watch ticks, ms. */
 const TICK_MS = 5;
-/** A tick this much later than due is a stall (shorter lateness is timer jitter, covered by the tests' own allowance). */
-const STALL_MS = 20;
+/** A tick this much later than due is a stall (shorter lateness is timer jitter, within the tests' own allowance). */
+const STALL_MS = 10;
 
 /** A stall of this process's event loop: when it ended (local ms) and how long it held things up. */
 interface Stall {
