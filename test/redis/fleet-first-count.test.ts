@@ -13,16 +13,30 @@ async function redisNow(fleet: RedisFleet): Promise<number> {
 }
 
 /**
- * A slow start's first second on `scope`: 31 sends 20 ms apart, four in flight (each page
- * answered four sends after it went), the 31st still out; the permits in sending order.
+ * Resolves at `startedAt + ms` (local): sends paced so keep their schedule on a loaded machine,
+ * where a pause after each send adds every admission's and timer's lateness to all later ones.
+ */
+function pauseUntil(startedAt: number, ms: number): Promise<void> {
+  return pause(Math.max(0, startedAt + ms - performance.now()));
+}
+
+/**
+ * A slow start's first second on `scope`: 31 sends 20 ms apart (the 31st 600 ms after the
+ * first, well inside the second), four in flight (each page answered four sends after it
+ * went), the 31st still out; the permits in sending order.
  */
 async function firstSecond(registry: ReturnType<typeof redis.registry>, scope: string) {
   const permits: Permit[] = [];
+  const startedAt = performance.now();
   for (let k = 0; k < 31; k++) {
+    await pauseUntil(startedAt, 20 * k);
     permits.push(await registry.admit(scope));
     if (k >= 4) permits[k - 4]?.report(OK);
-    await pause(20);
   }
+  const spanMs = performance.now() - startedAt;
+  // The refusal comes within the first second only if the sends did (a stall of 400 ms not).
+  expect(spanMs, 'the 31 sends took a second: the machine stalled').toBeLessThan(1000);
+  await pause(20);
   return permits;
 }
 
@@ -135,11 +149,13 @@ describe("a fleet's first count, its acceptances answered after the refusal", ()
       ]),
     );
     const permits: Permit[] = [];
+    const startedAt = performance.now();
     for (let k = 0; k < 31; k++) {
+      await pauseUntil(startedAt, 10 * k);
       permits.push(await registry.admit(scope));
       if (k >= 4 && k !== 30) permits[k - 4]?.report(OK);
-      await pause(10);
     }
+    await pause(10);
     const refusedAt = await redisNow(fleet);
     // A two-second pause: the count is due two seconds on, the dead lease expires before that.
     (permits[30] as Permit).report({ ...REFUSED, retryAfterMs: 2000 });

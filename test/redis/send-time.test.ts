@@ -8,20 +8,35 @@ import { RedisFleet } from '../../src/redis/redis-fleet.js';
 import { OK, pause, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
-/** 10 req/s: sends 100 ms apart on the shared schedule. */
-const CONTROL = { rate: 10, maxConcurrency: 16, initialConcurrency: 16 } as const;
-/** How long the slow worker's acquire reply takes to come back (within its call timeout). */
-const REPLY_DELAY_MS = 150;
+/** 4 req/s: sends 250 ms apart on the shared schedule. */
+const CONTROL = { rate: 4, maxConcurrency: 16, initialConcurrency: 16 } as const;
+const INTERVAL_MS = 1000 / CONTROL.rate;
+/** The slow worker's call timeout, ms: a call unanswered so long is asked again this much later. */
+const CALL_TIMEOUT_MS = 300;
+/**
+ * How long the slow worker's acquire reply takes to come back: past its booked send time and
+ * its call's timeout (read as a late reply), before the worker asks again (twice the timeout).
+ */
+const REPLY_DELAY_MS = 450;
 
-/** A link whose next acquire reply comes `REPLY_DELAY_MS` late, once `slowNext()` is called. */
-function slowableLink(inner: RedisLink): { link: RedisLink; slowNext: () => void } {
+/**
+ * A link whose next acquire reply comes `REPLY_DELAY_MS` late, once `slowNext()` is called;
+ * `repliedAt()` is when that reply was handed to the fleet (local ms).
+ */
+function slowableLink(inner: RedisLink): {
+  link: RedisLink;
+  slowNext: () => void;
+  repliedAt: () => number;
+} {
   let slow = false;
+  let repliedAt = Number.NaN;
   const link: RedisLink = {
     command: async (key, args) => {
       const reply = await inner.command(key, args);
       if (slow && args[0] === 'EVALSHA' && args[1] === acquireScript.sha) {
         slow = false;
         await pause(REPLY_DELAY_MS);
+        repliedAt = performance.now();
       }
       return reply;
     },
@@ -30,7 +45,7 @@ function slowableLink(inner: RedisLink): { link: RedisLink; slowNext: () => void
     scan: (pattern) => inner.scan(pattern),
     close: () => inner.close(),
   };
-  return { link, slowNext: () => (slow = true) };
+  return { link, slowNext: () => (slow = true), repliedAt: () => repliedAt };
 }
 
 describe("a request's send time on the shared schedule", () => {
@@ -38,27 +53,32 @@ describe("a request's send time on the shared schedule", () => {
     const scope = 'host:send-time';
     const client = createClient({ url: redis.server().url, disableOfflineQueue: true });
     await client.connect();
-    const { link, slowNext } = slowableLink(nodeRedisLink(client as never));
-    const slowFleet = new RedisFleet({ link, workerId: 'slow', log: () => undefined });
+    const { link, slowNext, repliedAt } = slowableLink(nodeRedisLink(client as never));
+    const slowFleet = new RedisFleet({
+      link,
+      workerId: 'slow',
+      log: () => undefined,
+      callTimeoutMs: CALL_TIMEOUT_MS,
+    });
     const slow = slowFleet.registry({ setup: controlSetup(CONTROL) });
     const quick = redis.registry(await redis.fleet(), CONTROL);
     try {
       await slowFleet.ready;
       // The slow worker's clock offset is measured on a reply that came at once.
       (await slow.admit(scope)).report(OK);
-      await pause(300); // the schedule is free again
+      await pause(2 * INTERVAL_MS); // the schedule is free again
       const first = await quick.admit(scope);
-      const firstAt = performance.now();
       slowNext();
-      // Booked 100 ms after the quick worker's send; the reply comes 150 ms late.
+      // Booked 250 ms after the quick worker's send; the reply comes 450 ms late, past it.
       const second = await slow.admit(scope);
-      const gap = performance.now() - firstAt;
+      const afterReply = performance.now() - repliedAt();
       first.report(OK);
       second.report(OK);
-      expect(gap).toBeGreaterThanOrEqual(90);
-      // Counted from the late reply it would be 100 + 150 ms (250-262 measured on that code);
-      // the reply itself takes 150 ms, and a loaded machine's event loop adds tens more.
-      expect(gap).toBeLessThan(100 + REPLY_DELAY_MS * (2 / 3));
+      // Its booked time has passed when the reply is read: sent at once. Counted from the
+      // reply it would wait the booking's 250 ms (less the few ms before Redis booked it)
+      // again; a loaded machine's event loop delays the caller by tens of ms at most.
+      expect(afterReply).toBeGreaterThanOrEqual(0);
+      expect(afterReply).toBeLessThan(INTERVAL_MS / 2);
     } finally {
       await slow.close();
       await slowFleet.close();
