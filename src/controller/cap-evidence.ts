@@ -31,7 +31,7 @@ export class CapEvidence {
   /** The most in flight a success was sent at in the current and the previous span of memory. */
   #accepted = { since: Number.NEGATIVE_INFINITY, current: 0, previous: 0 };
   #events = 0;
-  /** The fewest in flight a refusal counted here was sent at. */
+  /** The fewest in flight a refusal counted here met: sent at, or under timing noise as it came back (see {@link CountNoise.refusedCount}). */
   #refusedInflight = Infinity;
   /** How far a count may be off under timing noise, from the latest refusal (see {@link CountNoise.slack}); 0 without noise. */
   #slack = 0;
