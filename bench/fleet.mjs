@@ -414,6 +414,11 @@ async function outage(redis) {
     failed: sum(reports, 'failed'),
     leftMaxMs: Math.max(...leftMs.map((x) => x ?? Infinity)),
     rejoinMaxMs: Math.max(...rejoinMs.map((x) => x ?? Infinity)),
+    // Script calls Redis answered after the call timeout: their callers were released by the
+    // timeout, which fires late by as much as the worker's event loop is late.
+    callsPastTimeout: sum(reports, 'callsOver100'),
+    callMaxMs: Math.max(...reports.map((r) => r.callMax ?? 0)),
+    loopMaxMs: Math.max(...reports.map((r) => r.loopMax ?? 0)),
   };
 }
 
@@ -475,7 +480,7 @@ try {
     await fresh();
     const r = await outage(redis);
     console.log(
-      `outage: arrivals/s before ${fixed(r.before)}, Redis frozen ${fixed(r.during)}, after ${fixed(r.after)}; failed ${r.failed}; all local within ${r.leftMaxMs} ms; all rejoined within ${r.rejoinMaxMs} ms of Redis answering`,
+      `outage: arrivals/s before ${fixed(r.before)}, Redis frozen ${fixed(r.during)}, after ${fixed(r.after)}; failed ${r.failed}; all local within ${r.leftMaxMs} ms; all rejoined within ${r.rejoinMaxMs} ms of Redis answering; ${r.callsPastTimeout} script calls answered after the 100 ms call timeout (the latest after ${fixed(r.callMaxMs, 0)} ms; each caller released by the timeout, whose timer the event loop ran late by up to ${fixed(r.loopMaxMs, 0)} ms)`,
     );
   }
   if (wants('cluster')) {
