@@ -1,5 +1,7 @@
 import type { Sample } from '../algorithms/sample.js';
+import { MIN_REFUSED_INFLIGHT } from './cap-trial.js';
 import { CountNoise } from './count-noise.js';
+import { InflightTally } from './inflight-tally.js';
 
 /** Congestion events a concurrency cap must explain before it is believed (two let a slow, high-latency rate limit pass for one). */
 const EVENTS_TO_BELIEVE = 3;
@@ -10,6 +12,16 @@ const EVENTS_TO_BELIEVE = 3;
  * usual count.
  */
 const REMEMBERED_MS = 30_000;
+/**
+ * Under timing noise, the share of remembered successes that may have been
+ * sent at a refusal's count or more while it still counts as above them (and
+ * more than this above it breaks the pattern): a success's count includes
+ * answers still on their way, most of all when answers come in bunches, so
+ * a cap's refusals stand at the top of the counts successes were sent at
+ * (within the top 1-3 % in the family), not above every one; a rate limit's
+ * come wherever its rate leaves the concurrency. Without noise, none.
+ */
+const TOP_SHARE = 0.02;
 
 /**
  * Whether a scope's refusals show a concurrency cap: refusals in separate
@@ -25,11 +37,14 @@ const REMEMBERED_MS = 30_000;
  * but a rate limit soon accepts two in flight once its rate is cut. Under
  * timing noise counts are compared with the slack the refusals show (see
  * {@link CountNoise}): a success's count includes answers still on their way,
- * and a refusal may have met requests sent after it.
+ * and a refusal may have met requests sent after it; and a refusal is above
+ * the successes when at most {@link TOP_SHARE} of them reached its count.
  */
 export class CapEvidence {
   /** The most in flight a success was sent at in the current and the previous span of memory. */
   #accepted = { since: Number.NEGATIVE_INFINITY, current: 0, previous: 0 };
+  /** The counts successes were sent at over the same spans. */
+  readonly #tally = new InflightTally();
   #events = 0;
   /** The fewest in flight a refusal counted here met: sent at, or under timing noise as it came back (see {@link CountNoise.refusedCount}). */
   #refusedInflight = Infinity;
@@ -60,11 +75,14 @@ export class CapEvidence {
     this.#noise.onAccepted(rttMs);
     const accepted = this.#accepted;
     if (at - accepted.since >= REMEMBERED_MS) {
-      accepted.previous = at - accepted.since < 2 * REMEMBERED_MS ? accepted.current : 0;
+      const keep = at - accepted.since < 2 * REMEMBERED_MS;
+      accepted.previous = keep ? accepted.current : 0;
       accepted.current = 0;
       accepted.since = at;
+      this.#tally.roll(keep);
     }
     accepted.current = Math.max(accepted.current, inflight);
+    this.#tally.add(inflight);
     if (inflight > this.#refusedInflight + this.#slack) this.#forget();
   }
 
@@ -74,13 +92,26 @@ export class CapEvidence {
     if (accepted === 0) return;
     this.#slack = this.#noise.slack(sample);
     const count = this.#noise.refusedCount(sample) + this.#slack;
-    if (count < accepted) this.#forget();
-    if (count <= accepted) return;
+    // Without noise none may be: a success past the count breaks the pattern, one at it says nothing.
+    const top = this.#topShare(sample, count);
+    if (this.#tally.shareFrom(count + 1) > top) this.#forget();
+    if (this.#tally.shareFrom(count) > top) return;
     this.#refusedInflight = Math.min(this.#refusedInflight, count - this.#slack);
     // A new event once the successes sent around the last one could have answered:
     // on second-long pages, refusals a few hundred ms apart are one round trip's.
     if (sample.sentAt > this.#lastAt + this.#rttMs) this.#events++;
     this.#lastAt = Math.max(this.#lastAt, sample.at);
+  }
+
+  /**
+   * The share of successes a refusal counted `count` may stand under (see
+   * {@link TOP_SHARE}): none without noise, nor at fewer in flight than a
+   * single refusal shows a cap at (a slow rate limit at one or two in flight
+   * refuses at its rare second request).
+   */
+  #topShare(sample: Sample, count: number): number {
+    const noisy = this.#noise.noiseMs(sample) > 0;
+    return noisy && count - this.#slack >= MIN_REFUSED_INFLIGHT ? TOP_SHARE : 0;
   }
 
   #forget(): void {

@@ -134,5 +134,23 @@ describe('CapEvidence', () => {
       under.onRefused(noisy(25_000, 21));
       expect(under.shown).toBe(false);
     });
+
+    it('counts a refusal at the top of the counts successes were sent at, not above every one', () => {
+      // Answers come in bunches: now and then a success counts several still on their way, and the
+      // most any success was sent at is such an outlier's. Refusals back in 2 ms (a slack of 0 at
+      // 15 in flight on 100 ms pages) at a count that 1 % of the successes reached show the cap;
+      // at one that 10 % reached, or read exactly, they do not.
+      const evidence = (top: number, rttMs: number) => {
+        const made = new CapEvidence();
+        for (let i = 0; i < 200; i++) made.onAccepted(i < top ? 15 : 10 + (i % 5), i * 10, 100);
+        for (const at of [3000, 9000, 19_000])
+          made.onRefused(sample({ at, sentAt: at - rttMs, kind: 'throttled', inflight: 15 }));
+        return made;
+      };
+      expect(evidence(2, 2).shown).toBe(true);
+      expect(evidence(2, 2).explains(15)).toBe(true);
+      expect(evidence(20, 2).shown).toBe(false);
+      expect(evidence(2, 0).shown).toBe(false);
+    });
   });
 });
