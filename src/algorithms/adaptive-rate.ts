@@ -113,13 +113,16 @@ export class AdaptiveRate implements RatePolicy {
     const closed = verdict !== undefined || (refused && meter.pauses.refusedInTail(sample));
     const probesAftermath =
       refused && !closed && !probeRefused && this.#freeProbe?.claims(sample) === true;
+    const answered = refused && meter.pauses.answeredByPause(sample);
     // A refusal for its concurrency is the concurrency limit's to learn from;
     // one while a published quota paced the sends, the quota's (it pauses to
     // the reset) — unless it carries the quota and the quota was refused in an
     // earlier window too (see `QuotaPace.refusedAgain`); one as sending
     // resumed after a pause, the pause's (it was too short); one soon after a
-    // probe refused unpaused, the probe's.
-    if (closed || probesAftermath) prober.onRefusal();
+    // probe refused unpaused, the probe's; one sent before a pause that
+    // answered a refusal of the rate and back after it, that pause's
+    // congestion event (see `LatestPause.answeredByPause`).
+    if (closed || probesAftermath || answered) prober.onRefusal();
     else if (
       (speed === 'cut' || speed === 'cut-hard') &&
       !sample.overConcurrency &&
@@ -148,6 +151,7 @@ export class AdaptiveRate implements RatePolicy {
       const pauseMs = free ? 0 : this.#refusalPause.forSample(sample, closed, meter.pauses, pace);
       const chosen = (sample.signal.retryAfterMs ?? 0) <= 0;
       if (pauseMs > 0) this.#pause(at, pauseMs, !closed, verdict === 'closed', chosen);
+      if (pauseMs > 0 && refused) meter.pauses.answered(at);
     }
     if (signal.quota !== undefined) this.#applyQuota(signal.quota, sample);
     else parts.quota?.onOutcome(sample);

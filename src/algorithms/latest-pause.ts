@@ -46,6 +46,8 @@ export class LatestPause {
   #closureTail: { from: number; to: number } | undefined;
   /** The latest resume found still closed (not saved). */
   #closed: ClosedResume | undefined;
+  /** When the latest pause answering a refusal of the rate was taken, ms (not saved). */
+  #answeredAt = Number.NEGATIVE_INFINITY;
   /** How far refusals may come back out of send order (not saved). */
   readonly #reorder = new ReorderSpan();
   /** How long the server remembers what it granted (not saved). */
@@ -120,6 +122,28 @@ export class LatestPause {
     if (pause === undefined) return 0;
     if (rate !== Infinity) pause.credit(from, at, rate);
     return pause.within(from, at);
+  }
+
+  /**
+   * Notes that a pause taken at `at` answered a refusal of the rate: the
+   * congestion event it belongs to was reacted to then (see
+   * {@link LatestPause.answeredByPause}).
+   */
+  answered(at: number): void {
+    this.#answeredAt = Math.max(this.#answeredAt, at);
+  }
+
+  /**
+   * Whether `sample` was sent before the latest pause that answered a refusal
+   * of the rate was taken, and came back after: in flight when the pause was
+   * taken, its refusal is part of the congestion event that pause answered,
+   * not a new one. Without timing noise a server refusing at once answers
+   * every such refusal before the pause; under noise one sent a few ms before
+   * it comes back after, and read as a refusal after the pause it found
+   * nothing granted since (a cut to half the rate).
+   */
+  answeredByPause(sample: Sample): boolean {
+    return sample.sentAt < this.#answeredAt && sample.at >= this.#answeredAt;
   }
 
   /** Notes an accepted outcome sent at `sentAt` (it shows when sending resumed). */
