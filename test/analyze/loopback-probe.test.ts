@@ -68,11 +68,14 @@ describe('the HTTP probe measures rather than adapts', () => {
     return latencies;
   }
 
-  it('keeps 4 in flight against a cap of 2: the 503s keep coming, no cut hides them', async () => {
-    const server = await serve(createModel('concurrency-cap', { limit: 2, latencyMs: 30 }));
+  it('sends 4 at a time against a cap of 2: the 503s keep coming, no cut hides them', async () => {
+    const server = await serve(createModel('concurrency-cap', { limit: 2, latencyMs: 100 }));
     await hammer(`${server.url}/`, 15);
     const stats = server.stats();
-    expect(stats.maxInFlight).toBe(4);
+    // Past the cap: a refused request meets the two held ones. Four at once needs the two refused
+    // ones of a burst at the server together, and the cap answers them at once: on a loaded
+    // machine they come one after the other.
+    expect(stats.maxInFlight).toBeGreaterThanOrEqual(3);
     // The concurrency limit holds at 4 (AIMD would have cut to 2 and hidden the cap); the
     // pacer that cannot be switched off spaces the requests after the first 503s.
     expect(stats.byStatus['503']).toBeGreaterThanOrEqual(4);
