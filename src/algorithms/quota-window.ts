@@ -166,8 +166,11 @@ export class QuotaWindow {
   /**
    * The window length from the distance between the latest boundary and the
    * one bracketed by `after` and `before`: kept while a whole number of
-   * windows fits it, else the longest whole seconds that fit it and no longer
-   * than the headers bound the first window after the latest boundary.
+   * windows fits it, else as few windows as whole seconds no longer than the
+   * headers bound the first window after the latest boundary allow, and of
+   * the whole seconds that fit that many, the nearest to the middle of the
+   * brackets (the longest would err by half their width: seconds when pages
+   * are slow or sends sparse at the boundary).
    */
   #learnLength(after: number, before: number): void {
     const [shortest, longest] = [after - this.#before, before - this.#after];
@@ -176,7 +179,10 @@ export class QuotaWindow {
     const bound = Math.min(this.#sinceBoundary - this.#after, longest, MAX_LEARNED_MS);
     for (let seconds = Math.floor(bound / 1000); seconds >= 1; seconds--) {
       if (fits(seconds * 1000)) {
-        this.#windowMs = seconds * 1000;
+        const windows = Math.floor(longest / (seconds * 1000));
+        const middle = Math.round((shortest + longest) / 2 / windows / 1000);
+        const least = Math.ceil(shortest / windows / 1000);
+        this.#windowMs = Math.min(seconds, Math.max(least, middle)) * 1000;
         return;
       }
     }

@@ -70,6 +70,17 @@ describe('QuotaWindow', () => {
     expect(read(window, 35_000, 30, 5000)).toBe(40_010);
   });
 
+  it('takes the length nearest the middle of wide brackets, not the longest that fits', () => {
+    // Slow pages and sparse sends bracket each boundary of a 10 s window only to a second or two.
+    const window = new QuotaWindow();
+    read(window, 9_000, 3, 1000);
+    read(window, 10_800, 14, 10_000); // (9,000, 10,800]
+    read(window, 19_300, 1, 1000);
+    read(window, 20_900, 12, 10_000); // (19,300, 20,900]: 8.5 to 11.9 s apart, 10.2 in the middle
+    // (main took the longest whole seconds that fit, 11 s: each boundary a second late after it)
+    expect(window.windowMs).toBe(10_000);
+  });
+
   it('drops a phase the server’s reset contradicts (the windows moved)', () => {
     const window = new QuotaWindow();
     window.state(10_000);
