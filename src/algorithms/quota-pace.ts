@@ -32,7 +32,8 @@ export type QuotaPaceState = {
  *   and what unseen others are seen to take; an answer from a window already
  *   over says nothing of this one;
  * - nothing left, or nothing the requests in flight leave, pauses until the
- *   window ends.
+ *   window ends (and past it by as much as our requests were seen to reach
+ *   the server out of order: a send just after the end may arrive before it).
  *
  * When each window ends comes from {@link QuotaWindow}: as send times, from
  * where `remaining` was seen to go up, or from the reset header until then.
@@ -90,9 +91,12 @@ export class QuotaPace {
     const left = latest.remaining - this.#sends.since(sample.outstanding ?? 0) - theirs;
     if (left < 1) {
       this.#cap = Infinity;
+      // The end, a send time, is known to within the reordering seen: a send that soon after it
+      // may still reach the server before it, in the window spent.
+      const past = end + tally.reorderMs;
       return this.#renewal.faster
-        ? Math.min(end, sample.at + this.#renewal.periodMs(this.#limit))
-        : end;
+        ? Math.min(past, sample.at + this.#renewal.periodMs(this.#limit))
+        : past;
     }
     this.#cap = (left * 1000) / (end - sample.at);
     return 0;

@@ -174,6 +174,25 @@ describe('QuotaPace', () => {
     expect(pace.cap(2100)).toBeCloseTo((94 - (4 * 8100) / 2000) / 8, 6);
   });
 
+  it('pauses past the end by as much as requests were seen reaching the server out of order', () => {
+    // Sent 3 ms apart, counted the other way: a send that soon after the end may still reach
+    // the server before it, in the window spent.
+    const pace = new QuotaPace();
+    const answer = (sentAt: number, at: number, remaining: number, inflight: number, out = 0) =>
+      pace.onQuota(
+        {
+          limit: 10,
+          remaining,
+          resetMs: Math.ceil((10_000 - sentAt) / 1000) * 1000,
+          source: 'x-ratelimit',
+        },
+        sample({ sentAt, at, inflight, outstanding: out }),
+      );
+    answer(3, 100, 9, 2, 1);
+    answer(0, 110, 8, 1);
+    expect(answer(500, 600, 0, 1)).toBe(10_103); // the end 10,100 (the first header's bound)
+  });
+
   it('ignores a policy window under a millisecond (its reset phase would be NaN)', () => {
     const pace = new QuotaPace();
     feed(pace, { limit: 1, windowMs: 5e-324 }, 0);
