@@ -91,9 +91,10 @@ export class QuotaPace {
     const left = latest.remaining - this.#sends.since(sample.outstanding ?? 0) - theirs;
     if (left < 1) {
       this.#cap = Infinity;
-      // The end, a send time, is known to within the reordering seen: a send that soon after it
+      // The end, a send time, is known to within the noise seen on the way (our sends reordered,
+      // sends on either side of the boundary counted on the other): a send that soon after it
       // may still reach the server before it, in the window spent.
-      const past = end + tally.reorderMs;
+      const past = end + Math.max(tally.reorderMs, this.#window.edgeMs);
       return this.#renewal.faster
         ? Math.min(past, sample.at + this.#renewal.periodMs(this.#limit))
         : past;
