@@ -22,15 +22,20 @@ const EDGE_MS = 100;
  *   boundary between their send times; answers that overtook each other
  *   narrow it down. Brackets of later boundaries, aligned by whole windows,
  *   narrow it further: the phase is known to within a few ms after a few
- *   windows.
+ *   windows — to within the noise on the way, under which sends made a few
+ *   ms before the boundary land on either side of it (the brackets then
+ *   overlap: {@link QuotaWindow.edgeMs}).
  * - The window length is the policy's when the server states one, else the
- *   distance between two boundaries seen, in whole seconds, as many windows
- *   between them as the reset headers allow (the headers bound how long the
- *   window after a boundary can be); kept while later boundaries agree.
+ *   distance between two boundaries seen, in whole seconds (nearest the
+ *   middle of their brackets), as many windows between them as the reset
+ *   headers allow (the headers bound how long the window after a boundary
+ *   can be); kept while later boundaries agree.
  * - A header's "resets in t seconds" bounds the window's end from above
  *   (`t` rounded up, from when it was written, before the answer arrived):
  *   the end until a boundary was seen, and a check of the learned phase after
- *   (a phase ending a window well after the header's bound is dropped).
+ *   (a phase ending a window well after the header's bound is dropped, but
+ *   for a send just after the boundary counted before it: that moves the
+ *   boundary).
  */
 export class QuotaWindow {
   #windowMs = 0;

@@ -30,7 +30,7 @@ const quota = (rate: number, windowMs: number, latencyMs: number, slots: number,
   });
 
 /** The least cold start and steady goodput over three draws of {@link quota} under 0-5 ms of noise each way. */
-async function least(...spec: [number, number, number, number]) {
+async function least(spec: readonly [number, number, number, number]) {
   const worst = { coldStart: Infinity, goodput: Infinity, refused: 0 };
   for (const index of [0, 1, 2]) {
     const server: FamilyServer = quota(...spec, index);
@@ -52,7 +52,7 @@ describe('published quotas under timing noise', () => {
       [1, 10_000, 300, 2],
       [1.7, 60_000, 1100, 5],
     ] as const) {
-      const worst = await least(...spec);
+      const worst = await least(spec);
       expect(worst.refused).toBe(0);
       expect(worst.coldStart).toBeGreaterThanOrEqual(0.9);
       expect(worst.goodput).toBeGreaterThanOrEqual(0.975);
