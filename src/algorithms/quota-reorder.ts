@@ -28,11 +28,6 @@ export class QuotaReorder {
   /** Send times of the window's answers read. */
   #sends: number[] = [];
 
-  /** The widest reordering seen, ms; 0 while none was. */
-  get spanMs(): number {
-    return this.#spanMs ?? 0;
-  }
-
   /** A new window starts with the answer `first`: its sends so far are forgotten, the span kept. */
   start(first: Reading): void {
     this.#sends = [first.sentAt];

@@ -63,11 +63,6 @@ export class QuotaTally {
     this.#sends = sends;
   }
 
-  /** How far apart our requests were seen sent and still counted in the other order, ms. */
-  get reorderMs(): number {
-    return this.#reorder.spanMs;
-  }
-
   /** The window tallied's freshest answer (the latest sent), if any. */
   get latest(): QuotaAnswer | undefined {
     return this.#latest;

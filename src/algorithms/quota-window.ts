@@ -10,7 +10,7 @@ const MOVED = 0.25;
  * A send this soon after the boundary believed may still reach the server before it (timing
  * noise on the way), ms; one counted in the window before it then moves the boundary, not the schedule.
  */
-const EDGE_MS = 100;
+const EDGE_MS = 20;
 
 /**
  * Where the windows of a published quota begin, learned from the answers: the
