@@ -26,10 +26,9 @@ const EDGE_MS = 20;
  *   ms before the boundary land on either side of it (the brackets then
  *   overlap: {@link QuotaWindow.edgeMs}).
  * - The window length is the policy's when the server states one, else the
- *   distance between two boundaries seen, in whole seconds (nearest the
- *   middle of their brackets), as many windows between them as the reset
- *   headers allow (the headers bound how long the window after a boundary
- *   can be); kept while later boundaries agree.
+ *   distance between two boundaries seen, in whole seconds, as many windows
+ *   between them as the reset headers allow (the headers bound how long the
+ *   window after a boundary can be); kept while later boundaries agree.
  * - A header's "resets in t seconds" bounds the window's end from above
  *   (`t` rounded up, from when it was written, before the answer arrived):
  *   the end until a boundary was seen, and a check of the learned phase after
@@ -200,11 +199,8 @@ export class QuotaWindow {
   /**
    * The window length from the distance between the latest boundary and the
    * one bracketed by `after` and `before`: kept while a whole number of
-   * windows fits it, else as few windows as whole seconds no longer than the
-   * headers bound the first window after the latest boundary allow, and of
-   * the whole seconds that fit that many, the nearest to the middle of the
-   * brackets (the longest would err by half their width: seconds when pages
-   * are slow or sends sparse at the boundary).
+   * windows fits it, else the longest whole seconds that fit it and no longer
+   * than the headers bound the first window after the latest boundary.
    */
   #learnLength(after: number, before: number): void {
     // The latest boundary's bracket may overlap itself by the noise (see `edgeMs`).
@@ -215,10 +211,7 @@ export class QuotaWindow {
     const bound = Math.min(this.#sinceBoundary - this.#after, longest, MAX_LEARNED_MS);
     for (let seconds = Math.floor(bound / 1000); seconds >= 1; seconds--) {
       if (fits(seconds * 1000)) {
-        const windows = Math.floor(longest / (seconds * 1000));
-        const middle = Math.round((shortest + longest) / 2 / windows / 1000);
-        const least = Math.ceil(shortest / windows / 1000);
-        this.#windowMs = Math.min(seconds, Math.max(least, middle)) * 1000;
+        this.#windowMs = seconds * 1000;
         return;
       }
     }
