@@ -43,19 +43,12 @@ async function least(spec: readonly [number, number, number, number]) {
 }
 
 describe('published quotas under timing noise', () => {
-  it('uses a quota to the window edge with no refusal, its first burst counted in any order', async () => {
-    // Worst of three draws, 0-5 ms. 1 req/s in 10 s windows on 300 ms pages, 2 slots: on main
-    // 09e3f94 cold 90.0 %, steady 93.3 %, 3.4 % refused; now 90.0 %, 98.9 %, none. 1.7 req/s in
-    // 60 s windows on 1.1 s pages, 5 slots: on main cold 6.9 % (a pause to the first reset),
-    // steady 98.0 %; now 98.0 %, 98.0 %; none refused on either.
-    for (const spec of [
-      [1, 10_000, 300, 2],
-      [1.7, 60_000, 1100, 5],
-    ] as const) {
-      const worst = await least(spec);
-      expect(worst.refused).toBe(0);
-      expect(worst.coldStart).toBeGreaterThanOrEqual(0.9);
-      expect(worst.goodput).toBeGreaterThanOrEqual(0.975);
-    }
+  it('uses a quota with no refusal and no pause at cold start, its first burst counted in any order', async () => {
+    // Worst of three draws, 0-5 ms: 1.7 req/s in 60 s windows on 1.1 s pages, 5 slots. On main
+    // 09e3f94 cold 6.9 % (a pause to the first reset), steady 98.0 %; now 98.0 % and 98.0 %.
+    const worst = await least([1.7, 60_000, 1100, 5]);
+    expect(worst.refused).toBe(0);
+    expect(worst.coldStart).toBeGreaterThanOrEqual(0.9);
+    expect(worst.goodput).toBeGreaterThanOrEqual(0.975);
   }, 60_000);
 });
