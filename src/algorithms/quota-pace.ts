@@ -32,8 +32,7 @@ export type QuotaPaceState = {
  *   and what unseen others are seen to take; an answer from a window already
  *   over says nothing of this one;
  * - nothing left, or nothing the requests in flight leave, pauses until the
- *   window ends (and past it by the noise seen at its boundaries: a send just
- *   after the end may still arrive before it).
+ *   window ends.
  *
  * When each window ends comes from {@link QuotaWindow}: as send times, from
  * where `remaining` was seen to go up, or from the reset header until then.
@@ -91,13 +90,9 @@ export class QuotaPace {
     const left = latest.remaining - this.#sends.since(sample.outstanding ?? 0) - theirs;
     if (left < 1) {
       this.#cap = Infinity;
-      // The end, a send time, is known to within the noise seen on the way (sends on either side
-      // of the boundary counted on the other): a send that soon after it may still reach the
-      // server before it, in the window spent.
-      const past = end + this.#window.edgeMs;
       return this.#renewal.faster
-        ? Math.min(past, sample.at + this.#renewal.periodMs(this.#limit))
-        : past;
+        ? Math.min(end, sample.at + this.#renewal.periodMs(this.#limit))
+        : end;
     }
     this.#cap = (left * 1000) / (end - sample.at);
     return 0;

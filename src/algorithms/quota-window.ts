@@ -6,11 +6,6 @@ const HEADER_ROUNDING_MS = 2000;
 const MAX_LEARNED_MS = 3_600_000;
 /** Evidence of two boundaries further apart than this share of a window, once aligned, is of two schedules. */
 const MOVED = 0.25;
-/**
- * A send this soon after the boundary believed may still reach the server before it (timing
- * noise on the way), ms; one counted in the window before it then moves the boundary, not the schedule.
- */
-const EDGE_MS = 20;
 
 /**
  * Where the windows of a published quota begin, learned from the answers: the
@@ -22,9 +17,7 @@ const EDGE_MS = 20;
  *   boundary between their send times; answers that overtook each other
  *   narrow it down. Brackets of later boundaries, aligned by whole windows,
  *   narrow it further: the phase is known to within a few ms after a few
- *   windows — to within the noise on the way, under which sends made a few
- *   ms before the boundary land on either side of it (the brackets then
- *   overlap: {@link QuotaWindow.edgeMs}).
+ *   windows.
  * - The window length is the policy's when the server states one, else the
  *   distance between two boundaries seen, in whole seconds, as many windows
  *   between them as the reset headers allow (the headers bound how long the
@@ -32,9 +25,7 @@ const EDGE_MS = 20;
  * - A header's "resets in t seconds" bounds the window's end from above
  *   (`t` rounded up, from when it was written, before the answer arrived):
  *   the end until a boundary was seen, and a check of the learned phase after
- *   (a phase ending a window well after the header's bound is dropped, but
- *   for a send just after the boundary counted before it: that moves the
- *   boundary).
+ *   (a phase ending a window well after the header's bound is dropped).
  */
 export class QuotaWindow {
   #windowMs = 0;
@@ -87,37 +78,13 @@ export class QuotaWindow {
     const phased = this.#endAfter(sample.sentAt);
     if (phased === undefined) return header;
     if (header === undefined) return phased;
-    const w = this.#windowMs;
-    if (w > 0 && header < phased - MOVED * w) {
-      const edge = phased - w; // the end of the window before
-      if (header >= edge && this.#countedBefore(sample.sentAt, edge)) return edge;
+    if (this.#windowMs > 0 && header < phased - MOVED * this.#windowMs) {
       // The server's word ends this window well before the phase does: the windows moved.
       this.#after = -Infinity;
       this.#before = -Infinity;
       return header;
     }
     return Math.min(header, phased);
-  }
-
-  /**
-   * Whether a send just after the boundary at `edge` (within {@link EDGE_MS}), which the server
-   * counted before it, is explained by noise on the way: the boundary is then after that send.
-   */
-  #countedBefore(sentAt: number, edge: number): boolean {
-    if (sentAt - edge > EDGE_MS) return false;
-    const w = this.#windowMs;
-    this.#after = Math.max(this.#after, sentAt - Math.round((edge - this.boundary) / w) * w);
-    return true;
-  }
-
-  /**
-   * How far the sends counted on either side of the boundary overlap, ms: sends that close to
-   * it, aligned over the windows seen, were counted on the one side and the other (timing noise
-   * on the way). 0 when none did (or when they overlap by more than noise explains).
-   */
-  get edgeMs(): number {
-    const overlap = this.#after - this.#before;
-    return overlap > 0 && overlap <= EDGE_MS ? overlap : 0; // more: a phase gone wrong, not noise
   }
 
   /** The end of the window a send at `sentAt` is counted in, from the learned phase. */
@@ -203,9 +170,7 @@ export class QuotaWindow {
    * than the headers bound the first window after the latest boundary.
    */
   #learnLength(after: number, before: number): void {
-    // The latest boundary's bracket may overlap itself by the noise (see `edgeMs`).
-    const [from, to] = [Math.min(this.#after, this.#before), Math.max(this.#after, this.#before)];
-    const [shortest, longest] = [after - to, before - from];
+    const [shortest, longest] = [after - this.#before, before - this.#after];
     const fits = (w: number) => w > 0 && Math.floor(longest / w) * w >= shortest;
     if (fits(this.#windowMs)) return;
     const bound = Math.min(this.#sinceBoundary - this.#after, longest, MAX_LEARNED_MS);

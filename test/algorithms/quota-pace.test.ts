@@ -174,24 +174,6 @@ describe('QuotaPace', () => {
     expect(pace.cap(2100)).toBeCloseTo((94 - (4 * 8100) / 2000) / 8, 6);
   });
 
-  it('pauses past the end by the overlap of the sends counted on either side of the boundary', () => {
-    // 0-5 ms on the way: sends a few ms before the boundary land on either side of it.
-    const pace = new QuotaPace();
-    const answer = (sentAt: number, remaining: number, resetMs: number) =>
-      pace.onQuota(
-        { limit: 100, windowMs: 10_000, remaining, resetMs, source: 'ietf' },
-        sample({ sentAt, at: sentAt + 300 }),
-      );
-    answer(9_990, 0, 1000);
-    answer(9_997, 99, 10_000); // the boundary in (9,990, 9,997]
-    answer(19_995, 1, 1000);
-    expect(answer(19_999, 0, 1000)).toBe(0); // counted before it: (9,999 aligned, 9,997]
-    answer(20_100, 99, 10_000);
-    // Spent: to the end, 29,999, and 2 ms past it (main dropped the phase at 19,999 and learned
-    // the boundary again from (19,999, 20,100]: to 30,100).
-    expect(answer(25_000, 0, 5000)).toBe(30_001);
-  });
-
   it('ignores a policy window under a millisecond (its reset phase would be NaN)', () => {
     const pace = new QuotaPace();
     feed(pace, { limit: 1, windowMs: 5e-324 }, 0);

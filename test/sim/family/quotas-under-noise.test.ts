@@ -9,10 +9,7 @@ import { targetedServer } from './targeted-server.js';
 // in any order, and the window's first answer to come back carried the remaining of an earlier
 // count with the ordinal of a later send: the difference, over the second or two before the next
 // answer, read as others taking the quota — a pause to the reset at cold start (family s3 #68:
-// cold 99 % → 6.9 %). Now what the reordering explains is not others' (`QuotaReorder`). And at the
-// window's edge sends made within a few ms before the boundary land on either side of it: a pause
-// to the end lasts past it by the overlap seen, and a send just after the boundary believed that
-// the server counted before it moves the boundary instead of dropping the learned phase.
+// cold 99 % → 6.9 %). Now what the reordering explains is not others' (`QuotaReorder`).
 
 /** A quota of `rate` per window on pages of `latencyMs` ± half, a client of `slots`, for 120 s. */
 const quota = (rate: number, windowMs: number, latencyMs: number, slots: number, index: number) =>
