@@ -4,7 +4,7 @@ import { QuotaReorder } from '../../src/algorithms/quota-reorder.js';
 const at = (sentAt: number, remaining: number, inflight = 1) => ({ sentAt, inflight, remaining });
 
 describe('QuotaReorder', () => {
-  it('assumes no reordering until the server counts two sends in the other order', () => {
+  it('assumes no reordering until the server counts two sent at one instant in the other order', () => {
     const reorder = new QuotaReorder();
     const first = at(0, 50, 2);
     reorder.start(first);
@@ -14,23 +14,24 @@ describe('QuotaReorder', () => {
     expect(reorder.neighbours(0)).toBe(2); // the three sent at 0, beside the one asked about
   });
 
-  it('learns the widest reordering seen and counts the window’s sends within it', () => {
+  it('counts the window’s sends at the same instant, and a new window’s only', () => {
     const reorder = new QuotaReorder();
-    const first = at(100, 90);
+    const first = at(100, 90, 2);
     reorder.start(first);
-    reorder.read(at(96, 89), [first]); // 4 ms apart, counted the other way
+    reorder.read(at(100, 89, 1), [first]);
     reorder.read(at(300, 80), [first]);
     expect(reorder.neighbours(100)).toBe(1);
     expect(reorder.neighbours(300)).toBe(0);
-    reorder.start(at(10_000, 99)); // a new window keeps the span, not the sends
+    reorder.start(at(10_000, 99)); // a new window keeps what was seen, not the sends
     expect(reorder.neighbours(100)).toBe(0);
   });
 
-  it('does not read sends far apart as reordered (a boundary between them, rather)', () => {
+  it('does not read more left after a later send as a reordering (a refill between them)', () => {
     const reorder = new QuotaReorder();
     const first = at(0, 1);
     reorder.start(first);
-    reorder.read(at(900, 99), [first]);
-    expect(reorder.neighbours(0)).toBe(0);
+    reorder.read(at(4, 8), [first]);
+    reorder.read(at(4, 7, 2), [first]);
+    expect(reorder.neighbours(4)).toBe(0);
   });
 });
