@@ -38,10 +38,10 @@ interface Seen {
  *   never saw — left out). A quota spread to the last request with others
  *   drawing on it too runs out before the window ends, and the last request
  *   is refused: what they will take by the end is set aside, at the rate
- *   seen over this window and the one before. Requests sent within a few ms
- *   of each other (a burst at one instant, timing noise on the way) may be
- *   counted in another order than they were sent (see {@link QuotaReorder}):
- *   what that explains at either end is not read as others'.
+ *   seen over this window and the one before. Requests sent at one instant
+ *   (a burst) may reach the server in another order than they were sent,
+ *   under timing noise on the way (see {@link QuotaReorder}): what that
+ *   explains at either end is not read as others'.
  */
 export class QuotaTally {
   readonly #sends: QuotaSends;
