@@ -1,4 +1,5 @@
 import type { WindowGrant } from './quota-renewal.js';
+import { QuotaReorder } from './quota-reorder.js';
 import type { QuotaSends } from './quota-sends.js';
 
 /** Others' use is read over at least this much of a window's send times, ms. */
@@ -37,7 +38,10 @@ interface Seen {
  *   never saw — left out). A quota spread to the last request with others
  *   drawing on it too runs out before the window ends, and the last request
  *   is refused: what they will take by the end is set aside, at the rate
- *   seen over this window and the one before.
+ *   seen over this window and the one before. Requests sent at one instant
+ *   (a burst) may reach the server in another order than they were sent,
+ *   under timing noise on the way (see {@link QuotaReorder}): what that
+ *   explains at either end is not read as others'.
  */
 export class QuotaTally {
   readonly #sends: QuotaSends;
@@ -51,6 +55,8 @@ export class QuotaTally {
   #unheard: number[] = [];
   /** What others took over the window before. */
   #before: Seen = { theirs: 0, spanMs: 0 };
+  /** How closely sent requests reach the server in the other order. */
+  readonly #reorder = new QuotaReorder();
 
   /** Counts our sends with `sends` (which hears every outcome). */
   constructor(sends: QuotaSends) {
@@ -81,7 +87,9 @@ export class QuotaTally {
       this.#first = this.#latest = this.#mark(answer);
       this.#unheard = [];
       this.#least = answer.remaining;
+      this.#reorder.start(answer);
     } else {
+      this.#reorder.read(answer, [first as Mark, latest as Mark]);
       if (answer.sentAt > (latest as Mark).sentAt) this.#latest = this.#mark(answer);
       this.#least = Math.min(this.#least, answer.remaining);
     }
@@ -132,9 +140,13 @@ export class QuotaTally {
     const ours = this.#oursBetween();
     if (first === undefined || latest === undefined || ours === undefined) return undefined;
     const spanMs = latest.sentAt - first.sentAt;
-    const theirs = first.remaining - latest.remaining - ours;
+    const fell = first.remaining - latest.remaining - ours;
     // Less than none: a boundary crossed unseen, or sends the limit did not count; it tells nothing.
-    return spanMs >= MIN_SPAN_MS && theirs >= 0 ? { theirs, spanMs } : undefined;
+    if (spanMs < MIN_SPAN_MS || fell < 0) return undefined;
+    // Each end placed among ours only to within its neighbours: what they explain is not others'.
+    const reorder = this.#reorder;
+    const unplaced = reorder.neighbours(first.sentAt) + reorder.neighbours(latest.sentAt);
+    return { theirs: Math.max(0, fell - unplaced), spanMs };
   }
 
   /**

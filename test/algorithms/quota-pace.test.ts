@@ -130,6 +130,50 @@ describe('QuotaPace', () => {
     expect(pace.cap(5100)).toBeCloseTo((100 - 5 * 5.1) / 5, 6);
   });
 
+  it('reads no others from a burst the server counted in another order than it was sent', () => {
+    // A quota of 101 a minute. Four sent at once reach the server 4th, 1st, 3rd, 2nd (a few ms of
+    // noise on the way); the 4th's answer comes first. Nobody else draws on the quota: the fall
+    // from its 100 to the next send's 96 is all ours, not 3 others' in 1.7 s (103 by the reset).
+    const pace = new QuotaPace();
+    const answer = (sentAt: number, at: number, remaining: number, inflight: number, out = 0) =>
+      pace.onQuota(
+        {
+          limit: 101,
+          remaining,
+          resetMs: Math.ceil((60_000 - sentAt) / 1000) * 1000,
+          source: 'x-ratelimit',
+        },
+        sample({ sentAt, at, inflight, outstanding: out }),
+      );
+    answer(0, 1491, 100, 4, 3);
+    answer(0, 1498, 99, 1, 2);
+    answer(0, 1599, 97, 3, 1);
+    answer(0, 1678, 98, 2, 0);
+    expect(answer(1700, 2700, 96, 1)).toBe(0); // main paused here to the reset, 58.8 s
+    expect(pace.cap(2700)).toBeCloseTo(96 / ((61_491 - 2700) / 1000), 6);
+  });
+
+  it('still reads others past what the reordering explains', () => {
+    // A quota of 101 per 10 s; two sent at once reach the server in the other order, and others
+    // take 2/s: the next send, 2 s on, finds 5 fewer than our one since the first answer explains.
+    const pace = new QuotaPace();
+    const answer = (sentAt: number, at: number, remaining: number, inflight: number, out = 0) =>
+      pace.onQuota(
+        {
+          limit: 101,
+          remaining,
+          resetMs: Math.ceil((10_000 - sentAt) / 1000) * 1000,
+          source: 'x-ratelimit',
+        },
+        sample({ sentAt, at, inflight, outstanding: out }),
+      );
+    answer(0, 1000, 100, 2, 1);
+    answer(0, 1010, 99, 1, 0);
+    answer(2000, 2100, 94, 1);
+    // One of the 5 is the burst's reordering: others took 4 in 2 s, 16.2 by the end (10,100).
+    expect(pace.cap(2100)).toBeCloseTo((94 - (4 * 8100) / 2000) / 8, 6);
+  });
+
   it('ignores a policy window under a millisecond (its reset phase would be NaN)', () => {
     const pace = new QuotaPace();
     feed(pace, { limit: 1, windowMs: 5e-324 }, 0);
