@@ -1,0 +1,47 @@
+import { isRefusal, type Sample } from '../algorithms/sample.js';
+
+/**
+ * How the server answered the sends a slow start made with or after its
+ * first refused send and before that refusal was heard (sent in between,
+ * heard in any order; one granted in the same instant reached the server
+ * first). A limit that refuses by what is in flight — a concurrency cap —
+ * grants the next sends as requests leave; a window or a bucket the burst ran
+ * out refuses them until it resets or refills. Under timing noise, where a
+ * success of that burst may count past the cap answers still on their way,
+ * this is what tells a cap the noise blurred from a burst that ran out (see
+ * `CapTrial`). Slow pages make few such sends: none says nothing.
+ */
+export class BurstAfterRefusal {
+  readonly #from: number;
+  readonly #until: number;
+  #granted = 0;
+  #refused = 0;
+
+  /** @param refusal the slow start's first refusal (not counted): sends made from when it left until it came back are. */
+  constructor(refusal: Sample) {
+    this.#from = refusal.sentAt;
+    this.#until = refusal.at;
+  }
+
+  /**
+   * Notes an outcome; only those of sends made in between count — in the
+   * refused send's instant, only a success (a refusal sent with it is the
+   * same clump's).
+   */
+  onSample(sample: Sample): void {
+    const { sentAt } = sample;
+    if (!(sentAt >= this.#from && sentAt <= this.#until)) return;
+    if (sample.signal.kind === 'ok') this.#granted++;
+    else if (sentAt > this.#from && isRefusal(sample)) this.#refused++;
+  }
+
+  /** Whether those heard so far leave it open: one granted at least, and no more refused. */
+  get open(): boolean {
+    return this.#granted > 0 && this.#granted >= this.#refused;
+  }
+
+  /** Whether more of those sends were granted than refused (none heard: no). */
+  get granted(): boolean {
+    return this.#granted > this.#refused;
+  }
+}
