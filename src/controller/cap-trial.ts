@@ -65,6 +65,8 @@ export class CapTrial {
   #doubted = false;
   /** When the latest refusal that lowered the cap was sent: sends made with it are its burst. */
   #loweredSent = Number.NEGATIVE_INFINITY;
+  /** Whether a success sent since the trial began was heard: sending resumed past its first burst. */
+  #resumed = false;
   readonly #noise = new CountNoise();
   readonly #blind: boolean;
 
@@ -122,7 +124,8 @@ export class CapTrial {
     if (this.#doubtRefutes(sample)) return 'refuted';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
     if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
-    if (this.#lowers(sample)) return 'lowered';
+    const noisy = this.#noiseVerdict(sample);
+    if (noisy !== undefined) return noisy;
     this.#state = 'over';
     this.#refute(sample.at);
     return 'refuted';
@@ -140,6 +143,7 @@ export class CapTrial {
     if (this.#state !== 'open') return undefined;
     this.#after?.onSample(sample);
     if (this.#doubtRefutes(sample)) return 'refuted';
+    if (sample.sentAt > this.#since) this.#resumed = true;
     if (sample.inflight <= this.#cap) return undefined;
     const burst = sample.sentAt <= this.#since;
     // Sent with a refusal that lowered the cap, it reached the server before that one.
@@ -153,20 +157,25 @@ export class CapTrial {
   }
 
   /**
-   * Whether a refusal at no more in flight than the cap, sent since the trial
-   * began, lowers the cap by one instead of refuting it: under timing noise,
-   * where the burst's sends after the refused one were granted more than
-   * refused (see {@link BurstAfterRefusal}), the refusal that began the trial
-   * counted answers still on their way, and a burst sent at once as sending
-   * resumes reaches the server in any order — one that met the cap as it
-   * came back (see {@link CountNoise.refusedCount}) shows the cap is lower.
+   * How a refusal at no more in flight than the cap, sent since the trial
+   * began, stands under timing noise, where the burst's sends after the
+   * refused one were granted more than refused (see {@link BurstAfterRefusal}):
+   * one that met more than the cap as it came back (see
+   * {@link CountNoise.refusedCount}) is the cap's — a burst sent at once
+   * reaches the server in any order, and one sent with the check may have
+   * come after it; one that met the cap shows it lower (the refusal that
+   * began the trial counted answers still on their way), as sending first
+   * resumes, before any success sent since is heard (later, a refusal at the
+   * cap held is the noise's own). Undefined: the trial's exact rules judge.
    */
-  #lowers(refusal: Sample): boolean {
-    if (this.#after?.granted !== true) return false;
-    if (this.#noise.refusedCount(refusal) < this.#cap) return false;
+  #noiseVerdict(refusal: Sample): 'cap' | 'lowered' | undefined {
+    if (this.#after?.granted !== true) return undefined;
+    const met = this.#noise.refusedCount(refusal);
+    if (met > this.#cap) return 'cap';
+    if (met < this.#cap || this.#resumed) return undefined;
     this.#cap -= 1;
     this.#loweredSent = Math.max(this.#loweredSent, refusal.sentAt);
-    return true;
+    return 'lowered';
   }
 
   /**

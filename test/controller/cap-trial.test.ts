@@ -107,11 +107,20 @@ describe('CapTrial', () => {
       expect(trial.onAccepted(accepted(993, 12))).toBe('held');
       // Resuming: a burst of nine sent at once, one refused as it met the cap (eight others out).
       expect(trial.judge(refusedBack(2004, 2000, 4, 8), true, 12)).toBe('lowered');
+      // One of the same burst that met more than the cap as it came back: the cap's, whatever its count.
+      expect(trial.judge(refusedBack(2005, 2000, 2, 9), true, 12)).toBe('cap');
       // Its peer past the lowered cap, sent in the same instant, reached the server first.
       expect(trial.onAccepted(accepted(2000, 9))).toBe('held');
       expect(trial.refuted).toBe(false);
       // Refused under the cap with few out: a rate limit's refusal after all.
       expect(trial.judge(refusedBack(3004, 3000, 3, 2), true, 12)).toBe('refuted');
+    });
+
+    it('finds the cap lower only as sending first resumes: later, a refusal at the cap held is the noise’s', () => {
+      const trial = noisyBegun();
+      expect(trial.onAccepted(accepted(993, 12))).toBe('held');
+      expect(trial.onAccepted(accepted(2000, 9))).toBeUndefined();
+      expect(trial.judge(refusedBack(3004, 3000, 4, 8), true, 12)).toBe('refuted');
     });
 
     it('is refuted by such a success where they were refused more, at once', () => {
