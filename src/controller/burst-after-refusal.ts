@@ -1,10 +1,10 @@
 import { isRefusal, type Sample } from '../algorithms/sample.js';
 
 /**
- * How the server answered the sends a slow start made with or after its
- * first refused send and before that refusal was heard (sent in between,
- * heard in any order; one granted in the same instant reached the server
- * first). A limit that refuses by what is in flight — a concurrency cap —
+ * How the server answered the sends a slow start made after its first
+ * refused send and before that refusal was heard (sent in between, heard in
+ * any order; not those sent in the same instant, a clump whatever limit
+ * refuses at its last arrival). A limit that refuses by what is in flight — a concurrency cap —
  * grants the next sends as requests leave; a window or a bucket the burst ran
  * out refuses them until it resets or refills. Under timing noise, where a
  * success of that burst may count past the cap answers still on their way,
@@ -17,22 +17,18 @@ export class BurstAfterRefusal {
   #granted = 0;
   #refused = 0;
 
-  /** @param refusal the slow start's first refusal (not counted): sends made from when it left until it came back are. */
+  /** @param refusal the slow start's first refusal: sends made after it left, until it came back, are counted. */
   constructor(refusal: Sample) {
     this.#from = refusal.sentAt;
     this.#until = refusal.at;
   }
 
-  /**
-   * Notes an outcome; only those of sends made in between count — in the
-   * refused send's instant, only a success (a refusal sent with it is the
-   * same clump's).
-   */
+  /** Notes an outcome; only those of sends made in between count. */
   onSample(sample: Sample): void {
     const { sentAt } = sample;
-    if (!(sentAt >= this.#from && sentAt <= this.#until)) return;
+    if (!(sentAt > this.#from && sentAt <= this.#until)) return;
     if (sample.signal.kind === 'ok') this.#granted++;
-    else if (sentAt > this.#from && isRefusal(sample)) this.#refused++;
+    else if (isRefusal(sample)) this.#refused++;
   }
 
   /** Whether those heard so far leave it open: one granted at least, and no more refused. */

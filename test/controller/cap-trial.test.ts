@@ -103,7 +103,7 @@ describe('CapTrial', () => {
     it('holds a success of the burst past the cap where they were granted, and finds the cap lower as sending resumes', () => {
       const trial = noisyBegun();
       // Sent with the refused request and after it: granted, past the cap by a count answers on their way inflate.
-      expect(trial.onAccepted(accepted(990, 11))).toBe('held');
+      expect(trial.onAccepted(accepted(991, 11))).toBe('held');
       expect(trial.onAccepted(accepted(993, 12))).toBe('held');
       // Resuming: a burst of nine sent at once, one refused as it met the cap (eight others out).
       expect(trial.judge(refusedBack(2004, 2000, 4, 8), true, 12)).toBe('lowered');
