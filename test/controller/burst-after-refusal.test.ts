@@ -24,10 +24,14 @@ describe('BurstAfterRefusal', () => {
     expect(after.granted).toBe(true);
   });
 
-  it('leaves out the sends made in the refused one’s instant: a clump refused at its last arrival', () => {
+  it('counts successes sent in the refused one’s instant only once one sent after it was granted', () => {
     const after = new BurstAfterRefusal(first);
     after.onSample(ok(100));
-    after.onSample(refused(100));
+    after.onSample(ok(100));
     expect(after.open).toBe(false);
+    after.onSample(refused(102));
+    after.onSample(refused(103));
+    after.onSample(ok(104));
+    expect(after.granted).toBe(true);
   });
 });
