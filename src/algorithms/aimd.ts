@@ -170,8 +170,10 @@ export class AimdLimit implements ConcurrencyLimit {
 
   #refused(sample: Sample): void {
     if (sample.overConcurrency !== true) return; // refused for the rate: the pacer's concern
-    if (!startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER)) return;
-    this.#lastDecreaseAt = sample.at;
+    // A cap on trial found lower is lowered by each such refusal, one event or not (see `CapTrial`).
+    const newEvent = startsNewEvent(sample, this.#lastDecreaseAt ?? NEVER);
+    if (!newEvent && sample.capTrial !== 'lowered') return;
+    if (newEvent) this.#lastDecreaseAt = sample.at;
     const ceiling = this.#concurrencyCeiling();
     ceiling.onRefused(sample, this.#s.min, {
       limit: this.#value,

@@ -99,7 +99,9 @@ export class ConcurrencyCeiling {
    * the refusal, restored if the trial fails.
    */
   onRefused(sample: Sample, min: number, cut: { limit: number; threshold: number }): void {
-    this.#ceiling = Math.max(min, sample.inflight - 1);
+    // Under timing noise a cap on trial may be found one lower (see `Sample.capTrial`).
+    const lowers = this.#trial !== undefined && sample.capTrial === 'lowered';
+    this.#ceiling = Math.max(min, lowers ? this.#ceiling - 1 : sample.inflight - 1);
     // Refused at no more than the probe began from: the capacity fell, which is not the probe's price.
     if (sample.inflight <= this.#probeFrom) this.#step = 0;
     const tentative = sample.capTrial === 'begins';
@@ -117,18 +119,21 @@ export class ConcurrencyCeiling {
       this.#step = 0;
     }
     const checkFrom = sample.at + (sample.signal.retryAfterMs ?? 0) + TRIAL_HOLD_MS;
-    this.#trial = tentative ? { ...cut, checkFrom } : undefined;
+    if (tentative) this.#trial = { ...cut, checkFrom };
+    else if (!lowers) this.#trial = undefined;
   }
 
   /**
-   * Whether `sample` refutes a cap on trial: a success past it, or a refusal
-   * that refutes it (see {@link Sample.capTrial}). Then the limit and
-   * threshold it cut are returned, for the caller to restore and forget this ceiling.
+   * Whether `sample` refutes a cap on trial: a success past it (but one the
+   * trial holds timing noise's), or a refusal that refutes it (see
+   * {@link Sample.capTrial}). Then the limit and threshold it cut are
+   * returned, for the caller to restore and forget this ceiling.
    */
   refutedBy(sample: Sample): { limit: number; threshold: number } | undefined {
     const trial = this.#trial;
     if (trial === undefined) return undefined;
-    const beyond = sample.signal.kind === 'ok' && sample.inflight > this.#ceiling;
+    const beyond =
+      sample.signal.kind === 'ok' && sample.inflight > this.#ceiling && sample.capTrial !== 'held';
     return beyond || sample.capTrial === 'refuted' ? trial : undefined;
   }
 

@@ -27,10 +27,13 @@ export interface Sample {
    * soon (one more in flight); `refuted`: this outcome shows a rate limit — a
    * refusal at no more in flight than the cap sent after the trial began, or
    * a success past it sent before — and the rate reads its next refusal as of
-   * the one that began the trial. The concurrency limit also forgets the cap
-   * when any success comes past it.
+   * the one that began the trial; `held`: a success past the cap that timing
+   * noise explains (see `CapTrial`), which leaves the cap on trial;
+   * `lowered`: a refusal (over concurrency) under timing noise that met the
+   * cap, which is one lower. The concurrency limit also forgets the cap when
+   * any other success comes past it.
    */
-  capTrial?: 'begins' | 'refuted';
+  capTrial?: 'begins' | 'refuted' | 'held' | 'lowered';
   /**
    * Requests of the scope still in flight when this outcome arrived (it
    * excluded): sent after it, they are not yet counted in the quota its

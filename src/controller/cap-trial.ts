@@ -1,5 +1,6 @@
 import { penaltyAsked } from '../algorithms/penalty-spells.js';
 import type { Sample } from '../algorithms/sample.js';
+import { BurstAfterRefusal } from './burst-after-refusal.js';
 import { CountNoise } from './count-noise.js';
 
 /**
@@ -16,6 +17,8 @@ export type TrialVerdict =
   | 'tentative'
   /** The trial's cap: the burst it started in, or more in flight than the cap while it holds. */
   | 'cap'
+  /** The trial's cap, one lower: under timing noise, a refusal that met the cap (see `CapTrial`). */
+  | 'lowered'
   /** Refutes the trial: refused at no more in flight than the cap, a rate limit's refusal. */
   | 'refuted'
   /** Outside the trial: the rate's, or for the scope's other evidence to judge. */
@@ -37,7 +40,12 @@ export type TrialVerdict =
  * burst on resuming after a pause exhausts refuses the check too); a success
  * past the cap sent after it began (the check) ends it, the slow start going
  * on. Refusals past the cap are the cap's while the trial lasts. Only the
- * scope's first refusal can begin a trial.
+ * scope's first refusal can begin a trial. Under timing noise a success of
+ * the burst counts answers still on their way, and a cap's own burst comes
+ * past it: such a success leaves the trial in doubt until the first outcome
+ * of a send made since, by when the burst was heard; it stands where the
+ * sends made after the refused one before it was heard were granted more
+ * than refused (see {@link BurstAfterRefusal}), and is refuted otherwise.
  */
 export class CapTrial {
   /** The tentative cap; 0 before the trial. */
@@ -51,6 +59,14 @@ export class CapTrial {
   #caughtUp = false;
   /** Whether the refusal that began the trial showed timing noise (see {@link CountNoise}). */
   #noisy = false;
+  /** Under timing noise, how the sends after the refusal that began the trial were answered. */
+  #after: BurstAfterRefusal | undefined;
+  /** Under timing noise, whether a success of the burst came past the cap: judged at the first outcome of a send made since. */
+  #doubted = false;
+  /** When the latest refusal that lowered the cap was sent: sends made with it are its burst. */
+  #loweredSent = Number.NEGATIVE_INFINITY;
+  /** Whether a success sent since the trial began was heard: sending resumed past its first burst. */
+  #resumed = false;
   readonly #noise = new CountNoise();
   readonly #blind: boolean;
 
@@ -100,24 +116,81 @@ export class CapTrial {
       this.#cap = inflight - 1;
       this.#since = sample.at;
       this.#noisy = this.#noise.noiseMs(sample) > 0;
+      if (above && this.#noisy && !this.#blind) this.#after = new BurstAfterRefusal(sample);
       return above ? 'tentative' : 'other';
     }
     if (state === 'over') return 'other';
+    this.#after?.onSample(sample);
+    if (this.#doubtRefutes(sample)) return 'refuted';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
     if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
+    const noisy = this.#noiseVerdict(sample);
+    if (noisy !== undefined) return noisy;
     this.#state = 'over';
     this.#refute(sample.at);
     return 'refuted';
   }
 
-  /** A success `sample`: past the cap, the trial is over; whether that refutes it (sent before it began, or a blind trial). */
-  onAccepted(sample: Sample): boolean {
+  /**
+   * A success `sample`: past the cap, the trial is over, and refuted when it
+   * was sent before it began or the trial is blind — `refuted`; or, of the
+   * burst under timing noise, the trial is in doubt and holds for now —
+   * `held`. A doubt it resolves against the trial refutes it too.
+   */
+  onAccepted(sample: Sample): 'refuted' | 'held' | undefined {
     this.#noise.onAccepted(sample.at - sample.sentAt);
     if (sample.sentAt > this.#refutedAt) this.#caughtUp = true;
-    if (this.#state !== 'open' || sample.inflight <= this.#cap) return false;
+    if (this.#state !== 'open') return undefined;
+    this.#after?.onSample(sample);
+    if (this.#doubtRefutes(sample)) return 'refuted';
+    if (sample.sentAt > this.#since) this.#resumed = true;
+    if (sample.inflight <= this.#cap) return undefined;
+    const burst = sample.sentAt <= this.#since;
+    // Sent with a refusal that lowered the cap, it reached the server before that one.
+    if ((burst || sample.sentAt <= this.#loweredSent) && this.#after?.open === true) {
+      this.#doubted = true;
+      return 'held';
+    }
     this.#state = 'over';
-    if (this.#blind || sample.sentAt <= this.#since) this.#refute(sample.at);
-    return this.#refuted;
+    if (this.#blind || burst) this.#refute(sample.at);
+    return this.#refuted ? 'refuted' : undefined;
+  }
+
+  /**
+   * How a refusal at no more in flight than the cap, sent since the trial
+   * began, stands under timing noise, where the burst's sends after the
+   * refused one were granted more than refused (see {@link BurstAfterRefusal}):
+   * one that met more than the cap as it came back (see
+   * {@link CountNoise.refusedCount}) is the cap's — a burst sent at once
+   * reaches the server in any order, and one sent with the check may have
+   * come after it; one that met the cap shows it lower (the refusal that
+   * began the trial counted answers still on their way), as sending first
+   * resumes, before any success sent since is heard (later, a refusal at the
+   * cap held is the noise's own). Undefined: the trial's exact rules judge.
+   */
+  #noiseVerdict(refusal: Sample): 'cap' | 'lowered' | undefined {
+    if (this.#after?.granted !== true) return undefined;
+    const met = this.#noise.refusedCount(refusal);
+    if (met > this.#cap) return 'cap';
+    if (met < this.#cap || this.#resumed) return undefined;
+    this.#cap -= 1;
+    this.#loweredSent = Math.max(this.#loweredSent, refusal.sentAt);
+    return 'lowered';
+  }
+
+  /**
+   * Whether the doubt a success of the burst past the cap raised (see
+   * {@link BurstAfterRefusal}) refutes the trial at `sample`, the first
+   * outcome of a send made since it began, by when the burst was heard: its
+   * sends after the refusal granted no more than refused. Then it is over.
+   */
+  #doubtRefutes(sample: Sample): boolean {
+    if (!this.#doubted || sample.sentAt <= this.#since) return false;
+    this.#doubted = false;
+    if (this.#after?.granted === true) return false;
+    this.#state = 'over';
+    this.#refute(sample.at);
+    return true;
   }
 
   #refute(at: number): void {

@@ -145,7 +145,8 @@ export class ScopeFeedback {
       this.#capTrial ??= new CapTrial();
       this.#acceptedInflight.onAccepted(request.sentAt, inflight, at);
       this.#capEvidence.onAccepted(inflight, at, at - request.sentAt);
-      if (this.#capTrial.onAccepted(sample)) sample.capTrial = 'refuted';
+      const trial = this.#capTrial.onAccepted(sample);
+      if (trial !== undefined) sample.capTrial = trial;
     } else if (isRefusal(sample)) {
       if (this.#acceptedInflight === undefined) this.#refusedFirst(sample);
       // A blind trial's refusals come before any success: none was accepted at any in flight.
@@ -157,10 +158,11 @@ export class ScopeFeedback {
       const paced = request.sentAt >= (this.#pacedSince ?? Infinity);
       const trial = this.#trialVerdict(sample, paced, accepted);
       if (trial === 'tentative') sample.capTrial = 'begins';
-      else if (trial === 'refuted') sample.capTrial = 'refuted';
+      else if (trial === 'refuted' || trial === 'lowered') sample.capTrial = trial;
       sample.overConcurrency =
         trial === 'tentative' ||
         trial === 'cap' ||
+        trial === 'lowered' ||
         evidence.explains(inflight) ||
         (inflight > accepted &&
           inflight >= MIN_REFUSED_INFLIGHT &&

@@ -234,6 +234,25 @@ describe('AimdLimit', () => {
     expect(confirmed.limit).toBe(19); // a refusal for the rate leaves a cap the check confirmed
   });
 
+  it('keeps a cap on trial past a success timing noise explains, and lowers it by each refusal that met it', () => {
+    const limit = new AimdLimit({ initialLimit: 16 });
+    succeed(limit, 16);
+    const refused = { at: 1000, sentAt: 995, kind: 'throttled' as const, inflight: 20 };
+    limit.onSample(sample({ ...refused, overConcurrency: true, capTrial: 'begins' }));
+    expect(limit.limit).toBe(19);
+    // A success of the burst past the cap that the trial holds the noise's: the cap stays.
+    limit.onSample(sample({ at: 1050, sentAt: 990, inflight: 21, capTrial: 'held' }));
+    expect(limit.limit).toBe(19);
+    // Resuming, a burst sent at once meets the cap twice: one lower each time, in one congestion event.
+    const resumed = { sentAt: 2000, kind: 'throttled' as const, overConcurrency: true };
+    limit.onSample(sample({ ...resumed, at: 2003, inflight: 7, capTrial: 'lowered' }));
+    limit.onSample(sample({ ...resumed, at: 2004, inflight: 12, capTrial: 'lowered' }));
+    expect(limit.limit).toBe(17);
+    // Any other success past it still forgets the cap on trial: as before it.
+    limit.onSample(sample({ at: 3000, sentAt: 2900, inflight: 18 }));
+    expect(limit.limit).toBeGreaterThan(19);
+  });
+
   it('leaves the limit to the pacer when a refusal was for the rate', () => {
     const limit = new AimdLimit({ initialLimit: 20, slowStartThreshold: 0 });
     limit.onSample(sample({ at: 1000, sentAt: 990, kind: 'throttled', inflight: 20 }));
