@@ -13,6 +13,22 @@ function feed(pace: QuotaPace, quota: Omit<RateLimitQuota, 'source'>, at: number
   );
 }
 
+/**
+ * Answers of a quota of 101 per `windowMs` (x-ratelimit, the reset in whole seconds) to one
+ * request sent at `sentAt` with `inflight` of ours after it, `out` still out when it came back.
+ */
+function quotaAnswers(pace: QuotaPace, windowMs: number) {
+  return (sentAt: number, at: number, remaining: number, inflight: number, out = 0) =>
+    pace.onQuota(
+      {
+        limit: 101,
+        remaining,
+        resetMs: Math.ceil((windowMs - sentAt) / 1000) * 1000,
+        source: 'x-ratelimit',
+      },
+      sample({ sentAt, at, inflight, outstanding: out }),
+    );
+}
 describe('QuotaPace', () => {
   it('spreads remaining, less the requests still in flight, over the time to the reset', () => {
     const pace = new QuotaPace();
@@ -135,16 +151,7 @@ describe('QuotaPace', () => {
     // noise on the way); the 4th's answer comes first. Nobody else draws on the quota: the fall
     // from its 100 to the next send's 96 is all ours, not 3 others' in 1.7 s (103 by the reset).
     const pace = new QuotaPace();
-    const answer = (sentAt: number, at: number, remaining: number, inflight: number, out = 0) =>
-      pace.onQuota(
-        {
-          limit: 101,
-          remaining,
-          resetMs: Math.ceil((60_000 - sentAt) / 1000) * 1000,
-          source: 'x-ratelimit',
-        },
-        sample({ sentAt, at, inflight, outstanding: out }),
-      );
+    const answer = quotaAnswers(pace, 60_000);
     answer(0, 1491, 100, 4, 3);
     answer(0, 1498, 99, 1, 2);
     answer(0, 1599, 97, 3, 1);
@@ -157,16 +164,7 @@ describe('QuotaPace', () => {
     // A quota of 101 per 10 s; two sent at once reach the server in the other order, and others
     // take 2/s: the next send, 2 s on, finds 5 fewer than our one since the first answer explains.
     const pace = new QuotaPace();
-    const answer = (sentAt: number, at: number, remaining: number, inflight: number, out = 0) =>
-      pace.onQuota(
-        {
-          limit: 101,
-          remaining,
-          resetMs: Math.ceil((10_000 - sentAt) / 1000) * 1000,
-          source: 'x-ratelimit',
-        },
-        sample({ sentAt, at, inflight, outstanding: out }),
-      );
+    const answer = quotaAnswers(pace, 10_000);
     answer(0, 1000, 100, 2, 1);
     answer(0, 1010, 99, 1, 0);
     answer(2000, 2100, 94, 1);
