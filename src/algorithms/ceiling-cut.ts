@@ -209,12 +209,18 @@ export function cutOnRefusal(
  * all answered is read again once it is, one correction at most (see
  * `OpeningBurst`): in send order it reads what the guess read, and no
  * decision follows; out of order, what the burst met. Only a guess still held.
+ * The new guess is held as a cut's is before a probe checks it: read on
+ * second-long pages, the burst's last answer comes after the guess's hold,
+ * and a probe started at once above a guess no send had tried (s1 #128, a
+ * 1.1 req/s window read at 2 from 4 sent: refused as it climbed, the pauses
+ * doubled and the rate was cut to 0.5).
  */
 export function reguessFromBurst(decisions: RateDecisions, at: number, parts: CutParts): void {
   const { meter, settings } = parts;
   const reread = meter.openingBurst.reread(decisions.ceiling);
   if (reread === undefined || !fromNothing(parts.guess)) return;
   decisions.ceiling = Math.max(settings.minRate, reread);
+  decisions.holdUntil = Math.max(decisions.holdUntil, at + settings.minHoldMs);
   parts.guess = firstGuess(true, false, decisions.ceiling, meter, at);
 }
 
