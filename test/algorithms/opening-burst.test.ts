@@ -68,6 +68,20 @@ describe('a ceiling guessed from the opening burst', () => {
     expect(rate.ceiling).toBe(4);
   });
 
+  it('is held as a cut is before a probe checks it, from when it is read again', () => {
+    // Second-long pages: the burst's last answer comes after the first guess's hold (2 s).
+    const rate = new AdaptiveRate();
+    rate.onSample(refused(1, 5, 3)); // the first send reached the server after the second
+    rate.onSample(refused(3, 6, 2));
+    rate.onSample(refused(4, 7, 1));
+    expect(rate.ceiling).toBe(1);
+    rate.onSample(granted(2, 2020, 0)); // one granted of four
+    expect(rate.ceiling).toBe(2);
+    expect(rate.probing).toBe(false); // a probe started at once climbed above a guess no send had tried
+    rate.onSample(sample({ sentAt: 2100, at: 3000, inflight: 1 }));
+    expect(rate.probing).toBe(false);
+  });
+
   it('is not read again when the refusals came in send order', () => {
     const rate = new AdaptiveRate();
     rate.onSample(refused(3, 5, 3));
