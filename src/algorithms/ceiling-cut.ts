@@ -208,19 +208,18 @@ export function cutOnRefusal(
  * A ceiling guessed from a refusal of the opening burst before the burst was
  * all answered is read again once it is, one correction at most (see
  * `OpeningBurst`): in send order it reads what the guess read, and no
- * decision follows; out of order, what the burst met. Only a guess still held.
- * The new guess is held as a cut's is before a probe checks it: read on
- * second-long pages, the burst's last answer comes after the guess's hold,
- * and a probe started at once above a guess no send had tried (s1 #128, a
- * 1.1 req/s window read at 2 from 4 sent: refused as it climbed, the pauses
- * doubled and the rate was cut to 0.5).
+ * decision follows; out of order, what the burst met. Only a guess still held
+ * before its check: once the hold is over, the probe that checks the guess
+ * reads the capacity from sends. On second-long pages the burst's last answer
+ * comes after that (s1 #128, a 1.1 req/s window, 1.6 s pages: read at 2 from
+ * four sent as its check began, refused as it climbed, the pauses doubled and
+ * the rate was cut to 0.5; s2 #137, a bucket's guess raised under its probe).
  */
 export function reguessFromBurst(decisions: RateDecisions, at: number, parts: CutParts): void {
   const { meter, settings } = parts;
   const reread = meter.openingBurst.reread(decisions.ceiling);
-  if (reread === undefined || !fromNothing(parts.guess)) return;
+  if (reread === undefined || !fromNothing(parts.guess) || at >= decisions.holdUntil) return;
   decisions.ceiling = Math.max(settings.minRate, reread);
-  decisions.holdUntil = Math.max(decisions.holdUntil, at + settings.minHoldMs);
   parts.guess = firstGuess(true, false, decisions.ceiling, meter, at);
 }
 
