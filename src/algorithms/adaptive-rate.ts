@@ -6,7 +6,7 @@ import {
 } from './adaptive-rate-options.js';
 import { rateSnapshot, restoreRate } from './adaptive-rate-snapshot.js';
 import type { AdaptiveRateState } from './adaptive-rate-state.js';
-import { cutOnRefusal } from './ceiling-cut.js';
+import { cutOnRefusal, reguessFromBurst } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
 import { type LongClosure, rateAfterLongClosure } from './closure-span.js';
 import { speedOf } from './congestion.js';
@@ -140,6 +140,8 @@ export class AdaptiveRate implements RatePolicy {
       meter.accept(sample);
       this.#applyRecount(at, sample.outstanding === 0);
     }
+    // A guess read from the opening burst's first refusal heard, once the burst is all answered.
+    reguessFromBurst(parts.decisions, at, parts);
     if (speed !== 'grow' && verdict !== 'closure-late') {
       this.#refusalPause ??= new RefusalPause();
       const pace = { minPauseMs: this.#s.minPauseMs, rate: this.rate, granted: meter };

@@ -92,7 +92,8 @@ export function cutOnRefusal(
   // is no lower (lower, the capacity fell while it probed).
   const held = learned.ceiling * (1 - learned.margin);
   const proven = probing && prober.heldUncut && (measured?.ceiling ?? 0) >= held;
-  const lowest = lowestCeiling(sample, current, measured !== undefined, learned, probing, proven);
+  const met = meter.openingBurst.met(sample);
+  const lowest = lowestCeiling(met, current, measured !== undefined, learned, probing, proven);
   const floor = Math.max(settings.minRate, lowest);
   // A penalty met again after the same count reads what the server granted over both spells and
   // the block between: not recounted by send time (the spells were sent faster than granted).
@@ -183,6 +184,9 @@ export function cutOnRefusal(
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }
   decisions.ceiling = ceiling;
+  const unpaced = current === Infinity;
+  // A guess from nothing read from a refusal of the opening burst is read again once it is answered.
+  if (unpaced && measured === undefined) meter.openingBurst.guessed(sample, ceiling);
   const holdMs = speed === 'cut-hard' ? settings.overloadHoldMs : settings.minHoldMs;
   const rttMs = at - sample.sentAt;
   decisions.holdUntil = Math.max(decisions.holdUntil, at + Math.max(holdMs, HOLD_RTTS * rttMs));
@@ -191,7 +195,6 @@ export function cutOnRefusal(
   // that probe climbs steeply from three or more in flight (see RateParts.guess).
   // One read from the unpaced slow start's own sends is only a lower bound
   // (see `UNPACED_READING`): checked soon as well, climbing as a gentle guess's.
-  const unpaced = current === Infinity;
   // A cut at the held rate measures what a lower bound's check was to find: its probe's worth goes.
   if (!probing && parts.guess === UNPACED_READING) prober.forgoGuessCheck();
   // A lower bound read from the slow start's sends is not checked at once after a penalty: that
@@ -199,6 +202,30 @@ export function cutOnRefusal(
   const checked = measured === undefined || (unpaced && penaltyMs === 0);
   prober.openBudget(at, checked ? 1 : 0);
   parts.guess = firstGuess(unpaced, measured !== undefined, ceiling, meter, at);
+}
+
+/**
+ * A ceiling guessed from a refusal of the opening burst before the burst was
+ * all answered is read again once it is, one correction at most (see
+ * `OpeningBurst`): in send order it reads what the guess read, and no
+ * decision follows; out of order, what the burst met. Only a guess still held
+ * before its check: once the hold is over, the probe that checks the guess
+ * reads the capacity from sends. On second-long pages the burst's last answer
+ * comes after that (s1 #128, a 1.1 req/s window, 1.6 s pages: read at 2 from
+ * four sent as its check began, refused as it climbed, the pauses doubled and
+ * the rate was cut to 0.5; s2 #137, a bucket's guess raised under its probe).
+ */
+export function reguessFromBurst(decisions: RateDecisions, at: number, parts: CutParts): void {
+  const { meter, settings } = parts;
+  const reread = meter.openingBurst.reread(decisions.ceiling);
+  if (reread === undefined || !fromNothing(parts.guess) || at >= decisions.holdUntil) return;
+  decisions.ceiling = Math.max(settings.minRate, reread);
+  parts.guess = firstGuess(true, false, decisions.ceiling, meter, at);
+}
+
+/** Whether a ceiling guess was read from nothing (refused before anything was measured). */
+function fromNothing(guess: CeilingGuess): boolean {
+  return guess !== 'none' && guess !== UNPACED_READING;
 }
 
 /**
@@ -273,7 +300,8 @@ const UNPACED_READING: CeilingGuess = 'bound';
  * refusal before it; a refusal at the held rate lowers it by at most half (a
  * reading taken across a pause or at a slow pace can be far too low, and the
  * next probe may be a long way off); refused before anything was `measured`
- * (a burst limit met at once), as many per second as were in flight — a guess
+ * (a burst limit met at once), as many per second as it `met` (see
+ * `OpeningBurst.met`: its count at send, in flight) — a guess
  * the first probes soon correct. `proven`: the rate held before the probe drew
  * no cut since the last refused probe, so the probe leaves the ceiling it
  * started from (a slow scope's recount, a few requests counted over the
@@ -281,14 +309,14 @@ const UNPACED_READING: CeilingGuess = 'bound';
  * probe ratcheted a refusal-free rate down).
  */
 export function lowestCeiling(
-  sample: Sample,
+  met: number,
   current: number,
   measured: boolean,
   learned: LearnedCeiling,
   probing: boolean,
   proven = false,
 ): number {
-  if (current === Infinity) return measured ? 0 : sample.inflight;
+  if (current === Infinity) return measured ? 0 : met;
   if (probing) return proven ? learned.ceiling : learned.ceiling * (1 - learned.margin);
   return current * HELD_CUT;
 }

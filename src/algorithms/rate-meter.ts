@@ -3,6 +3,7 @@ import { NEVER } from './congestion.js';
 import { DecayingCount } from './decaying-count.js';
 import { FirstRefusal } from './first-refusal.js';
 import { LatestPause } from './latest-pause.js';
+import { OpeningBurst } from './opening-burst.js';
 import type { RateMeterState } from './rate-meter-state.js';
 import type { Sample } from './sample.js';
 import { SentTimes } from './sent-times.js';
@@ -53,6 +54,8 @@ export class RateMeter {
   readonly pauses = new LatestPause();
   /** How the sends just after the first refused one were answered. */
   readonly firstRefusal = new FirstRefusal();
+  /** The sends made before the first answer, and what their refusals say they met. */
+  readonly openingBurst = new OpeningBurst();
   /**
    * The refusal that began a cap on trial, what was accepted then, and whether
    * a refusal refuted the trial since; until the rate is paced (not saved).
@@ -105,6 +108,7 @@ export class RateMeter {
     this.#lastAt = Math.max(this.#lastAt, at);
     this.#rescale(rate);
     this.firstRefusal.onSample(sample);
+    this.openingBurst.onSample(sample);
     if (sample.capTrial === 'begins') {
       this.#trial = { refusal: sample, accepted: this.accepted(at), refuted: false };
     } else if (sample.capTrial === 'refuted' && this.#trial) this.#trial.refuted = true;

@@ -80,6 +80,24 @@ describe('ScopeController', () => {
     expect(admittedAt[0]).toBe(1050);
   });
 
+  it('guesses a rate once from a burst the network reordered, and reads it again once when all is in', async () => {
+    const { clock, controller, recorder } = setup(4);
+    const permits = await Promise.all([1, 2, 3, 4].map(() => controller.admit()));
+    await clock.advance(5);
+    permits[0]?.report(throttled(1000)); // the first send reached the server last: refused
+    expect(recorder.filter('rate')).toHaveLength(1); // a guess from one in flight, as in send order
+    const guessed = controller.rate;
+    for (const p of permits.slice(1)) {
+      await clock.advance(100);
+      p.report(ok);
+    }
+    // All in: three granted of four. One more decision, and only when the last answer is in.
+    const rates = recorder.filter('rate');
+    expect(rates).toHaveLength(2); // on main 3fb7286: 1, the guess held
+    expect(rates[1]?.t).toBe(305);
+    expect(controller.rate).toBeCloseTo(4 * guessed, 6);
+  });
+
   it('cuts the limit to what the server took when it refuses a concurrency it never accepted', async () => {
     // A rate that does not probe in this short run (a probe's refusal is not the cap's).
     const { clock, controller } = setup(4, { rate: new AdaptiveRate({ minHoldMs: 60_000 }) });
