@@ -246,7 +246,6 @@ export class AdaptiveRate implements RatePolicy {
     if (held === Infinity) return;
     parts.recountsIfAny?.forget();
     const rate = Math.max(this.#s.minRate, rateAfterLongClosure(closure, held));
-    parts.meter.pauses.settled(rate);
     if (rate < held) decisions.ceiling = rate / (1 - decisions.margin);
   }
 

@@ -11,23 +11,6 @@ const LONG_CLOSURE_MS = 20_000;
 /** A long closure lowers the rate that tripped it to this share of it. */
 const PENALTY_CUT = 0.7;
 
-/**
- * A long closure tripped at no more than the rate the long closure before it
- * left lowers that rate to this share of it: the earlier closure's cut did not
- * reach under the limit, and each closure costs as long again (a block of two
- * minutes is half a four-minute run). Cutting by 0.7 each time, a 10 s window
- * of 78.8 r/s behind a two-minute block (field seed 11 #97) was blocked at
- * 219, then 153, then 107 r/s: three blocks were the run.
- */
-const PENALTY_CUT_AGAIN = 0.5;
-
-/**
- * A rate this much over the one a long closure left is still that rate (the
- * held rate read back through the margin), not a probe above it: a probe's
- * first step is 5 %.
- */
-const HELD_SLACK = 0.025;
-
 /** What a long closure says once the server reopened (see {@link ClosureSpan.reopened}). */
 export interface LongClosure {
   /** How long the server stayed closed, ms. */
@@ -41,12 +24,6 @@ export interface LongClosure {
   readonly cycleRate: number;
   /** The highest rate sent at when the refusals that began it came, requests/s (`Infinity`: unpaced). */
   readonly trippedRate: number;
-  /**
-   * Whether it was tripped at no more than the rate the long closure before
-   * it left (see {@link ClosureSpan.settled}), no probe above it: that
-   * closure's cut was not enough.
-   */
-  readonly again: boolean;
 }
 
 /**
@@ -66,8 +43,6 @@ export class ClosureSpan {
   #acceptedInCycle = 0;
   /** The highest rate of a refusal since a send after the latest pause was accepted. */
   #trippedRate: number | undefined;
-  /** The rate held after the latest long closure, requests/s (undefined: none yet). */
-  #settledRate: number | undefined;
 
   /**
    * @param firstSentAt when the scope's first accepted request was sent, ms (NaN: none yet).
@@ -112,14 +87,7 @@ export class ClosureSpan {
     this.#closedFrom = undefined;
     this.#cycleFrom = sentAt;
     this.#acceptedInCycle = 1;
-    if (closedMs < LONG_CLOSURE_MS) return undefined;
-    const again = trippedRate <= (this.#settledRate ?? 0) * (1 + HELD_SLACK);
-    return { closedMs, cycleRate, trippedRate, again };
-  }
-
-  /** Notes the rate held after the long closure just reported, requests/s. */
-  settled(rate: number): void {
-    this.#settledRate = rate;
+    return closedMs >= LONG_CLOSURE_MS ? { closedMs, cycleRate, trippedRate } : undefined;
   }
 }
 
@@ -127,13 +95,11 @@ export class ClosureSpan {
  * The rate to hold after a long closure, requests/s, from the rate `held`
  * now: the rate that tripped it (the held one, where that is unknown) cut by
  * {@link PENALTY_CUT} — a penalty says it was over the limit, however its
- * refusals were judged — or by {@link PENALTY_CUT_AGAIN} when it came again
- * under the rate that tripped the closure before it, but to no less than what
- * the whole cycle granted (a window that closes at its boundary grants that
- * much at any rate above it, and bursting it costs nothing), and never above `held`.
+ * refusals were judged — but to no less than what the whole cycle granted (a
+ * window that closes at its boundary grants that much at any rate above it,
+ * and bursting it costs nothing), and never above `held`.
  */
 export function rateAfterLongClosure(closure: LongClosure, held: number): number {
   const tripped = Number.isFinite(closure.trippedRate) ? closure.trippedRate : held;
-  const cut = closure.again ? PENALTY_CUT_AGAIN : PENALTY_CUT;
-  return Math.min(held, Math.max(tripped * cut, closure.cycleRate));
+  return Math.min(held, Math.max(tripped * PENALTY_CUT, closure.cycleRate));
 }

@@ -209,11 +209,6 @@ export class LatestPause {
     return this.#span?.reopened(sentAt, this.end);
   }
 
-  /** Notes the rate held after the long closure {@link LatestPause.reopened} reported, requests/s. */
-  settled(rate: number): void {
-    this.#span?.settled(rate);
-  }
-
   /** The closure span, created at the first need with the cycle so far. */
   #closureSpan(): ClosureSpan {
     this.#span ??= new ClosureSpan(this.#firstAcceptedAt, this.#accepted);
