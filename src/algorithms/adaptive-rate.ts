@@ -247,9 +247,9 @@ export class AdaptiveRate implements RatePolicy {
     prober.setProbe(undefined);
     const held = learnedRate(parts);
     if (held === Infinity) return;
-    prober.onPause(closurePriceMs(closure, held));
     parts.recountsIfAny?.forget();
     const rate = Math.max(this.#s.minRate, rateAfterLongClosure(closure, held));
+    prober.onPause(closurePriceMs(closure, rate));
     if (rate < held) decisions.ceiling = rate / (1 - decisions.margin);
   }
 

@@ -107,11 +107,13 @@ export function rateAfterLongClosure(closure: LongClosure, held: number): number
 }
 
 /**
- * What a long closure cost, ms of the rate `held` after it: the time of its
- * whole cycle that went ungranted at `held` (what `held` would have sent over
- * the cycle, less what the cycle granted, per `held`). A window that closes at
- * its boundary grants its count whatever was sent over it: nothing lost; a
- * penalty box grants nothing while it blocks: about the block's length.
+ * What a long closure cost, ms at the rate `held` after it (see
+ * {@link rateAfterLongClosure}): the time of its whole cycle that went
+ * ungranted at that rate (what `held` would have sent over the cycle, less
+ * what the cycle granted, per `held`). A window that closes at its boundary
+ * grants its count whatever was sent over it, and the rate held after it is no
+ * lower than that grant: nothing lost. A penalty box grants nothing while it
+ * blocks: about the block's length.
  */
 export function closurePriceMs(closure: LongClosure, held: number): number {
   return closure.cycleMs * Math.max(0, 1 - closure.cycleRate / held);
