@@ -21,4 +21,11 @@ describe('closurePriceMs', () => {
     // boundary: 3,000 granted over five windows, more than the held rate would have sent.
     expect(closurePriceMs(closure(20_000, 300_000, 3000), 9.5)).toBe(0);
   });
+
+  it('prices nothing where the rate after the cut is what the cycle granted', () => {
+    // A minute's sliding log probed far over (family seed 1 #95): the cut lands on the cycle's
+    // grant, which the log gives at any rate above it.
+    const probed = closure(28_000, 64_000, 22_500);
+    expect(closurePriceMs(probed, probed.cycleRate)).toBe(0);
+  });
 });
