@@ -8,7 +8,7 @@ import { rateSnapshot, restoreRate } from './adaptive-rate-snapshot.js';
 import type { AdaptiveRateState } from './adaptive-rate-state.js';
 import { cutOnRefusal, reguessFromBurst } from './ceiling-cut.js';
 import type { ClockReading } from './clock-reading.js';
-import { type LongClosure, rateAfterLongClosure } from './closure-span.js';
+import { closurePriceMs, type LongClosure, rateAfterLongClosure } from './closure-span.js';
 import { speedOf } from './congestion.js';
 import { FreeProbeAftermath, namesNoPause } from './free-probe.js';
 import { learnedRate, learnedRateIdle } from './learned-rate.js';
@@ -237,7 +237,10 @@ export class AdaptiveRate implements RatePolicy {
    * After a long closure (see `ClosureSpan`): the rate that tripped it comes down (see
    * {@link rateAfterLongClosure}; a pending recount, of the burst that tripped it, is dropped),
    * and no probe starts for as long again as the server stayed closed — a probe's refusal may
-   * cost another closure as long.
+   * cost another closure as long. What the closure lost (see {@link closurePriceMs}; its pauses,
+   * which found the server closed, billed nothing) is the congestion event's price: a probe that
+   * tripped it pays for it, and the next waits until the budget has earned that much (an
+   * expensive refusal permits rare probes).
    */
   #afterLongClosure(closure: LongClosure): void {
     const parts = this.#used();
@@ -248,6 +251,7 @@ export class AdaptiveRate implements RatePolicy {
     if (held === Infinity) return;
     parts.recountsIfAny?.forget();
     const rate = Math.max(this.#s.minRate, rateAfterLongClosure(closure, held));
+    prober.onPause(closurePriceMs(closure, rate));
     if (rate < held) decisions.ceiling = rate / (1 - decisions.margin);
   }
 

@@ -15,6 +15,8 @@ const PENALTY_CUT = 0.7;
 export interface LongClosure {
   /** How long the server stayed closed, ms. */
   readonly closedMs: number;
+  /** How long the whole cycle lasted, ms: from the previous reopening (or the first acceptance) to this one. */
+  readonly cycleMs: number;
   /**
    * What the server granted over the whole cycle, requests/s: the sends it
    * accepted from the previous reopening (or the first acceptance) up to this
@@ -87,7 +89,7 @@ export class ClosureSpan {
     this.#closedFrom = undefined;
     this.#cycleFrom = sentAt;
     this.#acceptedInCycle = 1;
-    return closedMs >= LONG_CLOSURE_MS ? { closedMs, cycleRate, trippedRate } : undefined;
+    return closedMs >= LONG_CLOSURE_MS ? { closedMs, cycleMs, cycleRate, trippedRate } : undefined;
   }
 }
 
@@ -102,4 +104,17 @@ export class ClosureSpan {
 export function rateAfterLongClosure(closure: LongClosure, held: number): number {
   const tripped = Number.isFinite(closure.trippedRate) ? closure.trippedRate : held;
   return Math.min(held, Math.max(tripped * PENALTY_CUT, closure.cycleRate));
+}
+
+/**
+ * What a long closure cost, ms at the rate `held` after it (see
+ * {@link rateAfterLongClosure}): the time of its whole cycle that went
+ * ungranted at that rate (what `held` would have sent over the cycle, less
+ * what the cycle granted, per `held`). A window that closes at its boundary
+ * grants its count whatever was sent over it, and the rate held after it is no
+ * lower than that grant: nothing lost. A penalty box grants nothing while it
+ * blocks: about the block's length.
+ */
+export function closurePriceMs(closure: LongClosure, held: number): number {
+  return closure.cycleMs * Math.max(0, 1 - closure.cycleRate / held);
 }
