@@ -39,7 +39,8 @@ export interface BreakerOptions {
    * breaker stays open for cooldown × (1 ± jitter/2), drawn at random, so a
    * fleet's probes spread out and never fall in step with a server that flaps
    * on a period (every probe in its down spell). Never beyond `maxCooldownMs`,
-   * nor sooner than a Retry-After asked for.
+   * nor sooner than a Retry-After asked for. A Retry-After is not spread: the
+   * server chose that time, so a pause it named ends when it said.
    * @default 1
    */
   jitter?: number;
@@ -89,12 +90,12 @@ export interface BreakerOutcome {
 /**
  * The breaker's decisions as a pure state machine: outcomes and times in,
  * state out. It opens after `threshold` strikes (failures: a refusal is
- * none) with no success between, for max(cooldown, Retry-After), or on a long
- * Retry-After, for the Retry-After; spread by jitter either way and at most
- * `maxCooldownMs`. Then it is half-open: one probe decides — success closes
- * it, failure reopens it with a longer cooldown, a refusal reopens it for its
- * long Retry-After or else closes it (the server is up: the rate's pauses
- * take over). Parking callers is {@link BreakerGate}'s job.
+ * none) with no success between, for max(cooldown spread by jitter,
+ * Retry-After), or on a long Retry-After, for the Retry-After (never spread:
+ * the server named it); at most `maxCooldownMs` either way. Then it is
+ * half-open: one probe decides — success closes it, failure reopens it with a
+ * longer cooldown, a refusal reopens it for its long Retry-After or else closes
+ * it (the server is up: the rate's pauses take over). Parking callers is {@link BreakerGate}'s job.
  */
 export class BreakerPolicy {
   readonly #settings: BreakerSettings;
@@ -186,17 +187,25 @@ export class BreakerPolicy {
     return outcome.retryAfterMs > 0 && outcome.retryAfterMs >= this.#settings.openOnRetryAfterMs;
   }
 
-  /** Opens for max(cooldown, Retry-After) — or for the Retry-After alone when `pauseOnly`. */
+  /**
+   * Opens for max(jittered cooldown, Retry-After) — or for the Retry-After alone
+   * when `pauseOnly`. Only the breaker's own cooldown is jittered: a pause the
+   * server named ends when the server said, never later.
+   */
   #open(at: number, retryAfterMs = 0, pauseOnly = false): void {
-    const { maxCooldownMs, jitter } = this.#settings;
+    const { maxCooldownMs } = this.#settings;
     // A Retry-After longer than the longest cooldown does not keep the breaker open longer.
     const asked = Math.min(retryAfterMs, maxCooldownMs);
-    const base = pauseOnly ? asked : Math.max(this.#s.cooldownMs, asked);
-    const drawn = base * (1 + jitter * (this.#random.next() - 0.5));
+    const cooled = pauseOnly ? 0 : this.#jittered(this.#s.cooldownMs);
     this.#s.state = 'open';
     this.#s.openedAt = at;
-    this.#s.openUntil = at + Math.min(Math.max(drawn, asked), maxCooldownMs);
+    this.#s.openUntil = at + Math.min(Math.max(cooled, asked), maxCooldownMs);
     this.#s.strikes = 0;
+  }
+
+  /** The cooldown spread by jitter: cooldown × (1 ± jitter/2), drawn at random. */
+  #jittered(cooldownMs: number): number {
+    return cooldownMs * (1 + this.#settings.jitter * (this.#random.next() - 0.5));
   }
 
   #close(): void {

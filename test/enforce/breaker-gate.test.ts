@@ -135,6 +135,30 @@ describe('BreakerPolicy + BreakerGate', () => {
     const asked = Array.from({ length: 50 }, (_, seed) => opened(seed, 1000));
     expect(Math.min(...asked)).toBeGreaterThanOrEqual(1000);
   });
+
+  it('ends a pause the server named when it said, whatever the jitter', () => {
+    const policy = (seed: number) =>
+      new BreakerPolicy(seededRandom(seed), { cooldownMs: 1000, threshold: 1, jitter: 2 });
+    for (let seed = 0; seed < 50; seed++) {
+      // A long Retry-After opens it by itself: open exactly as long as asked.
+      const paused = policy(seed);
+      paused.onOutcome({ sentAt: 0, at: 10, effect: 'refusal', probe: false, retryAfterMs: 8000 });
+      expect(paused.openUntil - 10).toBe(8000);
+      // Its probe refused again with a long Retry-After: reopened exactly as long as asked.
+      paused.onOutcome({
+        sentAt: 8010,
+        at: 8020,
+        effect: 'refusal',
+        probe: true,
+        retryAfterMs: 6000,
+      });
+      expect(paused.openUntil - 8020).toBe(6000);
+      // Failures asking longer than the cooldown: the ask, not the ask spread by jitter.
+      const failed = policy(seed);
+      failed.onOutcome({ sentAt: 0, at: 10, effect: 'failure', probe: false, retryAfterMs: 3000 });
+      expect(failed.openUntil - 10).toBe(3000);
+    }
+  });
 });
 
 describe('BreakerGate restored from a saved state', () => {
