@@ -144,14 +144,22 @@ function integrationOutput(code: string): RegExp {
 const STANDALONE = /^ratewise (probe|diagnose|bench) /;
 
 /**
- * The README's command-line tour, split in two so each half has its own time limit on a
- * loaded machine: the crawl and what reads its files (`standalone` false), or the rest.
+ * Runs half of the README's command-line tour in a folder of its own (`name`),
+ * split so each half has its own time limit on a loaded machine: the crawl and
+ * what reads its files (`standalone` false), or the rest. Resolves with the
+ * folder, each command's output, and `said(start)`: the output of the first
+ * command that starts with `start`.
  */
-function cliTour(standalone: boolean): string {
+async function runCliTour(standalone: boolean, name: string) {
   const block = blocks.find((b) => b.lang === 'sh' && /ratewise crawl /.test(b.code)) as Block;
-  return commands(block.code)
+  const code = commands(block.code)
     .filter((line) => STANDALONE.test(line) === standalone)
     .join('\n');
+  const cwd = join(dir, name);
+  mkdirSync(cwd);
+  const out = await runShell(code, cwd);
+  const said = (start: string) => [...out].find(([line]) => line.startsWith(start))?.[1] ?? '';
+  return { cwd, out, said };
 }
 
 function jsonLines(path: string): Record<string, unknown>[] {
@@ -230,10 +238,7 @@ describe('README', () => {
   }, 60_000);
 
   it('command line: crawl, resume, analyze and report do what they say', async () => {
-    const cwd = join(dir, 'cli');
-    mkdirSync(cwd);
-    const out = await runShell(cliTour(false), cwd);
-    const said = (start: string) => [...out].find(([line]) => line.startsWith(start))?.[1] ?? '';
+    const { cwd, said } = await runCliTour(false, 'cli');
 
     const urls = readFileSync(join(cwd, 'urls.txt'), 'utf8').trim().split('\n');
     const results = jsonLines(join(cwd, 'results.jsonl'));
@@ -269,10 +274,7 @@ describe('README', () => {
   }, 120_000);
 
   it('command line: probe, diagnose and bench do what they say', async () => {
-    const cwd = join(dir, 'cli-tools');
-    mkdirSync(cwd);
-    const out = await runShell(cliTour(true), cwd);
-    const said = (start: string) => [...out].find(([line]) => line.startsWith(start))?.[1] ?? '';
+    const { out, said } = await runCliTour(true, 'cli-tools');
     expect(said('ratewise probe')).toMatch(/verdict: \w+/);
     expect(said('ratewise diagnose')).toMatch(/\nVerdict: /);
     const benches = [...out].filter(([line]) => line.startsWith('ratewise bench'));
