@@ -69,10 +69,14 @@ export class CapTrial {
   #resumed = false;
   readonly #noise = new CountNoise();
   readonly #blind: boolean;
+  /** A blind trial's burst granted so far: more than the cap refute it. */
+  #burstGranted = 0;
+  /** When the latest refusal a blind trial counted one past the cap came back: sends made before are its clump. */
+  #countedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * @param blind whether the trial is opened by a refusal before any success
-   * (see `opensBlindTrial`): then any success past the cap refutes it, the
+   * (see `blindTrialCount`): then any success past the cap refutes it, the
    * check too — the refusal came from a limit's burst, not a cap of what was
    * in flight, and the rate is to read it as its own.
    */
@@ -124,7 +128,7 @@ export class CapTrial {
     if (this.#doubtRefutes(sample)) return 'refuted';
     // A blind trial's burst was sent at one to four in flight: a cap refuses none at or under it.
     if (inflight > this.#cap || (sentAt <= this.#since && !this.#blind)) return 'cap';
-    const noisy = this.#noiseVerdict(sample);
+    const noisy = this.#blind ? this.#blindNoiseVerdict(sample) : this.#noiseVerdict(sample);
     if (noisy !== undefined) return noisy;
     this.#state = 'over';
     this.#refute(sample.at);
@@ -144,8 +148,11 @@ export class CapTrial {
     this.#after?.onSample(sample);
     if (this.#doubtRefutes(sample)) return 'refuted';
     if (sample.sentAt > this.#since) this.#resumed = true;
-    if (sample.inflight <= this.#cap) return undefined;
     const burst = sample.sentAt <= this.#since;
+    if (this.#blind && burst) return this.#burstAccepted(sample);
+    if (sample.inflight <= this.#cap) return undefined;
+    // Out with a refusal a blind trial counted past the cap: the one of the two the server took first.
+    if (this.#blind && sample.sentAt < this.#countedAt) return 'held';
     // Sent with a refusal that lowered the cap, it reached the server before that one.
     if ((burst || sample.sentAt <= this.#loweredSent) && this.#after?.open === true) {
       this.#doubted = true;
@@ -154,6 +161,24 @@ export class CapTrial {
     this.#state = 'over';
     if (this.#blind || burst) this.#refute(sample.at);
     return this.#refuted ? 'refuted' : undefined;
+  }
+
+  /**
+   * A success of the burst a blind trial's refusal came in: the refusal was
+   * counted as that burst (see `blindTrialCount`), which reaches the server in
+   * any order, so the burst's successes are judged by number, not by their
+   * counts at send — a cap grants no more of them than it holds. One past the
+   * cap by its count leaves the cap on trial (`held`); one more than the cap
+   * holds refutes it.
+   */
+  #burstAccepted(sample: Sample): 'refuted' | 'held' | undefined {
+    this.#burstGranted += 1;
+    if (this.#burstGranted > this.#cap) {
+      this.#state = 'over';
+      this.#refute(sample.at);
+      return 'refuted';
+    }
+    return sample.inflight > this.#cap ? 'held' : undefined;
   }
 
   /**
@@ -176,6 +201,25 @@ export class CapTrial {
     this.#cap -= 1;
     this.#loweredSent = Math.max(this.#loweredSent, refusal.sentAt);
     return 'lowered';
+  }
+
+  /**
+   * How a blind trial's refusal at no more in flight than the cap, sent since
+   * it began, stands under timing noise: one that met more than the cap as it
+   * came back (see {@link CountNoise.refusedCount}) is the cap's — the check
+   * goes out with the send that replaces an answered one, and either may reach
+   * the server last. A blind trial has no sends after its refusal to vouch for
+   * it (see `BurstAfterRefusal`); that it met more than the cap is its own
+   * evidence; it is counted one past the cap. Undefined: the trial's exact
+   * rules judge.
+   */
+  #blindNoiseVerdict(refusal: Sample): 'cap' | undefined {
+    if (refusal.sentAt <= this.#since || this.#noise.refusedCount(refusal) <= this.#cap)
+      return undefined;
+    // Counted at what it met, one past the cap: the concurrency limit reads the cap from it.
+    refusal.inflight = this.#cap + 1;
+    this.#countedAt = Math.max(this.#countedAt, refusal.at);
+    return 'cap';
   }
 
   /**

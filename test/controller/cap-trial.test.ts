@@ -56,6 +56,48 @@ describe('CapTrial', () => {
     expect(burst.judge(refused(31, 0, 1), true, 0)).toBe('refuted');
   });
 
+  it('judges a blind trial’s burst successes by number, not by their counts at send', () => {
+    // The opening burst reaches the server in any order: a cap of three grants three of four,
+    // whichever were counted past it as they left.
+    const blind = new CapTrial(true);
+    expect(blind.judge(refused(30, 0, 4), true, 0)).toBe('tentative');
+    expect(blind.onAccepted(accepted(0, 4))).toBe('held');
+    expect(blind.onAccepted(accepted(0, 2))).toBeUndefined();
+    expect(blind.onAccepted(accepted(0, 1))).toBeUndefined();
+    expect(blind.refuted).toBe(false);
+    expect(blind.onAccepted(accepted(0, 3))).toBe('refuted');
+  });
+
+  it('reads a blind trial’s refusal at the cap that met more as it came back, under timing noise, as the cap’s', () => {
+    const noisy = new CapTrial(true);
+    noisy.judge(refused(30, 0, 4), true, 0);
+    noisy.onAccepted(accepted(0, 1)); // pages take 100 ms
+    // The check and the send replacing an answered one leave together; the one counted 3 came last.
+    const check = sample({
+      at: 2010,
+      sentAt: 2000,
+      kind: 'throttled',
+      inflight: 3,
+      outstanding: 3,
+    });
+    expect(noisy.judge(check, true, 3)).toBe('cap');
+    expect(check.inflight).toBe(4);
+    expect(noisy.onAccepted(accepted(2000, 4))).toBe('held');
+    expect(noisy.refuted).toBe(false);
+    // Answered at once (no noise), the same count is exact: a rate limit's refusal under the cap.
+    const exact = new CapTrial(true);
+    exact.judge(refused(30, 0, 4), true, 0);
+    exact.onAccepted(accepted(0, 1));
+    const inOrder = sample({
+      at: 2000,
+      sentAt: 2000,
+      kind: 'throttled',
+      inflight: 3,
+      outstanding: 3,
+    });
+    expect(exact.judge(inOrder, true, 3)).toBe('refuted');
+  });
+
   it('holds refusals past the cap as the cap’s until a success past it or a refusal under it', () => {
     const check = begun();
     expect(check.judge(refused(2000, 1900, 10), true, 9)).toBe('cap');
