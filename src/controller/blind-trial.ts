@@ -18,30 +18,18 @@ const BLIND_TRIAL_INFLIGHT = 4;
 const BLIND_TRIAL_PAUSE_MS = 1000;
 
 /**
- * The count at which the scope's first refusal, come before any success
- * (`sample`: the first round trip's burst refused, its successes not yet in),
- * opens a cap on trial ({@link CapTrial}) — undefined where it leaves the rate
- * a guess from what was in flight. Refused at the fourth of four sent at once,
- * a concurrency cap of three and a limit of burst three look the same; read as
- * a rate, the cap was guessed at three or four requests a second and its rate
- * climbed to the cap's throughput only by refusals the rate took for its own
- * (held at two thirds of it, or reached in 5-14 s). On trial, a cap is held
- * from the pause's end and confirmed by its check; a rate limit refutes it as
- * sending resumes, or by a success past the cap (see `CapTrial`'s blind trial).
- *
- * The count is what the refusal met in either order: every request out when
- * the scope's first answer comes back was sent before it, in one burst, and
- * reaches the server in any order — a cap of three refuses whichever of four
- * arrives last, whatever its own count was as it left. So with the trial's
- * threshold out (the refusal and the `outstanding` others) the refusal counts
- * at least the threshold, and the trial tries the smallest cap it opens at.
- * Sent in order (no timing noise) the refused one is the burst's last past the
- * limit and its own count says as much; a limit of burst one or two refuses the
- * burst's next sends too, at no more than that cap, which refute the trial at once.
+ * Whether the scope's first refusal, come before any success (`sample`: the
+ * first round trip's burst refused, its successes not yet in), opens a cap on
+ * trial ({@link CapTrial}) rather than leave the rate a guess from what was in
+ * flight. Refused at the fourth of four sent at once, a concurrency cap of
+ * three and a limit of burst three look the same; read as a rate, the cap was
+ * guessed at three or four requests a second and its rate climbed to the cap's
+ * throughput only by refusals the rate took for its own (held at two thirds of
+ * it, or reached in 5-14 s). On trial, a cap is held from the pause's end and
+ * confirmed by its check; a rate limit refutes it as sending resumes, or by a
+ * success past the cap (see `CapTrial`'s blind trial).
  */
-export function blindTrialCount(sample: Sample): number | undefined {
+export function opensBlindTrial(sample: Sample): boolean {
   const asked = sample.signal.retryAfterMs ?? 0;
-  const burst = Math.min((sample.outstanding ?? 0) + 1, BLIND_TRIAL_INFLIGHT);
-  const count = Math.max(sample.inflight, burst);
-  return count >= BLIND_TRIAL_INFLIGHT && asked <= BLIND_TRIAL_PAUSE_MS ? count : undefined;
+  return sample.inflight >= BLIND_TRIAL_INFLIGHT && asked <= BLIND_TRIAL_PAUSE_MS;
 }

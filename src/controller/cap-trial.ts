@@ -69,14 +69,12 @@ export class CapTrial {
   #resumed = false;
   readonly #noise = new CountNoise();
   readonly #blind: boolean;
-  /** A blind trial's burst granted so far: more than the cap refute it. */
-  #burstGranted = 0;
   /** When the latest refusal a blind trial counted one past the cap came back: sends made before are its clump. */
   #countedAt = Number.NEGATIVE_INFINITY;
 
   /**
    * @param blind whether the trial is opened by a refusal before any success
-   * (see `blindTrialCount`): then any success past the cap refutes it, the
+   * (see `opensBlindTrial`): then any success past the cap refutes it, the
    * check too — the refusal came from a limit's burst, not a cap of what was
    * in flight, and the rate is to read it as its own.
    */
@@ -148,11 +146,10 @@ export class CapTrial {
     this.#after?.onSample(sample);
     if (this.#doubtRefutes(sample)) return 'refuted';
     if (sample.sentAt > this.#since) this.#resumed = true;
-    const burst = sample.sentAt <= this.#since;
-    if (this.#blind && burst) return this.#burstAccepted(sample);
     if (sample.inflight <= this.#cap) return undefined;
     // Out with a refusal a blind trial counted past the cap: the one of the two the server took first.
     if (this.#blind && sample.sentAt < this.#countedAt) return 'held';
+    const burst = sample.sentAt <= this.#since;
     // Sent with a refusal that lowered the cap, it reached the server before that one.
     if ((burst || sample.sentAt <= this.#loweredSent) && this.#after?.open === true) {
       this.#doubted = true;
@@ -161,24 +158,6 @@ export class CapTrial {
     this.#state = 'over';
     if (this.#blind || burst) this.#refute(sample.at);
     return this.#refuted ? 'refuted' : undefined;
-  }
-
-  /**
-   * A success of the burst a blind trial's refusal came in: the refusal was
-   * counted as that burst (see `blindTrialCount`), which reaches the server in
-   * any order, so the burst's successes are judged by number, not by their
-   * counts at send — a cap grants no more of them than it holds. One past the
-   * cap by its count leaves the cap on trial (`held`); one more than the cap
-   * holds refutes it.
-   */
-  #burstAccepted(sample: Sample): 'refuted' | 'held' | undefined {
-    this.#burstGranted += 1;
-    if (this.#burstGranted > this.#cap) {
-      this.#state = 'over';
-      this.#refute(sample.at);
-      return 'refuted';
-    }
-    return sample.inflight > this.#cap ? 'held' : undefined;
   }
 
   /**

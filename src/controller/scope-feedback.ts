@@ -8,7 +8,7 @@ import {
 } from '../algorithms/sample.js';
 import type { Signal } from '../signal.js';
 import { AcceptedInflight } from './accepted-inflight.js';
-import { blindTrialCount } from './blind-trial.js';
+import { opensBlindTrial } from './blind-trial.js';
 import { CapEvidence } from './cap-evidence.js';
 import { CapTrial, MIN_REFUSED_INFLIGHT, type TrialVerdict } from './cap-trial.js';
 import { LatencyGuard, type LatencyGuardOptions } from './latency-guard.js';
@@ -49,7 +49,7 @@ export class ScopeFeedback {
   #overload: OverloadFilter | undefined;
   /** The in-flight counts recent successes were sent at; created with the first success. */
   #acceptedInflight: AcceptedInflight | undefined;
-  /** Created with the first success, or with a blind trial (see {@link blindTrialCount}). */
+  /** Created with the first success, or with a blind trial (see {@link opensBlindTrial}). */
   #capEvidence: CapEvidence | undefined;
   /** Created with the first success, like the evidence: the slow start's first refusal, read as a cap on trial. */
   #capTrial: CapTrial | undefined;
@@ -176,14 +176,11 @@ export class ScopeFeedback {
     return sample;
   }
 
-  /** A refusal before any success: the first opens a blind cap on trial if {@link blindTrialCount}. */
+  /** A refusal before any success: the first opens a blind cap on trial if {@link opensBlindTrial}. */
   #refusedFirst(sample: Sample): void {
     if (this.#refusedBeforeSuccess) return;
     this.#refusedBeforeSuccess = true;
-    const count = blindTrialCount(sample);
-    if (count === undefined) return;
-    // Counted as the burst it came in: what it met in either order (see `blindTrialCount`).
-    sample.inflight = count;
+    if (!opensBlindTrial(sample)) return;
     this.#capEvidence = new CapEvidence();
     this.#capTrial = new CapTrial(true);
   }

@@ -56,18 +56,6 @@ describe('CapTrial', () => {
     expect(burst.judge(refused(31, 0, 1), true, 0)).toBe('refuted');
   });
 
-  it('judges a blind trial’s burst successes by number, not by their counts at send', () => {
-    // The opening burst reaches the server in any order: a cap of three grants three of four,
-    // whichever were counted past it as they left.
-    const blind = new CapTrial(true);
-    expect(blind.judge(refused(30, 0, 4), true, 0)).toBe('tentative');
-    expect(blind.onAccepted(accepted(0, 4))).toBe('held');
-    expect(blind.onAccepted(accepted(0, 2))).toBeUndefined();
-    expect(blind.onAccepted(accepted(0, 1))).toBeUndefined();
-    expect(blind.refuted).toBe(false);
-    expect(blind.onAccepted(accepted(0, 3))).toBe('refuted');
-  });
-
   it('reads a blind trial’s refusal at the cap that met more as it came back, under timing noise, as the cap’s', () => {
     const noisy = new CapTrial(true);
     noisy.judge(refused(30, 0, 4), true, 0);
