@@ -1,17 +1,18 @@
 /** Send times kept per window to count neighbours by (past this, the latest are not kept). */
 const KEPT = 512;
 /**
- * How far apart a client stamps the sends of one burst at most, ms: a real
- * client stamps each as it admits it (four of a slow start's opening went out
- * over 9.5 ms on a loaded loopback), where the simulator stamps them at one
- * instant.
+ * How far apart a client stamps two sends of one burst at most, ms: a real
+ * client stamps each as it admits it (s3 #68's opening four went out over
+ * 9.5 ms, and over 22.8 ms in two pairs, on a loaded loopback), where the
+ * simulator stamps them at one instant.
  */
-const BURST_MS = 10;
+const BURST_MS = 50;
 
-/** An answer of a quota window: its send (when, and ours in flight just after it) and `remaining` after it. */
+/** An answer of a quota window: its send (when, and ours in flight just after it), when it came and `remaining` after it. */
 export interface Reading {
   sentAt: number;
   inflight: number;
+  at: number;
   remaining: number;
 }
 
@@ -25,19 +26,20 @@ export interface Reading {
  * ours only to within the others of its burst: its neighbours, counted here
  * among the window's answers.
  *
- * A burst is a run of sends each stamped within {@link BURST_MS} of the one
- * before, and within half the time one unit of the quota takes to renew
- * (`unitMs`, its window ÷ its limit): two sends closer than a unit cannot be
- * told apart by a smooth refill (more left after the later one needs two
- * units renewed between them), and sends paced at the quota's own rate are
- * never that close. With no unit known, only sends of one instant are of one
- * burst.
+ * A burst is a run of sends each admitted after the one before with no
+ * answer between them, within {@link BURST_MS} and within half the time one
+ * unit of the quota takes to renew (`unitMs`, its window ÷ its limit): two
+ * sends closer than a unit cannot be told apart by a smooth refill (more left
+ * after the later one needs two units renewed between them), and sends paced
+ * at the quota's own rate are never that close. With no unit known, only
+ * sends of one instant are of one burst.
  */
 export class QuotaReorder {
   /** Whether a burst was seen counted out of order. */
   #seen = false;
-  /** Send times of the window's answers read, ascending. */
+  /** Send times of the window's answers read, ascending, and their arrival times, ascending. */
   #sends: number[] = [];
+  #arrivals: number[] = [];
   /** Sends closer than this are of one burst, ms. */
   #gapMs = 0;
 
@@ -49,11 +51,15 @@ export class QuotaReorder {
   /** A new window starts with the answer `first`: its sends so far are forgotten (what was seen is kept). */
   start(first: Reading): void {
     this.#sends = [first.sentAt];
+    this.#arrivals = [first.at];
   }
 
   /** Reads one more answer of the window against `marks` (readings kept of the same window). */
   read(answer: Reading, marks: readonly Reading[]): void {
-    if (this.#sends.length < KEPT) insert(this.#sends, answer.sentAt);
+    if (this.#sends.length < KEPT) {
+      insert(this.#sends, answer.sentAt);
+      insert(this.#arrivals, answer.at);
+    }
     for (const mark of marks) if (this.#reordered(answer, mark)) this.#seen = true;
   }
 
@@ -83,11 +89,20 @@ export class QuotaReorder {
     const sends = this.#sends;
     const at = sends.indexOf(sentAt);
     if (at < 0) return undefined;
-    const close = (i: number) => (sends[i + 1] as number) - (sends[i] as number) <= this.#gapMs;
+    const close = (i: number) => this.#backToBack(sends[i] as number, sends[i + 1] as number);
     let [first, last] = [at, at];
     while (first > 0 && close(first - 1)) first--;
     while (last + 1 < sends.length && close(last)) last++;
     return { first, last };
+  }
+
+  /** Whether sends at `a` and `b` (not before it) are close enough, with no answer read between them. */
+  #backToBack(a: number, b: number): boolean {
+    if (b - a > this.#gapMs) return false;
+    const arrivals = this.#arrivals;
+    let at = arrivals.length;
+    while (at > 0 && (arrivals[at - 1] as number) > b) at--;
+    return at === 0 || (arrivals[at - 1] as number) <= a;
   }
 }
 

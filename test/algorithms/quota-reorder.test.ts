@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { QuotaReorder } from '../../src/algorithms/quota-reorder.js';
 
-const at = (sentAt: number, remaining: number, inflight = 1) => ({ sentAt, inflight, remaining });
+/** An answer sent at `sentAt`, `inflight` of ours out after it, come back a second later. */
+const at = (sentAt: number, remaining: number, inflight = 1, came = sentAt + 1000) => ({
+  sentAt,
+  inflight,
+  at: came,
+  remaining,
+});
 
 describe('QuotaReorder', () => {
   it('assumes no reordering until the server counts two sent at one instant in the other order', () => {
@@ -50,16 +56,29 @@ describe('QuotaReorder', () => {
     expect(reorder.neighbours(732.9)).toBe(3);
   });
 
-  it('joins sends each within 10 ms of the one before, not those paced further apart', () => {
+  it('joins sends each within 50 ms of the one before, not those paced further apart', () => {
+    // The same four over 22.8 ms, in two pairs (a client admitting on a loaded loopback).
     const reorder = new QuotaReorder();
     reorder.unitMs = 1000;
-    const first = at(16, 50, 3);
+    const first = at(27, 50, 3);
     reorder.start(first);
     reorder.read(at(0, 49, 1), [first]);
-    reorder.read(at(8, 48, 2), [first]);
-    reorder.read(at(30, 47, 1), [first]);
-    expect(reorder.neighbours(0)).toBe(2);
-    expect(reorder.neighbours(30)).toBe(0);
+    reorder.read(at(4, 48, 2), [first]);
+    reorder.read(at(28, 47, 4), [first]);
+    reorder.read(at(90, 46, 5), [first]);
+    expect(reorder.neighbours(0)).toBe(3);
+    expect(reorder.neighbours(90)).toBe(0);
+  });
+
+  it('does not join sends with an answer read between them: the later one followed it', () => {
+    const reorder = new QuotaReorder();
+    reorder.unitMs = 1000;
+    const first = at(20, 48, 2, 1000);
+    reorder.start(first);
+    reorder.read(at(0, 50, 1, 10), [first]); // answered at 10, before the sends at 20
+    reorder.read(at(20, 49, 3, 1010), [first]); // sent at 20 after the first, counted before it
+    expect(reorder.neighbours(20)).toBe(1);
+    expect(reorder.neighbours(0)).toBe(0);
   });
 
   it('does not join sends half a unit apart or more: a refill may come between them', () => {
