@@ -82,6 +82,7 @@ export class QuotaPace {
     if (remaining === undefined) return 0;
     const { sentAt, at, inflight } = sample;
     const tally = this.#tally;
+    tally.unitMs = this.#unitMs(end - sentAt);
     const theirs = tally.onAnswer({ sentAt, at, remaining, inflight }, end, this.#window.boundary);
     const latest = tally.latest as QuotaAnswer;
     const grant = tally.granted;
@@ -109,6 +110,14 @@ export class QuotaPace {
     const again = this.#refusedUntil !== undefined && at >= this.#refusedUntil;
     this.#refusedUntil = this.#expiresAt;
     return again;
+  }
+
+  /**
+   * The time one unit of the quota takes to renew, ms: the window over the limit or, while the
+   * window is unknown, `leftMs` (what is left of it, no longer than it); 0 while the limit is unknown.
+   */
+  #unitMs(leftMs: number): number {
+    return this.#limit >= 1 ? (this.#window.windowMs || leftMs) / this.#limit : 0;
   }
 
   /** `limit / window` in requests/s, `Infinity` while either is unknown. */

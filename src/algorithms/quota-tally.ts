@@ -63,6 +63,11 @@ export class QuotaTally {
     this.#sends = sends;
   }
 
+  /** The time one unit of the quota takes to renew (window ÷ limit), ms; 0 when unknown (see {@link QuotaReorder}). */
+  set unitMs(unitMs: number) {
+    this.#reorder.unitMs = unitMs;
+  }
+
   /** The window tallied's freshest answer (the latest sent), if any. */
   get latest(): QuotaAnswer | undefined {
     return this.#latest;

@@ -160,6 +160,19 @@ describe('QuotaPace', () => {
     expect(pace.cap(2700)).toBeCloseTo(96 / ((61_491 - 2700) / 1000), 6);
   });
 
+  it('reads no others from a burst stamped over a few ms, as a real client sends one', () => {
+    // As above, the four stamped as they were admitted, over 9.6 ms (s3 #68 on loopback: 732.9,
+    // 738.7, 741.6, 742.5 ms). On main only sends of one instant were compared: it paused here.
+    const pace = new QuotaPace();
+    const answer = quotaAnswers(pace, 60_000);
+    answer(9.6, 1491, 100, 4, 3);
+    answer(0, 1498, 99, 1, 2);
+    answer(8.7, 1599, 97, 3, 1);
+    answer(5.8, 1678, 98, 2, 0);
+    expect(answer(1700, 2700, 96, 1)).toBe(0);
+    expect(pace.cap(2700)).toBeCloseTo(96 / ((61_491 - 2700) / 1000), 6);
+  });
+
   it('still reads others past what the reordering explains', () => {
     // A quota of 101 per 10 s; two sent at once reach the server in the other order, and others
     // take 2/s: the next send, 2 s on, finds 5 fewer than our one since the first answer explains.
