@@ -13,6 +13,14 @@ export const PENALTY_MS = 10_000;
  */
 const SAME_COUNT = 1.25;
 /**
+ * A spell ended by a penalty that accepted under this share of what the spell
+ * before it accepted was refused for what the limit still counted of that one:
+ * a window that outlasts the block it guards (a sliding counter still weighing
+ * the window before) takes the rest of its count as sending resumes and is met
+ * again at once. The count it met is the spell before's.
+ */
+const REMAINDER = 0.5;
+/**
  * A spell shorter than this says nothing of a count, ms: sent that fast, it
  * was refused for its rate within any window. Nor does one as long as the
  * block before it: it outlasted the window (a block is no shorter than the
@@ -32,6 +40,8 @@ interface Spell {
   readonly from: number;
   /** Requests accepted in it. */
   readonly accepted: number;
+  /** The count the limit met by its end: what it accepted, or the spell before's where it was a remainder ({@link REMAINDER}). */
+  readonly met: number;
   /** When the pause the penalty asked ends, ms. */
   readonly resumesAt: number;
   /** The pause the penalty asked, ms. */
@@ -83,11 +93,13 @@ export class PenaltySpells {
     const accepted = acceptedTotal - this.#acceptedBy;
     this.#acceptedBy = acceptedTotal;
     const from = previous?.resumesAt ?? this.#firstSentAt;
-    this.#latest = { from, accepted, resumesAt: at + pauseMs, pauseMs };
+    const met =
+      previous !== undefined && accepted < REMAINDER * previous.met ? previous.met : accepted;
+    this.#latest = { from, accepted, met, resumesAt: at + pauseMs, pauseMs };
     const spellMs = sentAt - from;
     if (previous === undefined || !(spellMs >= MIN_SPELL_MS && spellMs < previous.pauseMs))
       return undefined;
-    if (accepted > previous.accepted * SAME_COUNT) return undefined;
+    if (accepted > previous.met * SAME_COUNT) return undefined;
     return ((previous.accepted + accepted) * 1000) / (sentAt - previous.from);
   }
 }

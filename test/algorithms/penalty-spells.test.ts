@@ -33,4 +33,28 @@ describe('PenaltySpells', () => {
     spells.onPenalty(5_000, 5_050, 10_000, 50);
     expect(spells.onPenalty(15_800, 15_850, 10_000, 90)).toBeUndefined();
   });
+  it('reads the count met before a remainder: a window still weighing the spell before the block', () => {
+    // A minute counted by a sliding counter behind a minute's block (field seed 12 #87: 2.8 a
+    // second): the block ends while the counter still weighs the spell before it, so the spell
+    // after takes only the rest of the count (22 of 171, in 0.7 s) and is blocked again; the next
+    // accepts the whole count again (155), far more than the remainder before it. That is the
+    // count met before the remainder: read over the remainder, the block and the spell,
+    // 177 over 70 s (2.53 a second), where main read nothing.
+    const spells = new PenaltySpells(0);
+    spells.onPenalty(4_712, 4_712, 60_000, 169);
+    spells.onPenalty(69_751, 69_751, 60_000, 340);
+    expect(spells.onPenalty(130_455, 130_455, 60_000, 362)).toBeUndefined();
+    expect(spells.onPenalty(199_748, 199_748, 60_000, 517)).toBeCloseTo(
+      177 / (199.748 - 129.751),
+      5,
+    );
+  });
+
+  it('still reads nothing where a spell accepted more than the count met before it', () => {
+    // 200, then a remainder of 20 (the count met stays 200), then 400: a rate over a short window.
+    const spells = new PenaltySpells(0);
+    spells.onPenalty(5_000, 5_000, 30_000, 200);
+    spells.onPenalty(36_000, 36_000, 30_000, 220);
+    expect(spells.onPenalty(70_000, 70_000, 30_000, 620)).toBeUndefined();
+  });
 });
