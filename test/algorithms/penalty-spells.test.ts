@@ -33,28 +33,38 @@ describe('PenaltySpells', () => {
     spells.onPenalty(5_000, 5_050, 10_000, 50);
     expect(spells.onPenalty(15_800, 15_850, 10_000, 90)).toBeUndefined();
   });
-  it('reads the count met before a remainder: a window still weighing the spell before the block', () => {
-    // A minute counted by a sliding counter behind a minute's block (field seed 12 #87: 2.8 a
-    // second): the block ends while the counter still weighs the spell before it, so the spell
-    // after takes only the rest of the count (22 of 171, in 0.7 s) and is blocked again; the next
-    // accepts the whole count again (155), far more than the remainder before it. That is the
-    // count met before the remainder: read over the remainder, the block and the spell,
-    // 177 over 70 s (2.53 a second), where main read nothing.
+  it('reads a remainder: the spell after a block refused for what the window still counted', () => {
+    // A minute counted by a sliding counter behind a minute's block (field seed 12 #87, 2.8 a
+    // second): 171 in 5 s, blocked; the block ends while the counter still weighs them, and the
+    // spell after takes only the rest of the count (22 in 0.7 s) before the next block. The 171 over
+    // their spell and the block after it (65 s) are what the window grants: 2.63 a second.
     const spells = new PenaltySpells(0);
     spells.onPenalty(4_712, 4_712, 60_000, 169);
     spells.onPenalty(69_751, 69_751, 60_000, 340);
-    expect(spells.onPenalty(130_455, 130_455, 60_000, 362)).toBeUndefined();
-    expect(spells.onPenalty(199_748, 199_748, 60_000, 517)).toBeCloseTo(
-      177 / (199.748 - 129.751),
-      5,
-    );
+    expect(spells.remainderRate).toBe(Number.POSITIVE_INFINITY);
+    spells.onPenalty(130_455, 130_455, 60_000, 362, 34.1);
+    expect(spells.remainderRate).toBeCloseTo(171 / (129.751 - 64.712), 5);
+    // The refusals of that block's other sends read nothing more.
+    spells.onPenalty(130_460, 130_470, 60_000, 362, 34.1);
+    expect(spells.remainderRate).toBe(Number.POSITIVE_INFINITY);
   });
 
-  it('still reads nothing where a spell accepted more than the count met before it', () => {
-    // 200, then a remainder of 20 (the count met stays 200), then 400: a rate over a short window.
+  it('reads no remainder from a spell sent faster than the one before it', () => {
+    // 25 accepted over 7 s of a probe's climb, blocked; the next spell, at 11.5 a second, three
+    // times as fast, refused after 7: a second's window refusing the rate (field seed 11 #93).
     const spells = new PenaltySpells(0);
-    spells.onPenalty(5_000, 5_000, 30_000, 200);
-    spells.onPenalty(36_000, 36_000, 30_000, 220);
-    expect(spells.onPenalty(70_000, 70_000, 30_000, 620)).toBeUndefined();
+    spells.onPenalty(400, 400, 61_000, 6);
+    spells.onPenalty(68_500, 68_500, 61_000, 31, 13);
+    spells.onPenalty(130_200, 130_200, 61_000, 38, 11.5);
+    expect(spells.remainderRate).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('reads no remainder after a spell as long as its block: that spell was a rate, not a count', () => {
+    // 1,950 over 250 s at a second's rate, blocked 10 s; 13 in the next 1.4 s.
+    const spells = new PenaltySpells(0);
+    spells.onPenalty(400, 400, 10_000, 7);
+    spells.onPenalty(261_700, 261_700, 10_000, 1958);
+    spells.onPenalty(273_100, 273_100, 10_000, 1971, 8.5);
+    expect(spells.remainderRate).toBe(Number.POSITIVE_INFINITY);
   });
 });

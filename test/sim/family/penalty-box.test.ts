@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ControlEvent } from '../../../src/events/event.js';
 import { runFamilyServer } from '../../../src/sim/family/run.js';
 import { FIELD_DEFAULTS } from '../../../src/sim/family/server.js';
+import { drawFrom } from '../../../src/sim/family/sets.js';
 import { ratewise } from '../../../src/sim/strategies/index.js';
 import { targetedServer } from './targeted-server.js';
 
@@ -62,5 +63,19 @@ describe('ratewise on a penalty box (virtual time)', () => {
       goodput += (measures.goodput ?? 0) / 3;
     }
     expect(goodput).toBeGreaterThanOrEqual(0.66);
+  }, 60_000);
+
+  it('resumes under the window after a remainder: a minute counted by a window that outlasts its block', async () => {
+    // Field seed 12 #87 and #109: a minute's sliding counter behind a minute's block (2.8 and 0.5 a
+    // second, 42 and 58 ms pages). When a block ends the counter still weighs the spell before it,
+    // and a resume at the held rate (ten times the box's or more) takes only the rest of the count
+    // before it is blocked again. Main d09da3b halved the rate at each block: 8 and 7 blocks in 16
+    // minutes, 68.3 and 58.7 % of capacity over the second half. A remainder reads the count before
+    // it over its spell and block, and the rate comes down there once the box reopens: 86.8 and 83.3 %.
+    for (const index of [87, 109]) {
+      const server = { ...drawFrom('field', 12, index), durationMs: RUN_MS };
+      const { measures } = await runFamilyServer(server, ratewise);
+      expect(measures.goodput).toBeGreaterThanOrEqual(0.8);
+    }
   }, 60_000);
 });
