@@ -66,16 +66,20 @@ describe('ratewise on a penalty box (virtual time)', () => {
   }, 60_000);
 
   it('resumes under the window after a remainder: a minute counted by a window that outlasts its block', async () => {
-    // Field seed 12 #87 and #109: a minute's sliding counter behind a minute's block (2.8 and 0.5 a
-    // second, 42 and 58 ms pages). When a block ends the counter still weighs the spell before it,
-    // and a resume at the held rate (ten times the box's or more) takes only the rest of the count
-    // before it is blocked again. Main d09da3b halved the rate at each block: 8 and 7 blocks in 16
-    // minutes, 68.3 and 58.7 % of capacity over the second half. A remainder reads the count before
-    // it over its spell and block, and the rate comes down there once the box reopens: 86.8 and 83.3 %.
-    for (const index of [87, 109]) {
-      const server = { ...drawFrom('field', 12, index), durationMs: RUN_MS };
+    // A minute's sliding counter behind a minute's block (field seed 12 #87: 2.8 a second, 42 ms
+    // pages; seed 3 #91: 0.7 a second, 35 ms). When a block ends the counter still weighs the spell
+    // before it, and a resume at the held rate (ten times the box's or more) takes only the rest of
+    // the count before it is blocked again. Main d09da3b halved the rate at each block: #87 68.3 %
+    // of capacity over the second half of 16 minutes, #91 43.4 % in 4. A remainder reads the count
+    // before it over its spell and block, and the rate comes down there once the box reopens:
+    // 86.8 and 64.3 %.
+    for (const [seed, index, durationMs, least] of [
+      [12, 87, RUN_MS, 0.8],
+      [3, 91, 4 * MINUTE, 0.6],
+    ] as const) {
+      const server = { ...drawFrom('field', seed, index), durationMs };
       const { measures } = await runFamilyServer(server, ratewise);
-      expect(measures.goodput).toBeGreaterThanOrEqual(0.8);
+      expect(measures.goodput).toBeGreaterThanOrEqual(least);
     }
   }, 60_000);
 });
