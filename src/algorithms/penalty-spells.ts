@@ -135,12 +135,15 @@ export class PenaltySpells {
 
 /**
  * Whether a spell sent at `rate` that accepted `accepted` after the `previous`
- * spell's pause took a remainder ({@link REMAINDER}, {@link SAME_PACE}).
+ * spell's pause took a remainder ({@link REMAINDER}, {@link SAME_PACE}). One
+ * that accepted nothing took none: its resume found the server still closed (a
+ * constant `Retry-After` shorter than the window it guards), a closure of its own.
  */
 function tookRemainder(previous: Spell, accepted: number, rate: number): boolean {
   const pace = (previous.accepted * 1000) / previous.spellMs;
   return (
     previous.spellMs < previous.pauseMs &&
+    accepted > 0 &&
     accepted < REMAINDER * previous.accepted &&
     rate <= SAME_PACE * pace
   );

@@ -67,4 +67,14 @@ describe('PenaltySpells', () => {
     spells.onPenalty(273_100, 273_100, 10_000, 1971, 8.5);
     expect(spells.remainderRate).toBe(Number.POSITIVE_INFINITY);
   });
+
+  it('reads no remainder from a resume that accepted nothing: the server was still closed', () => {
+    // A minute's window answering a constant 10 s (field seed 11 #100): 1,021 in 13.5 s, then each
+    // resume refused at its first send, one accepted as another consumer's count aged out.
+    const spells = new PenaltySpells(0);
+    spells.onPenalty(13_520, 13_520, 10_000, 1021);
+    spells.onPenalty(23_520, 23_520, 10_000, 1022, 74.9);
+    spells.onPenalty(33_520, 33_520, 10_000, 1022, 74.9);
+    expect(spells.remainderRate).toBe(Number.POSITIVE_INFINITY);
+  });
 });
