@@ -26,6 +26,11 @@ export interface LongClosure {
   readonly cycleRate: number;
   /** The highest rate sent at when the refusals that began it came, requests/s (`Infinity`: unpaced). */
   readonly trippedRate: number;
+  /**
+   * What a penalty's remainder read, requests/s (see `PenaltySpells.remainderRate`): the
+   * resume that found a window still counting the spell before its block; `Infinity`: none.
+   */
+  readonly remainderRate: number;
 }
 
 /**
@@ -45,6 +50,8 @@ export class ClosureSpan {
   #acceptedInCycle = 0;
   /** The highest rate of a refusal since a send after the latest pause was accepted. */
   #trippedRate: number | undefined;
+  /** What a remainder found in the closure in progress read, requests/s (Infinity: none). */
+  #remainderRate = Number.POSITIVE_INFINITY;
 
   /**
    * @param firstSentAt when the scope's first accepted request was sent, ms (NaN: none yet).
@@ -60,9 +67,13 @@ export class ClosureSpan {
     this.#trippedRate = Math.max(this.#trippedRate ?? 0, rate);
   }
 
-  /** Notes that a resume found the server still closed after a pause that started at `pauseFrom`. */
-  foundClosed(pauseFrom: number): void {
+  /**
+   * Notes that a resume found the server still closed after a pause that started at `pauseFrom`;
+   * `remainderRate`: what a penalty's remainder read (see `PenaltySpells.remainderRate`).
+   */
+  foundClosed(pauseFrom: number, remainderRate = Number.POSITIVE_INFINITY): void {
     this.#closedFrom ??= pauseFrom;
+    this.#remainderRate = Math.min(this.#remainderRate, remainderRate);
   }
 
   /**
@@ -86,10 +97,14 @@ export class ClosureSpan {
     const closedMs = sentAt - closedFrom;
     const cycleMs = sentAt - (this.#cycleFrom ?? sentAt);
     const cycleRate = cycleMs > 0 ? (this.#acceptedInCycle * 1000) / cycleMs : Infinity;
+    const remainderRate = this.#remainderRate;
     this.#closedFrom = undefined;
     this.#cycleFrom = sentAt;
     this.#acceptedInCycle = 1;
-    return closedMs >= LONG_CLOSURE_MS ? { closedMs, cycleMs, cycleRate, trippedRate } : undefined;
+    this.#remainderRate = Number.POSITIVE_INFINITY;
+    return closedMs >= LONG_CLOSURE_MS
+      ? { closedMs, cycleMs, cycleRate, trippedRate, remainderRate }
+      : undefined;
   }
 }
 
@@ -99,11 +114,13 @@ export class ClosureSpan {
  * {@link PENALTY_CUT} — a penalty says it was over the limit, however its
  * refusals were judged — but to no less than what the whole cycle granted (a
  * window that closes at its boundary grants that much at any rate above it,
- * and bursting it costs nothing), and never above `held`.
+ * and bursting it costs nothing), and never above `held` nor above what a
+ * penalty's remainder read (a window that outlasts its block).
  */
 export function rateAfterLongClosure(closure: LongClosure, held: number): number {
   const tripped = Number.isFinite(closure.trippedRate) ? closure.trippedRate : held;
-  return Math.min(held, Math.max(tripped * PENALTY_CUT, closure.cycleRate));
+  const cut = Math.max(tripped * PENALTY_CUT, closure.cycleRate);
+  return Math.min(held, closure.remainderRate, cut);
 }
 
 /**

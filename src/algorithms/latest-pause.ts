@@ -176,9 +176,13 @@ export class LatestPause {
     const penaltyMs = penaltyAsked(sample);
     const read =
       penaltyMs > 0
-        ? this.#penaltySpells().onPenalty(sample.sentAt, sample.at, penaltyMs, this.#accepted)
+        ? this.#penaltySpells().onPenalty(sample.sentAt, sample.at, penaltyMs, this.#accepted, rate)
         : undefined;
     this.#penaltyRead = read === undefined ? undefined : { refusal: sample, rate: read };
+    const remainderRate = penaltyMs > 0 ? this.#penaltySpells().remainderRate : Infinity;
+    // A remainder: the server stayed closed to the count since the block before (see `PenaltySpells.remainderRate`).
+    if (remainderRate < Infinity && this.#pause !== undefined)
+      this.#closureSpan().foundClosed(this.#pause.from, remainderRate);
     const reorderMs = this.#reorder.ms;
     const closed = this.#closed;
     const before = this.#pause === undefined || sample.sentAt < this.#pause.from;

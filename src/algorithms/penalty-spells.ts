@@ -13,6 +13,25 @@ export const PENALTY_MS = 10_000;
  */
 const SAME_COUNT = 1.25;
 /**
+ * A spell after a penalty's pause that accepted under this share of what the
+ * spell before it accepted, where that one met a count (it was shorter than
+ * its block), sent no faster than it (see {@link SAME_PACE}), took a
+ * remainder: the limit still counted the spell before the block when it ended
+ * (see {@link PenaltySpells.remainderRate}). A quarter, not a half: a
+ * second's window behind an unseen consumer, its answers a second long, was
+ * refused after 23 where the spell before took 83 (field seed 13 #33), and a
+ * short spell's count at its refusal still lacks the answers in flight.
+ */
+const REMAINDER = 0.25;
+/**
+ * A remainder's spell was sent at no more than this many times the pace the
+ * spell before it was accepted at: a rate the server took for longer before
+ * the block, refused sooner after it. A spell sent faster than the one before
+ * may be refused sooner for its rate alone (a second's window behind a long
+ * block, drained during it).
+ */
+const SAME_PACE = 1.25;
+/**
  * A spell shorter than this says nothing of a count, ms: sent that fast, it
  * was refused for its rate within any window. Nor does one as long as the
  * block before it: it outlasted the window (a block is no shorter than the
@@ -32,6 +51,8 @@ interface Spell {
   readonly from: number;
   /** Requests accepted in it. */
   readonly accepted: number;
+  /** How long it lasted, ms: from its start to the send the penalty refused. */
+  readonly spellMs: number;
   /** When the pause the penalty asked ends, ms. */
   readonly resumesAt: number;
   /** The pause the penalty asked, ms. */
@@ -59,6 +80,8 @@ export class PenaltySpells {
   /** The scope's count of accepted requests at the latest penalty. */
   #acceptedBy = 0;
   #latest: Spell | undefined;
+  /** What the latest penalty's spell read as a remainder, requests/s; Infinity when it was none. */
+  #remainder = Number.POSITIVE_INFINITY;
 
   /** @param firstSentAt when the scope's first accepted request was sent, ms (NaN: none yet). */
   constructor(firstSentAt: number) {
@@ -68,7 +91,7 @@ export class PenaltySpells {
   /**
    * A penalty: a refusal of a request sent at `sentAt`, arriving at `at`, that
    * asked for a pause of `pauseMs`, the scope having accepted `acceptedTotal`
-   * requests in all. Returns what it and the penalty before it read,
+   * requests in all, sent at `rate` (requests/s; Infinity: unpaced). Returns what it and the penalty before it read,
    * requests/s (see {@link PenaltySpells}), or undefined. A request sent
    * before the latest penalty's pause ended is refused by that same penalty.
    */
@@ -77,17 +100,51 @@ export class PenaltySpells {
     at: number,
     pauseMs: number,
     acceptedTotal: number,
+    rate = Number.POSITIVE_INFINITY,
   ): number | undefined {
+    this.#remainder = Number.POSITIVE_INFINITY;
     const previous = this.#latest;
     if (previous !== undefined && sentAt < previous.resumesAt) return undefined;
     const accepted = acceptedTotal - this.#acceptedBy;
     this.#acceptedBy = acceptedTotal;
     const from = previous?.resumesAt ?? this.#firstSentAt;
-    this.#latest = { from, accepted, resumesAt: at + pauseMs, pauseMs };
     const spellMs = sentAt - from;
+    this.#latest = { from, accepted, spellMs, resumesAt: at + pauseMs, pauseMs };
+    if (previous !== undefined && tookRemainder(previous, accepted, rate))
+      this.#remainder = (previous.accepted * 1000) / (previous.resumesAt - previous.from);
     if (previous === undefined || !(spellMs >= MIN_SPELL_MS && spellMs < previous.pauseMs))
       return undefined;
     if (accepted > previous.accepted * SAME_COUNT) return undefined;
     return ((previous.accepted + accepted) * 1000) / (sentAt - previous.from);
   }
+
+  /**
+   * What the latest penalty read where its spell took a remainder, requests/s;
+   * Infinity otherwise. A limit whose window outlasts the block it guards (a
+   * sliding counter still weighing the window before) takes, as sending resumes,
+   * only what the spell before the block left of its count, and blocks again at
+   * once: the block's end is not the window's. The spell before met a count in
+   * a window at least as long as its block: that count over the spell and the
+   * block after it is no more than the window grants — the rate to resume at,
+   * where held above it every resume is blocked again for a remainder.
+   */
+  get remainderRate(): number {
+    return this.#remainder;
+  }
+}
+
+/**
+ * Whether a spell sent at `rate` that accepted `accepted` after the `previous`
+ * spell's pause took a remainder ({@link REMAINDER}, {@link SAME_PACE}). One
+ * that accepted nothing took none: its resume found the server still closed (a
+ * constant `Retry-After` shorter than the window it guards), a closure of its own.
+ */
+function tookRemainder(previous: Spell, accepted: number, rate: number): boolean {
+  const pace = (previous.accepted * 1000) / previous.spellMs;
+  return (
+    previous.spellMs < previous.pauseMs &&
+    accepted > 0 &&
+    accepted < REMAINDER * previous.accepted &&
+    rate <= SAME_PACE * pace
+  );
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { closurePriceMs, type LongClosure } from '../../src/algorithms/closure-span.js';
+import {
+  closurePriceMs,
+  type LongClosure,
+  rateAfterLongClosure,
+} from '../../src/algorithms/closure-span.js';
 
 /** A long closure of `closedMs` ending a cycle of `cycleMs` that granted `accepted` requests. */
 const closure = (closedMs: number, cycleMs: number, accepted: number): LongClosure => ({
@@ -7,6 +11,7 @@ const closure = (closedMs: number, cycleMs: number, accepted: number): LongClosu
   cycleMs,
   cycleRate: (accepted * 1000) / cycleMs,
   trippedRate: Number.POSITIVE_INFINITY,
+  remainderRate: Number.POSITIVE_INFINITY,
 });
 
 describe('closurePriceMs', () => {
@@ -27,5 +32,19 @@ describe('closurePriceMs', () => {
     // grant, which the log gives at any rate above it.
     const probed = closure(28_000, 64_000, 22_500);
     expect(closurePriceMs(probed, probed.cycleRate)).toBe(0);
+  });
+});
+
+describe('rateAfterLongClosure', () => {
+  it('cuts the rate that tripped the closure by 0.7, no lower than the cycle granted', () => {
+    expect(rateAfterLongClosure(closure(60_000, 120_000, 600), 40)).toBeCloseTo(28, 5);
+    expect(rateAfterLongClosure(closure(30_000, 60_000, 2100), 40)).toBeCloseTo(35, 5);
+  });
+
+  it('holds no more than a penalty remainder read: a window outlasting its block', () => {
+    // Held at 34 a second, a minute's window still counting the spell before the block refused
+    // the resume after 22: the count before (171 over its spell and block, 65 s) reads 2.63.
+    const remainder = { ...closure(121_000, 126_000, 193), remainderRate: 171 / 65 };
+    expect(rateAfterLongClosure(remainder, 34)).toBeCloseTo(171 / 65, 5);
   });
 });
