@@ -138,6 +138,7 @@ export class AdaptiveRate implements RatePolicy {
       const closure = meter.pauses.reopened(sample.sentAt);
       if (closure !== undefined) this.#afterLongClosure(closure);
       meter.accept(sample);
+      parts.recountsIfAny?.accepted(sample.sentAt);
       this.#applyRecount(at, sample.outstanding === 0);
     }
     // A guess read from the opening burst's first refusal heard, once the burst is all answered.

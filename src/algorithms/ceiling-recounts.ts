@@ -15,6 +15,7 @@ import {
 import { FIRST_UNHINTED_PAUSE_MS } from './refusal-pause.js';
 import { isRefusal, type Sample } from './sample.js';
 import { SpacingTrial } from './spacing-trial.js';
+import { SpanTally } from './span-tally.js';
 
 /** A refused probe's count of fewer accepted sends than this reads its climb more than the capacity: its spacing may raise it. */
 const COARSE_COUNT = 20;
@@ -85,6 +86,8 @@ export interface CutToRecount {
 export class CeilingRecounts {
   /** The recount waiting for its outcomes. */
   #pending: Recount | undefined;
+  /** The pending recount's span, counted as its acceptances come in (not for a count since the start). */
+  #tally: SpanTally | undefined;
   /** Whether the first ceiling was counted (once). */
   #firstCounted = false;
   /** Whether the ceiling {@link CeilingRecounts.due} last returned was a first count counted whole. */
@@ -130,12 +133,23 @@ export class CeilingRecounts {
       min: Math.max(recount.min, cut.floor),
       refusedSentAt: sample.sentAt,
     };
+    const { from, to } = recount;
+    this.#tally =
+      recount.fromStart === true
+        ? undefined
+        : new SpanTally(meter.acceptedSentIn(from, to), from, to);
     return true;
+  }
+
+  /** Counts an acceptance sent at `sentAt` toward the pending recount (see {@link SpanTally}). */
+  accepted(sentAt: number): void {
+    this.#tally?.accepted(sentAt);
   }
 
   /** Drops the pending recount (its reading is known to be too high: see `ClosureSpan`). */
   forget(): void {
     this.#pending = undefined;
+    this.#tally = undefined;
   }
 
   /**
@@ -169,13 +183,14 @@ export class CeilingRecounts {
     if (recount === undefined || (at < recount.at && !earlyCount(recount, drained)))
       return undefined;
     // Counted now, before later sends crowd these out of the kept send times; bounded once the grant is in.
-    const count = recount.counted ?? countOf(recount, meter);
+    const count = recount.counted ?? this.#countOf(recount, meter);
     const grant = recount.grant;
     if (grant !== undefined && at < grant.at && !drained && count !== undefined) {
       recount.counted = count;
       return undefined;
     }
     this.#pending = undefined;
+    this.#tally = undefined;
     if (ceiling === 0 || count === undefined) return undefined;
     // A slow start refused for a clump its limit's burst could not hold sent below that limit's
     // rate: its count, whole or not, is a lower bound, neither charged nor a reading.
@@ -204,6 +219,12 @@ export class CeilingRecounts {
       bill.owe(reading);
     }
     return read;
+  }
+
+  /** The accepted sends `recount` counts: the kept send times', or the tally's where those lost part of the span. */
+  #countOf(recount: Recount, meter: RateMeter): { count: number; fromMs: number } | undefined {
+    const kept = countOf(recount, meter);
+    return this.#tally === undefined ? kept : this.#tally.reading(kept);
   }
 
   /**

@@ -90,6 +90,30 @@ describe('CeilingRecounts', () => {
     expect(floored.due(5000, meter, 36, none)).toBe(35); // never below the floor the cut set
   });
 
+  it("recounts a fast scope's refused probe from its span although the sends since crowd it out of the kept send times", () => {
+    // 600 req/s over [0, 2000), the probe refused at 2000 naming no pause, and 600 more a second
+    // after it: the recount is due a second after the refusal, when the 256 kept send times were
+    // all sent after the span. On main the recount read nothing and the ceiling stayed at the
+    // probe's floor.
+    const meter = new RateMeter(5000);
+    const send = (sentAt: number, recounts?: CeilingRecounts) => {
+      const s = sample({ sentAt, at: sentAt + 40 });
+      meter.advance(s, 600);
+      meter.accept(s);
+      recounts?.accepted(s.sentAt);
+    };
+    // Answered by 1960: the last 40 ms of the span are answered after the refusal.
+    for (let sentAt = 0; sentAt < 1920; sentAt += 1000 / 600) send(sentAt);
+    const free = sample({ sentAt: 2000, at: 2005, kind: 'throttled' });
+    const recounts = new CeilingRecounts();
+    const probe: CutToRecount = { current: 700, calm: true, floor: 300, probeSpanMs: 1000 };
+    expect(recounts.plan(free, probe, meter, 0)).toBe(true);
+    for (let sentAt = 1920; sentAt < 3100; sentAt += 1000 / 600) send(sentAt, recounts);
+    const counted = recounts.due(3100, meter, 300, none) as number;
+    expect(counted).toBeGreaterThanOrEqual(590); // the 600 a second its span was granted
+    expect(counted).toBeLessThanOrEqual(610);
+  });
+
   it('recounts a refusal soon after a pause from what the server granted since that pause', () => {
     const meter = new RateMeter(5000);
     const accept = (sentAt: number) => {
