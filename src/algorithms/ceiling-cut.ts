@@ -360,8 +360,22 @@ function leavesOnlyBound(
 ): boolean {
   if (measured === undefined || measured.calm || measured.ceiling > floor) return false;
   const pausedMs = meter.pauses.lengthMs;
-  if (!askedAgain(sample.signal.retryAfterMs, pausedMs)) return false;
+  const askedMs = sample.signal.retryAfterMs;
+  if (!askedAgain(askedMs, pausedMs) && !askedShorter(askedMs, pausedMs)) return false;
   return (floor * pausedMs) / 1000 >= BOUND_REQUESTS;
+}
+
+/**
+ * Whether a refusal's `Retry-After` (`askedMs`) names a pause shorter than the `pausedMs` just
+ * taken, beyond a burst's spread ({@link SAME_PAUSE}): the server reopens sooner than the pause
+ * the grant was read over, so that grant per the pause is only a bound. An HTTP-date's whole
+ * seconds give this: a 1 s window refused early in its second asks 2 s, one refused late 1 s (on
+ * the family's 1 s windows answering an HTTP-date, a held rate read at half the capacity after a
+ * 2 s pause, asked 1 s, and held there for a minute).
+ */
+function askedShorter(askedMs: number | undefined, pausedMs: number): boolean {
+  if (askedMs === undefined || askedMs <= 0) return false;
+  return pausedMs > askedMs * (1 + SAME_PAUSE);
 }
 
 /**
