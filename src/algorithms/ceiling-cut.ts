@@ -340,7 +340,8 @@ function freeProbeHold(current: number, floor: number, fromGuess: boolean): numb
  * Whether a cut at a held rate left only a lower bound on the capacity: its
  * reading — what the server granted since the last pause, per that pause —
  * came to the `floor` or under, the refusal asks again for the constant pause
- * of 2 s or more that brought that pause, and the floor over the pause is
+ * of 2 s or more that brought that pause or names a shorter one than that
+ * pause (see {@link askedShorter}), and the floor over the pause is
  * {@link BOUND_REQUESTS} requests or more. A server whose `Retry-After` is a
  * constant longer than its window (2–5 s on a 1 s window) grants a window's
  * worth in a fraction of a second and is read at W/P of it; the floor (half
