@@ -35,6 +35,11 @@ const BOUND_REQUESTS = 8;
 const UNREAD_SHARE = 0.7;
 /** A pause asked again is the same one if the pause it brought was at most this share longer. */
 const SAME_PAUSE = 0.25;
+/**
+ * The least pause a whole-second `Retry-After` (delta-seconds or an HTTP-date) names short of 0,
+ * ms: a server asking no more says it reopens within the second (see `askedShorter`).
+ */
+const REOPENS_WITHIN_MS = 1000;
 
 /** The parts of an adaptive rate a cut reads and moves. */
 export interface CutParts {
@@ -367,15 +372,18 @@ function leavesOnlyBound(
 }
 
 /**
- * Whether a refusal's `Retry-After` (`askedMs`) names a pause shorter than the `pausedMs` just
- * taken, beyond a burst's spread ({@link SAME_PAUSE}): the server reopens sooner than the pause
- * the grant was read over, so that grant per the pause is only a bound. An HTTP-date's whole
- * seconds give this: a 1 s window refused early in its second asks 2 s, one refused late 1 s (on
- * the family's 1 s windows answering an HTTP-date, a held rate read at half the capacity after a
- * 2 s pause, asked 1 s, and held there for a minute).
+ * Whether a refusal's `Retry-After` (`askedMs`) says the server reopens within the second
+ * ({@link REOPENS_WITHIN_MS}) where the `pausedMs` just taken was longer, beyond a burst's spread
+ * ({@link SAME_PAUSE}): the grant was read over a pause longer than the server's wait, so that
+ * grant per the pause is only a bound. An HTTP-date's whole seconds give this: a 1 s window
+ * refused early in its second asks 2 s, one refused late 1 s (on the family's 1 s windows
+ * answering an HTTP-date, a held rate read at half the capacity after a 2 s pause, asked 1 s, and
+ * held there for a minute). A longer ask shorter than the pause is left out: a 10 s or 60 s
+ * window's real wait shrinks as it drains, and that pause reads the grant right (the field's
+ * sliding counters answering their wait, owed a probe for it, were refused more).
  */
 function askedShorter(askedMs: number | undefined, pausedMs: number): boolean {
-  if (askedMs === undefined || askedMs <= 0) return false;
+  if (askedMs === undefined || askedMs <= 0 || askedMs > REOPENS_WITHIN_MS) return false;
   return pausedMs > askedMs * (1 + SAME_PAUSE);
 }
 
