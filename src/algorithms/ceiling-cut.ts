@@ -36,10 +36,13 @@ const UNREAD_SHARE = 0.7;
 /** A pause asked again is the same one if the pause it brought was at most this share longer. */
 const SAME_PAUSE = 0.25;
 /**
- * The least pause a whole-second `Retry-After` (delta-seconds or an HTTP-date) names short of 0,
- * ms: a server asking no more says it reopens within the second (see `askedShorter`).
+ * A `Retry-After` of this much or less, ms, names a wait of a second or two: what a whole-second
+ * value (delta-seconds or an HTTP-date) says of a server that reopens within the second (see
+ * `askedShorter`).
  */
-const REOPENS_WITHIN_MS = 1000;
+const REOPENS_WITHIN_MS = 2000;
+/** A pause this many times what the server now asks, or more, was not its wait (see `askedShorter`). */
+const SHORTER_BY = 2;
 
 /** The parts of an adaptive rate a cut reads and moves. */
 export interface CutParts {
@@ -372,19 +375,20 @@ function leavesOnlyBound(
 }
 
 /**
- * Whether a refusal's `Retry-After` (`askedMs`) says the server reopens within the second
- * ({@link REOPENS_WITHIN_MS}) where the `pausedMs` just taken was longer, beyond a burst's spread
- * ({@link SAME_PAUSE}): the grant was read over a pause longer than the server's wait, so that
- * grant per the pause is only a bound. An HTTP-date's whole seconds give this: a 1 s window
- * refused early in its second asks 2 s, one refused late 1 s (on the family's 1 s windows
- * answering an HTTP-date, a held rate read at half the capacity after a 2 s pause, asked 1 s, and
- * held there for a minute). A longer ask shorter than the pause is left out: a 10 s or 60 s
- * window's real wait shrinks as it drains, and that pause reads the grant right (the field's
- * sliding counters answering their wait, owed a probe for it, were refused more).
+ * Whether a refusal's `Retry-After` (`askedMs`) names a wait of a second or two
+ * ({@link REOPENS_WITHIN_MS}) where the `pausedMs` just taken was at least {@link SHORTER_BY}
+ * times as long: the grant was read over a pause longer than the server's wait, so that grant per
+ * the pause is only a bound. An HTTP-date's whole seconds give this: a 1 s window refused early in
+ * its second asks 2 s, one refused late 1 s (the family's 1 s windows answering an HTTP-date: a
+ * held rate read at half the capacity after a 2 s pause, asked 1 s, held there for a minute); so
+ * does a pause the controller doubled for a server found closed as sending resumed (4 s, then
+ * asked 2 s). A longer ask, or one nearer the pause, is left out: a 10 s or 60 s window's real
+ * wait shrinks as it drains, and that pause reads the grant right (the field's sliding counters
+ * answering their wait, owed a probe for 3 s asked after 58 s or 2 s after 3 s, were refused more).
  */
 function askedShorter(askedMs: number | undefined, pausedMs: number): boolean {
   if (askedMs === undefined || askedMs <= 0 || askedMs > REOPENS_WITHIN_MS) return false;
-  return pausedMs > askedMs * (1 + SAME_PAUSE);
+  return pausedMs >= askedMs * SHORTER_BY;
 }
 
 /**
