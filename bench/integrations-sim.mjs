@@ -7,9 +7,10 @@
 // axios.mjs measures admitted → arrival p50 1 ms, p99 6–170 ms); --report-jitter delays each
 // response's report by 0..N ms after it completed (a library reading the body, a busy loop). Prints, per seed, the server's figures and the same split as the loopback bench
 // (cold start, refusal seconds, paced below capacity, allowed but not served, held pace);
-// --timeline adds each run's seconds and decisions.
+// --timeline adds each run's seconds and decisions. --latency MS gives the hidden server that page
+// time instead of its 350 ms (the fleet bench's serve-mock answers in 100 ms).
 //
-//   npm run build && node bench/integrations-sim.mjs [--seconds 60] [--seeds 1-10] [--arrival-jitter 0] [--report-jitter 0] [--timeline]
+//   npm run build && node bench/integrations-sim.mjs [--seconds 60] [--seeds 1-10] [--arrival-jitter 0] [--report-jitter 0] [--latency 350] [--timeline]
 import { parseArgs } from 'node:util';
 import { seededRandom } from '../dist/random.js';
 import { createModel } from '../dist/sim/models/index.js';
@@ -24,9 +25,14 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '1-10' },
     'arrival-jitter': { type: 'string', default: '0' },
     'report-jitter': { type: 'string', default: '0' },
+    latency: { type: 'string' },
     timeline: { type: 'boolean', default: false },
   },
 });
+const SERVER =
+  values.latency === undefined
+    ? HIDDEN_SERVER
+    : { ...HIDDEN_SERVER, params: { ...HIDDEN_SERVER.params, latencyMs: Number(values.latency) } };
 const SECONDS = Number(values.seconds);
 const JITTER_MS = {
   arrival: Number(values['arrival-jitter']),
@@ -34,17 +40,17 @@ const JITTER_MS = {
 };
 const [first, last = first] = values.seeds.split('-').map(Number);
 const DEMAND = 40;
-const { rate: CAPACITY, latencyMs: LATENCY_MS } = HIDDEN_SERVER.params;
+const { rate: CAPACITY, latencyMs: LATENCY_MS } = SERVER.params;
 
 console.log(
-  `virtual time; ${HIDDEN_SERVER.model} ${JSON.stringify(HIDDEN_SERVER.params)}; ratewise defaults, ${DEMAND} workers, maxConcurrency ${DEMAND}; ${SECONDS} s per seed; arrival jitter 0–${JITTER_MS.arrival} ms, report jitter 0–${JITTER_MS.report} ms\n`,
+  `virtual time; ${SERVER.model} ${JSON.stringify(SERVER.params)}; ratewise defaults, ${DEMAND} workers, maxConcurrency ${DEMAND}; ${SECONDS} s per seed; arrival jitter 0–${JITTER_MS.arrival} ms, report jitter 0–${JITTER_MS.report} ms\n`,
 );
 const rows = [];
 const splits = [];
 const timelines = [];
 for (let seed = first; seed <= last; seed++) {
   const timed = timedModel(
-    createModel(HIDDEN_SERVER.model, HIDDEN_SERVER.params, seededRandom(`server:${seed}`)),
+    createModel(SERVER.model, SERVER.params, seededRandom(`server:${seed}`)),
   );
   const events = [];
   const log = decisionLog(0);
