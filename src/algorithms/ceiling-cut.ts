@@ -108,7 +108,12 @@ export function cutOnRefusal(
   const counted = measured !== undefined && meter.pauses.penaltyRead(sample) <= measured.ceiling;
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
-  const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
+  if (!probing && isRefusal(sample)) recounts.refutedRaise.heldRefused(at);
+  // A probe's reading no better than a raise the held rate refuted finds the ceiling where it was.
+  const believed =
+    !probing || recounts.refutedRaise.believes(learned.ceiling, measured?.ceiling ?? 0);
+  const reading = believed ? measured?.ceiling : learned.ceiling;
+  const { margin, confirmed } = adaptedMargin(learned, reading, probing);
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
   const report: CutReport = {
@@ -160,6 +165,7 @@ export function cutOnRefusal(
       proven: proven || parts.guess === 'burstless',
       confirmed: probing && confirmed,
       fromGuess,
+      ...(probing && !fromGuess ? { probedFrom: learned.ceiling } : {}),
     };
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to
@@ -178,6 +184,7 @@ export function cutOnRefusal(
           : Math.max(floor, guess);
     }
   }
+  if (probing && !fromGuessOf(parts)) recounts.refutedRaise.raised(learned.ceiling, ceiling, at);
   if (probing && prober.heldUncut) recounts.trial.passed();
   if (probing && confirmed && decisions.margin < learned.margin)
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
@@ -400,4 +407,9 @@ function askedShorter(askedMs: number | undefined, pausedMs: number): boolean {
 function askedAgain(askedMs: number | undefined, pausedMs: number): boolean {
   if (askedMs === undefined || askedMs < CONSTANT_PAUSE_MS) return false;
   return pausedMs >= askedMs && pausedMs <= askedMs * (1 + SAME_PAUSE);
+}
+
+/** Whether the ceiling is a guess a probe climbs from steeply or gently (see `RateParts.guess`). */
+function fromGuessOf(parts: CutParts): boolean {
+  return parts.guess !== 'none';
 }
