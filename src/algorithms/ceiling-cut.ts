@@ -92,9 +92,14 @@ export function cutOnRefusal(
   const { at } = sample;
   alarm.forget(); // a refusal outranks a latency alarm: never undo this cut
   decisions.lastDecreaseAt = at;
-  const measured = meter.ceilingAt(sample, current);
-  if (measured?.remembered === true) prober.recallPeak(at, measured.ceiling);
+  const read = meter.ceilingAt(sample, current);
+  if (read?.remembered === true) prober.recallPeak(at, read.ceiling);
   const probing = prober.probeMs !== undefined;
+  // A probe's reading no higher than a raise the held rate refuted is worth what that refusal read.
+  const measured =
+    probing && read !== undefined
+      ? { ...read, ceiling: recounts.refutedRaise.worth(read.ceiling) }
+      : read;
   const learned = { ceiling: decisions.ceiling, margin: decisions.margin };
   // The rate held before the probe drew no cut, and the probe's own reading
   // is no lower (lower, the capacity fell while it probed).
@@ -108,12 +113,7 @@ export function cutOnRefusal(
   const counted = measured !== undefined && meter.pauses.penaltyRead(sample) <= measured.ceiling;
   // A raise refused at the held rate (see `RaiseTrial`): back to where it started.
   const raised = recounts.raise.refuted(measured?.ceiling, current, probing);
-  if (!probing && isRefusal(sample)) recounts.refutedRaise.heldRefused(at);
-  // A probe's reading no better than a raise the held rate refuted finds the ceiling where it was.
-  const believed =
-    !probing || recounts.refutedRaise.believes(learned.ceiling, measured?.ceiling ?? 0);
-  const reading = believed ? measured?.ceiling : learned.ceiling;
-  const { margin, confirmed } = adaptedMargin(learned, reading, probing);
+  const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
   const report: CutReport = {
@@ -199,6 +199,7 @@ export function cutOnRefusal(
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }
   decisions.ceiling = ceiling;
+  if (!probing && isRefusal(sample)) recounts.refutedRaise.heldRefused(at, ceiling);
   const unpaced = current === Infinity;
   // A guess from nothing read from a refusal of the opening burst is read again once it is answered.
   if (unpaced && measured === undefined) meter.openingBurst.guessed(sample, ceiling);

@@ -221,7 +221,11 @@ export class CeilingRecounts {
     if (read !== undefined && recount.refusedSentAt !== undefined)
       read = Math.min(read, meter.remembered(recount.refusedSentAt));
     if (read !== undefined && recount.probedFrom !== undefined)
-      read = this.#probeRaise(recount.probedFrom, read, at);
+      read = this.#probeRaise(
+        recount.probedFrom,
+        Math.max(recount.min, this.refutedRaise.worth(read)),
+        at,
+      );
     const reading = read ?? ceiling;
     if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
       bill.owe(reading);
@@ -229,11 +233,10 @@ export class CeilingRecounts {
     return read;
   }
 
-  /** A refused probe's recounted ceiling `read`, climbed from `from`: the raise on trial, or `from` where a refuted raise says it is no more. */
+  /** A refused probe's recounted ceiling `read`, climbed from `from`, put on trial (see {@link RefutedRaise}). */
   #probeRaise(from: number, read: number, at: number): number {
-    const ceiling = this.refutedRaise.believes(from, read) ? read : from;
-    this.refutedRaise.raised(from, ceiling, at);
-    return ceiling;
+    this.refutedRaise.raised(from, read, at);
+    return read;
   }
 
   /** The accepted sends `recount` counts: the kept send times', or the tally's where those lost part of the span. */
