@@ -116,6 +116,9 @@ export function cutOnRefusal(
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
+  // A refusal of the rate held under a probe's raise on trial refutes the raise, not the margin.
+  if (!probing && isRefusal(sample) && recounts.refutedRaise.onTrial(at))
+    decisions.margin = learned.margin;
   const report: CutReport = {
     at,
     current,
