@@ -187,7 +187,7 @@ export function cutOnRefusal(
           : Math.max(floor, guess);
     }
   }
-  if (probing && !fromGuessOf(parts)) recounts.refutedRaise.raised(learned.ceiling, ceiling, at);
+  if (probing && parts.guess === 'none') recounts.refutedRaise.raised(learned.ceiling, ceiling, at);
   if (probing && prober.heldUncut) recounts.trial.passed();
   if (probing && confirmed && decisions.margin < learned.margin)
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
@@ -411,9 +411,4 @@ function askedShorter(askedMs: number | undefined, pausedMs: number): boolean {
 function askedAgain(askedMs: number | undefined, pausedMs: number): boolean {
   if (askedMs === undefined || askedMs < CONSTANT_PAUSE_MS) return false;
   return pausedMs >= askedMs && pausedMs <= askedMs * (1 + SAME_PAUSE);
-}
-
-/** Whether the ceiling is a guess a probe climbs from steeply or gently (see `RateParts.guess`). */
-function fromGuessOf(parts: CutParts): boolean {
-  return parts.guess !== 'none';
 }

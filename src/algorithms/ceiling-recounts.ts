@@ -220,22 +220,14 @@ export class CeilingRecounts {
     let read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
     if (read !== undefined && recount.refusedSentAt !== undefined)
       read = Math.min(read, meter.remembered(recount.refusedSentAt));
-    if (read !== undefined && recount.probedFrom !== undefined)
-      read = this.#probeRaise(
-        recount.probedFrom,
-        Math.max(recount.min, this.refutedRaise.worth(read)),
-        at,
-      );
+    if (read !== undefined && recount.probedFrom !== undefined) {
+      read = Math.max(recount.min, this.refutedRaise.worth(read));
+      this.refutedRaise.raised(recount.probedFrom, read, at);
+    }
     const reading = read ?? ceiling;
     if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
       bill.owe(reading);
     }
-    return read;
-  }
-
-  /** A refused probe's recounted ceiling `read`, climbed from `from`, put on trial (see {@link RefutedRaise}). */
-  #probeRaise(from: number, read: number, at: number): number {
-    this.refutedRaise.raised(from, read, at);
     return read;
   }
 
