@@ -2,6 +2,12 @@
 const SAME = 0.05;
 /** A probe's raise is refuted by a refusal of the rate held under it within this long, ms. */
 const TRIAL_MS = 10_000;
+/**
+ * A refusal refutes a raise only where its cut reads at least this share of the raise's reading:
+ * a cut to its floor (half the rate refused, a grant read over a pause) reads no capacity, and
+ * taken as what later probes are worth it held a 416 req/s window at 200 for good.
+ */
+const READ_SHARE = 0.75;
 
 /** A refused probe's raise that the rate held under it refuted, requests/s. */
 interface Refuted {
@@ -46,6 +52,7 @@ export class RefutedRaise {
     const raise = this.#onTrial;
     this.#onTrial = undefined;
     if (raise === undefined || at - raise.at > TRIAL_MS || !(ceiling < raise.reading)) return;
+    if (ceiling < raise.reading * READ_SHARE) return;
     this.#refuted = { reading: raise.reading, held: ceiling };
   }
 
