@@ -92,9 +92,14 @@ export function cutOnRefusal(
   const { at } = sample;
   alarm.forget(); // a refusal outranks a latency alarm: never undo this cut
   decisions.lastDecreaseAt = at;
-  const measured = meter.ceilingAt(sample, current);
-  if (measured?.remembered === true) prober.recallPeak(at, measured.ceiling);
+  const read = meter.ceilingAt(sample, current);
+  if (read?.remembered === true) prober.recallPeak(at, read.ceiling);
   const probing = prober.probeMs !== undefined;
+  // A probe's reading no higher than a raise the held rate refuted is worth what that refusal read.
+  const measured =
+    probing && read !== undefined
+      ? { ...read, ceiling: recounts.refutedRaise.worth(read.ceiling) }
+      : read;
   const learned = { ceiling: decisions.ceiling, margin: decisions.margin };
   // The rate held before the probe drew no cut, and the probe's own reading
   // is no lower (lower, the capacity fell while it probed).
@@ -111,6 +116,9 @@ export function cutOnRefusal(
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
+  // A refusal of the rate held under a probe's raise on trial refutes the raise, not the margin.
+  if (!probing && isRefusal(sample) && recounts.refutedRaise.onTrial(at))
+    decisions.margin = learned.margin;
   const report: CutReport = {
     at,
     current,
@@ -160,6 +168,7 @@ export function cutOnRefusal(
       proven: proven || parts.guess === 'burstless',
       confirmed: probing && confirmed,
       fromGuess,
+      ...(probing && !fromGuess ? { probedFrom: learned.ceiling } : {}),
     };
     // Until its recount says what the server granted, a refused probe holds at
     // least a probe step below the rate refused: resumed at a reading close to
@@ -178,6 +187,7 @@ export function cutOnRefusal(
           : Math.max(floor, guess);
     }
   }
+  if (probing && parts.guess === 'none') recounts.refutedRaise.raised(learned.ceiling, ceiling, at);
   if (probing && prober.heldUncut) recounts.trial.passed();
   if (probing && confirmed && decisions.margin < learned.margin)
     recounts.raise.raised({ ...learned, proven: prober.heldUncut });
@@ -192,6 +202,7 @@ export function cutOnRefusal(
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }
   decisions.ceiling = ceiling;
+  if (!probing && isRefusal(sample)) recounts.refutedRaise.heldRefused(at, ceiling);
   const unpaced = current === Infinity;
   // A guess from nothing read from a refusal of the opening burst is read again once it is answered.
   if (unpaced && measured === undefined) meter.openingBurst.guessed(sample, ceiling);

@@ -13,6 +13,7 @@ import {
   recountedCeiling,
 } from './recount.js';
 import { FIRST_UNHINTED_PAUSE_MS } from './refusal-pause.js';
+import { RefutedRaise } from './refuted-raise.js';
 import { isRefusal, type Sample } from './sample.js';
 import { SpacingTrial } from './spacing-trial.js';
 import { SpanTally } from './span-tally.js';
@@ -74,6 +75,8 @@ export interface CutToRecount {
   readonly confirmed?: boolean;
   /** Whether the refused probe climbed from a ceiling guessed from nothing (see `RateParts.guess`). */
   readonly fromGuess?: boolean;
+  /** The measured ceiling a refused probe climbed from (see `RefutedRaise`). */
+  readonly probedFrom?: number;
 }
 
 /**
@@ -96,6 +99,8 @@ export class CeilingRecounts {
   readonly trial = new SpacingTrial();
   /** A raise of the held rate, on trial until the next cut. */
   readonly raise = new RaiseTrial();
+  /** A refused probe's raise on trial, or refuted (see {@link RefutedRaise}). */
+  readonly refutedRaise = new RefutedRaise();
 
   /**
    * Whether the ceiling {@link CeilingRecounts.due} last returned was a first
@@ -132,6 +137,7 @@ export class CeilingRecounts {
       ...recount,
       min: Math.max(recount.min, cut.floor),
       refusedSentAt: sample.sentAt,
+      ...(cut.probedFrom === undefined ? {} : { probedFrom: cut.probedFrom }),
     };
     const { from, to } = recount;
     this.#tally =
@@ -214,6 +220,10 @@ export class CeilingRecounts {
     let read = (coarse ? this.#spaced(recount, meter, counted ?? ceiling) : undefined) ?? counted;
     if (read !== undefined && recount.refusedSentAt !== undefined)
       read = Math.min(read, meter.remembered(recount.refusedSentAt));
+    if (read !== undefined && recount.probedFrom !== undefined) {
+      read = Math.max(recount.min, this.refutedRaise.worth(read));
+      this.refutedRaise.raised(recount.probedFrom, read, at);
+    }
     const reading = read ?? ceiling;
     if (!coarse && recount.pausedProbe === true && reading * (1 + WIDE) < endRate(recount, meter)) {
       bill.owe(reading);

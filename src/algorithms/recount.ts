@@ -50,6 +50,8 @@ export interface Recount {
   fromStart?: boolean;
   /** Whether a count since the start is charged to the probe budget like a probe's reading. */
   charged?: boolean;
+  /** The measured ceiling a refused probe climbed from (see `RefutedRaise`). */
+  probedFrom?: number;
   /** The count taken at `at`, kept while the grant's sends are answered. */
   counted?: { count: number; fromMs: number };
 }
