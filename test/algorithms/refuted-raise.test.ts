@@ -19,6 +19,13 @@ describe('RefutedRaise', () => {
     expect(raises.worth(33)).toBe(33); // above it by more than 5 %: the capacity rose
   });
 
+  it('a cut to far under the raise (its floor, a grant read over a pause) refutes nothing', () => {
+    const raises = new RefutedRaise();
+    raises.raised(29.1, 31.1, 40_000);
+    raises.heldRefused(42_000, 15);
+    expect(raises.worth(31.3)).toBe(31.3);
+  });
+
   it('a refusal of the held rate long after the raise does not refute it', () => {
     const raises = new RefutedRaise();
     raises.raised(29.1, 31.1, 40_000);
