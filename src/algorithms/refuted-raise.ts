@@ -38,12 +38,6 @@ export class RefutedRaise {
     this.#onTrial = to > from * (1 + SAME) ? { reading: to, at } : undefined;
   }
 
-  /** Whether a refusal of the held rate at `at` would refute a raise on trial (see {@link heldRefused}). */
-  onTrial(at: number): boolean {
-    const raise = this.#onTrial;
-    return raise !== undefined && at - raise.at <= TRIAL_MS;
-  }
-
   /**
    * The rate held (not probing) was refused at `at`, and its cut set `ceiling`: a raise on trial
    * within {@link TRIAL_MS} is refuted.
