@@ -116,9 +116,6 @@ export function cutOnRefusal(
   const { margin, confirmed } = adaptedMargin(learned, measured?.ceiling, probing);
   const least = recounts.raise.leastMargin(learned.ceiling);
   decisions.margin = Math.max(margin, Math.min(learned.margin, least));
-  // A refusal of the rate held under a probe's raise on trial refutes the raise, not the margin.
-  if (!probing && isRefusal(sample) && recounts.refutedRaise.onTrial(at))
-    decisions.margin = learned.margin;
   const report: CutReport = {
     at,
     current,
@@ -202,7 +199,9 @@ export function cutOnRefusal(
     else if (ceiling < current * UNREAD_SHARE) prober.oweAftermath();
   }
   decisions.ceiling = ceiling;
-  if (!probing && isRefusal(sample)) recounts.refutedRaise.heldRefused(at, ceiling);
+  // A raise refuted by a refusal that named no pause cost a refusal, not a pause: left to the next probe.
+  if (!probing && isRefusal(sample) && !namesNoPause(sample))
+    recounts.refutedRaise.heldRefused(at, ceiling);
   const unpaced = current === Infinity;
   // A guess from nothing read from a refusal of the opening burst is read again once it is answered.
   if (unpaced && measured === undefined) meter.openingBurst.guessed(sample, ceiling);

@@ -25,7 +25,9 @@ interface Refuted {
  * seconds (a 30 req/s window: climbed from 29.1, read 31.1, held 30.3, refused two seconds after
  * the pause, read 29.9 there). The next probe on that scope climbs the same way and reads the
  * same: a reading no higher than the refuted one (within {@link SAME}) is taken no higher than
- * what the held rate's refusal read. A reading above it is believed (the capacity rose). Not saved.
+ * what the held rate's refusal read. A reading above it is believed (the capacity rose). Only a
+ * refusal that names a pause is told (`cutOnRefusal`): a free one costs a refusal, and held back
+ * by it a capacity that rose 4x behind `Retry-After: 0` was found a second late. Not saved.
  */
 export class RefutedRaise {
   /** The latest probe's raise (the ceiling its reading set) and when; undefined once judged. */
@@ -36,12 +38,6 @@ export class RefutedRaise {
   /** A refused probe's reading raised the ceiling `from` → `to` at `at` (ms): on trial if by more than {@link SAME}. */
   raised(from: number, to: number, at: number): void {
     this.#onTrial = to > from * (1 + SAME) ? { reading: to, at } : undefined;
-  }
-
-  /** Whether a refusal of the held rate at `at` would refute a raise on trial (see {@link heldRefused}). */
-  onTrial(at: number): boolean {
-    const raise = this.#onTrial;
-    return raise !== undefined && at - raise.at <= TRIAL_MS;
   }
 
   /**
