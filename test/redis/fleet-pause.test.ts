@@ -79,6 +79,27 @@ describe('a Retry-After pause across the fleet', () => {
     expect(performance.now() - reported).toBeGreaterThanOrEqual(560);
   });
 
+  it('books one lease for the end of a pause on an unpaced scope, however many workers ask during it', async () => {
+    // Unpaced (no rate learned yet, as in a cold start), each lease booked during a pause got its
+    // end, and the rate the learner set meanwhile moved none of them: four workers resumed with
+    // four sends at once, and a window of 30 per second that the first opened refused the rate
+    // held after them (the fleet bench's cold start, every 4- and 8-worker run). The others ask
+    // again as the pause ends.
+    const [a, b] = [await redis.fleet(), await redis.fleet()];
+    const keys = scopeKeys('rw', 'host:unpaced-resume');
+    const calls = [a, b].map((fleet) => new ScopeCalls(fleet, keys, 'host:unpaced-resume', ['8', '0']));
+    const report = { retryAfterMs: 1000, congestion: false, epoch: 0, outcome: '' };
+    await calls[0]?.end('', { ...report, receivedAt: await redisNow(a) });
+    const ask = { count: 4, first: 1, more: false, knownVersion: 0, held: 0, ends: [] };
+    const waits: unknown[] = [];
+    for (const call of [...calls, ...calls]) {
+      const reply = await call.acquire(ask, () => undefined);
+      waits.push(...(reply[11] as unknown[]));
+    }
+    expect(waits).toHaveLength(1);
+    expect(Number(waits[0])).toBeGreaterThan(800_000); // µs: the pause's end
+  });
+
   it('announces a pause its learner decides (a refusal without Retry-After), as it does a Retry-After', async () => {
     const [a, watcher] = [await redis.fleet(), await redis.fleet()];
     const keys = scopeKeys('rw', 'host:learned-pause');

@@ -18,7 +18,11 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * each with the next send time on the scope's GCRA schedule, at most
  * `horizonMs` ahead. A pause that ends within `horizonMs` starts the
  * schedule at its end: the fleet sends again as the pause ends, not a round
- * trip later. `count` 0 only ends requests.
+ * trip later. Unpaced, only one lease is booked for that end, fleet-wide: the
+ * others ask again as it ends, by when the learner may have set a rate (booked
+ * unpaced, every lease got the pause's end, and a rate set meanwhile moved none
+ * of them: a cold start's fleet resumed with a burst that a window refused).
+ * `count` 0 only ends requests.
  *
  * A worker that finds the window full — or fills it and has more callers
  * waiting — joins the scope's queue of waiting workers; a freed slot wakes
@@ -104,6 +108,14 @@ if (pause - now) * 1000 > horizonUs then
   return reply(${ACQUIRE.paused}, (pause - now) * 1000 - horizonUs)
 end
 local startUs = math.max(nowUs, pause * 1000)
+-- Unpaced, a pause's end is booked once: every lease would get it, and the first rate the learner
+-- reads meanwhile moves no booking (a burst as the fleet resumed, refused by the window it opened).
+if rate == 0 and pause > now then
+  if redis.call('ZCOUNT', ls, int(pause + leaseMs - 1), '+inf') > 0 then
+    return reply(${ACQUIRE.paused}, (pause - now) * 1000)
+  end
+  count = math.min(count, 1)
+end
 local kept, freeRate = sharesHold(KEYS[5], ARGV[2], win, rate, math.max(1, live))
 local function queue()
   redis.call('ZADD', wq, 'NX', int(nowUs), ARGV[2])
