@@ -87,17 +87,25 @@ describe('a Retry-After pause across the fleet', () => {
     // again as the pause ends.
     const [a, b] = [await redis.fleet(), await redis.fleet()];
     const keys = scopeKeys('rw', 'host:unpaced-resume');
-    const calls = [a, b].map((fleet) => new ScopeCalls(fleet, keys, 'host:unpaced-resume', ['8', '0']));
+    const [callsA, callsB] = [a, b].map(
+      (fleet) => new ScopeCalls(fleet, keys, 'host:unpaced-resume', ['8', '0']),
+    ) as [ScopeCalls, ScopeCalls];
     const report = { retryAfterMs: 1000, congestion: false, epoch: 0, outcome: '' };
-    await calls[0]?.end('', { ...report, receivedAt: await redisNow(a) });
+    await callsA.end('', { ...report, receivedAt: await redisNow(a) });
     const ask = { count: 4, first: 1, more: false, knownVersion: 0, held: 0, ends: [] };
-    const waits: unknown[] = [];
-    for (const call of [...calls, ...calls]) {
-      const reply = await call.acquire(ask, () => undefined);
-      waits.push(...(reply[11] as unknown[]));
+    const waits: number[] = [];
+    for (const calls of [callsA, callsB, callsA, callsB]) {
+      const reply = await calls.acquire(ask, () => undefined);
+      waits.push(...(reply[11] as unknown[]).map(Number));
     }
     expect(waits).toHaveLength(1);
-    expect(Number(waits[0])).toBeGreaterThan(800_000); // µs: the pause's end
+    expect(waits[0]).toBeGreaterThan(800_000); // µs: the pause's end
+    // The learner's first rate comes during the pause: the schedule starts after that booking.
+    await a.link.command(keys.state, ['HSET', keys.state, 'rate', '20']);
+    const paced = (await callsB.acquire(ask, () => undefined))[11] as unknown[];
+    const [first = 0, second = 0] = paced.map(Number);
+    expect(first - (waits[0] ?? 0)).toBeGreaterThan(45_000); // one interval (50 ms) on, less the call between
+    expect(second - first).toBeCloseTo(50_000, -3);
   });
 
   it('announces a pause its learner decides (a refusal without Retry-After), as it does a Retry-After', async () => {

@@ -110,11 +110,15 @@ end
 local startUs = math.max(nowUs, pause * 1000)
 -- Unpaced, a pause's end is booked once: every lease would get it, and the first rate the learner
 -- reads meanwhile moves no booking (a burst as the fleet resumed, refused by the window it opened).
-if rate == 0 and pause > now then
-  if redis.call('ZCOUNT', ls, int(pause + leaseMs - 1), '+inf') > 0 then
-    return reply(${ACQUIRE.paused}, (pause - now) * 1000)
+-- Paced since, the schedule starts after that booking, not on it.
+if pause > now then
+  local booked = redis.call('ZCOUNT', ls, int(pause + leaseMs - 1), '+inf')
+  if rate == 0 then
+    if booked > 0 then return reply(${ACQUIRE.paused}, (pause - now) * 1000) end
+    count = math.min(count, 1)
+  elseif booked > 0 and tat < startUs then
+    tat = startUs + booked * 1000000 / rate
   end
-  count = math.min(count, 1)
 end
 local kept, freeRate = sharesHold(KEYS[5], ARGV[2], win, rate, math.max(1, live))
 local function queue()
