@@ -159,19 +159,22 @@ export class ScopeFeedback {
       const trial = this.#trialVerdict(sample, paced, accepted);
       if (trial === 'tentative') sample.capTrial = 'begins';
       else if (trial === 'refuted' || trial === 'lowered') sample.capTrial = trial;
+      // A request sent alone met no concurrency cap: refused, it was refused for the rate (read
+      // as the cap's at a concurrency limit of one, nothing would cut and the rate would hold).
       sample.overConcurrency =
-        trial === 'tentative' ||
-        trial === 'cap' ||
-        trial === 'lowered' ||
-        evidence.explains(inflight) ||
-        (inflight > accepted &&
-          inflight >= MIN_REFUSED_INFLIGHT &&
-          signal.kind === 'throttled' &&
-          !bare &&
-          penaltyAsked(sample) === 0 &&
-          paced &&
-          this.#capTrial?.lagging !== true &&
-          this.rate.probing !== true);
+        inflight > 1 &&
+        (trial === 'tentative' ||
+          trial === 'cap' ||
+          trial === 'lowered' ||
+          evidence.explains(inflight) ||
+          (inflight > accepted &&
+            inflight >= MIN_REFUSED_INFLIGHT &&
+            signal.kind === 'throttled' &&
+            !bare &&
+            penaltyAsked(sample) === 0 &&
+            paced &&
+            this.#capTrial?.lagging !== true &&
+            this.rate.probing !== true));
     }
     return sample;
   }

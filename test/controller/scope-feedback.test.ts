@@ -71,6 +71,24 @@ describe('ScopeFeedback', () => {
     expect(refused.some((sample) => sample.overConcurrency === true)).toBe(false);
   });
 
+  it('leaves refusals of a request sent alone to the rate, though timing noise would count it among two', () => {
+    // Read as a cap's at a concurrency limit of one, they would cut nothing and the rate would hold
+    // (a 12.9 req/s limit_req was refused at twice its rate for 80 s so).
+    const limit: ConcurrencyLimit = { limit: 1, onSample: () => 1 };
+    const rate: RatePolicy = { rate: 20, pausedUntil: 0, probing: false, onSample: () => {} };
+    const feedback = new ScopeFeedback(limit, rate, 60_000, false);
+    feedback.notePaced(0);
+    const refused: Sample[] = [];
+    for (let i = 0; i < 12; i++) {
+      const sentAt = 1000 + 500 * i;
+      feedback.judge({ sentAt, inflightAtSend: 1 }, sentAt + 60, ok, 0);
+      // Answered in half a page's time, as another request went out: under noise, counted at two.
+      const refusal = { sentAt: sentAt + 200, inflightAtSend: 1 };
+      refused.push(feedback.judge(refusal, sentAt + 230, with429, 1).sample);
+    }
+    expect(refused.some((sample) => sample.overConcurrency === true)).toBe(false);
+  });
+
   it('still reads a refusal at three in flight, past successes at two, as refused for its concurrency', () => {
     const refused = slowScopeRefusals(3, () => 2);
     expect(refused.every((sample) => sample.overConcurrency === true)).toBe(true);
