@@ -8,13 +8,18 @@ const bare503: Signal = { kind: 'overloaded', reason: '503', status: 503 };
 const with429: Signal = { kind: 'throttled', reason: '429', status: 429 };
 const ROUND_TRIP_MS = 130;
 
-/** A scope held at 40 requests/s (paced from 0, not probing) under a concurrency limit of 7. */
-function heldScope(): ScopeFeedback {
-  const limit: ConcurrencyLimit = { limit: 7, onSample: () => 7 };
-  const rate: RatePolicy = { rate: 40, pausedUntil: 0, probing: false, onSample: () => {} };
-  const feedback = new ScopeFeedback(limit, rate, 60_000, false);
+/** A scope held at `rate` requests/s (paced from 0, not probing) under a concurrency limit of `limit`. */
+function pacedScope(limit: number, rate: number): ScopeFeedback {
+  const limiter: ConcurrencyLimit = { limit, onSample: () => limit };
+  const policy: RatePolicy = { rate, pausedUntil: 0, probing: false, onSample: () => {} };
+  const feedback = new ScopeFeedback(limiter, policy, 60_000, false);
   feedback.notePaced(0);
   return feedback;
+}
+
+/** A scope held at 40 requests/s under a concurrency limit of 7. */
+function heldScope(): ScopeFeedback {
+  return pacedScope(7, 40);
 }
 
 /**
@@ -39,10 +44,7 @@ function refusedOneInTen(feedback: ScopeFeedback, refusal: Signal, n: number): S
  * `inflight` (itself included); returns the refusals' samples.
  */
 function slowScopeRefusals(inflight: number, acceptedAt: (i: number) => number): Sample[] {
-  const limit: ConcurrencyLimit = { limit: 4, onSample: () => 4 };
-  const rate: RatePolicy = { rate: 1.9, pausedUntil: 0, probing: false, onSample: () => {} };
-  const feedback = new ScopeFeedback(limit, rate, 60_000, false);
-  feedback.notePaced(0);
+  const feedback = pacedScope(4, 1.9);
   const refused: Sample[] = [];
   for (let i = 0; i < 12; i++) {
     const sentAt = 1000 + 2000 * i;
@@ -74,10 +76,7 @@ describe('ScopeFeedback', () => {
   it('leaves refusals of a request sent alone to the rate, though timing noise would count it among two', () => {
     // Read as a cap's at a concurrency limit of one, they would cut nothing and the rate would hold
     // (a 12.9 req/s limit_req was refused at twice its rate for 80 s so).
-    const limit: ConcurrencyLimit = { limit: 1, onSample: () => 1 };
-    const rate: RatePolicy = { rate: 20, pausedUntil: 0, probing: false, onSample: () => {} };
-    const feedback = new ScopeFeedback(limit, rate, 60_000, false);
-    feedback.notePaced(0);
+    const feedback = pacedScope(1, 20);
     const refused: Sample[] = [];
     for (let i = 0; i < 12; i++) {
       const sentAt = 1000 + 500 * i;
