@@ -75,7 +75,7 @@ describe('ScopeFeedback', () => {
 
   it('leaves refusals of a request sent alone to the rate, though timing noise would count it among two', () => {
     // Read as a cap's at a concurrency limit of one, they would cut nothing and the rate would hold
-    // (a 12.9 req/s limit_req was refused at twice its rate for 80 s so).
+    // (a 17 req/s limit_req of the held-out field set was refused one request in six so).
     const feedback = pacedScope(1, 20);
     const refused: Sample[] = [];
     for (let i = 0; i < 12; i++) {
