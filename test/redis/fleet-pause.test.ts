@@ -93,18 +93,20 @@ describe('a Retry-After pause across the fleet', () => {
     const report = { retryAfterMs: 1000, congestion: false, epoch: 0, outcome: '' };
     await callsA.end('', { ...report, receivedAt: await redisNow(a) });
     const ask = { count: 4, first: 1, more: false, knownVersion: 0, held: 0, ends: [] };
-    const waits: number[] = [];
+    // Each lease's send time on Redis's clock, µs: the reply's now (whole ms) and the lease's wait.
+    const sendTimes = (reply: unknown[]) =>
+      (reply[11] as unknown[]).map((wait) => Number(reply[2]) * 1000 + Number(wait));
+    const booked: number[] = [];
     for (const calls of [callsA, callsB, callsA, callsB]) {
-      const reply = await calls.acquire(ask, () => undefined);
-      waits.push(...(reply[11] as unknown[]).map(Number));
+      booked.push(...sendTimes(await calls.acquire(ask, () => undefined)));
     }
-    expect(waits).toHaveLength(1);
-    expect(waits[0]).toBeGreaterThan(800_000); // µs: the pause's end
+    expect(booked).toHaveLength(1);
+    const pauseEnd = booked[0] ?? 0;
+    expect(pauseEnd - (await redisNow(a)) * 1000).toBeGreaterThan(700_000); // the pause's end
     // The learner's first rate comes during the pause: the schedule starts after that booking.
     await a.link.command(keys.state, ['HSET', keys.state, 'rate', '20']);
-    const paced = (await callsB.acquire(ask, () => undefined))[11] as unknown[];
-    const [first = 0, second = 0] = paced.map(Number);
-    expect(first - (waits[0] ?? 0)).toBeGreaterThan(45_000); // one interval (50 ms) on, less the call between
+    const [first = 0, second = 0] = sendTimes(await callsB.acquire(ask, () => undefined));
+    expect(first - pauseEnd).toBeGreaterThan(45_000); // one interval (50 ms) on (±1 ms of rounding)
     expect(second - first).toBeCloseTo(50_000, -3);
   });
 
