@@ -22,7 +22,10 @@ const MAX_LOOK_MS = Math.floor(LOCK_MS / 2);
 
 /**
  * This worker's turn at learning a scope, while it holds the scope's learning
- * lock: read the queued outcomes with the state they apply to, compute the
+ * lock (taken by the worker whose outcome found it free: it looks at once when
+ * a refusal's count is due, else after `learnEveryMs`, when the outcomes of
+ * requests answered with its own have come too): read the queued outcomes
+ * with the state they apply to, compute the
  * new state with the scope's algorithms ({@link learnFrom}), write it back
  * if nobody changed it meanwhile, then look again after `learnEveryMs` (or
  * later on a slow scope, see `BATCH`) if outcomes came meanwhile. The lock
@@ -41,8 +44,12 @@ export class Learner {
   #running = false;
   /** The steps under way, while `#running`. */
   #stepping: Promise<void> = Promise.resolve();
-  /** Whether this worker holds the scope's learning lock, as far as it knows. */
-  #holds = false;
+  /**
+   * Until when this worker holds the scope's learning lock, as far as it knows
+   * (local ms; a lock not refreshed for `LOCK_MS` has lapsed, and another
+   * worker may have taken it).
+   */
+  #heldUntil = 0;
   #again = false;
   #next: CancelTimer | undefined;
   /** A cut settles in Redis: the step after it waits (see `learnReadScript`). */
@@ -73,8 +80,13 @@ export class Learner {
 
   /** Learns now (this worker was just handed the lock), or right after the step under way. */
   learn(): void {
+    this.#heldUntil = this.#clock.now() + LOCK_MS;
+    this.#look();
+  }
+
+  /** Looks now, or right after the step under way (not while a cut settles). */
+  #look(): void {
     if (this.#stopped) return;
-    this.#holds = true;
     if (this.#settling) return; // the cut's step comes when it has settled
     this.#next?.();
     this.#next = undefined;
@@ -91,11 +103,29 @@ export class Learner {
   }
 
   /**
+   * This worker was just handed the lock for outcomes that need no haste: it
+   * looks after `learnEveryMs`, so the outcomes of the scope's requests still
+   * in flight (a scope shared by workers answers several at once) are learned
+   * in the same step — not in one read and write each.
+   */
+  learnSoon(): void {
+    if (this.#stopped) return;
+    this.#heldUntil = this.#clock.now() + LOCK_MS;
+    if (this.#running) this.#again = true;
+    if (this.#running || this.#settling || this.#next !== undefined) return;
+    this.#lookedAt = this.#clock.now(); // the outcomes it will find came from now on
+    this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
+      this.#next = undefined;
+      this.#look();
+    });
+  }
+
+  /**
    * Outcomes were queued for this worker, holding the lock, after it stopped
    * looking: it looks again after its batch time (`learnEveryMs` at least).
    */
   nudged(): void {
-    if (!this.#holds || this.#stopped) return;
+    if (this.#stopped) return; // Redis names this worker the holder
     this.#nudged = true;
     if (this.#running || this.#next !== undefined) return;
     this.#lookedAt = this.#clock.now(); // the outcomes it will find came from now on
@@ -108,7 +138,7 @@ export class Learner {
    * numbers then follow the outcomes by one renewal, not by a renewal and a look.
    */
   queued(): void {
-    if (this.#holds && !this.#stopped) this.learn();
+    if (this.#holding()) this.#look();
   }
 
   /**
@@ -124,7 +154,7 @@ export class Learner {
     this.#settling?.();
     this.#settling = undefined;
     await this.#stepping;
-    if (!this.#holds || !this.#fleet.shared) return;
+    if (!this.#holding() || !this.#fleet.shared) return;
     const step = await this.#step().catch(() => undefined);
     if (typeof step !== 'number') return;
     await new Promise<void>((resolve) => this.#clock.setTimer(step, resolve));
@@ -134,8 +164,9 @@ export class Learner {
   async #steps(): Promise<void> {
     do {
       this.#again = false;
+      const startedAt = this.#clock.now();
       const step = await this.#step();
-      this.#holds = step !== 'lost';
+      this.#heldUntil = step === 'lost' ? 0 : startedAt + LOCK_MS;
       if (typeof step === 'number') this.#settle(step);
       else if (step === 'more' || (step === 'idle' && this.#nudged)) this.#lookAgain();
     } while (this.#again && !this.#stopped && !this.#settling);
@@ -148,7 +179,7 @@ export class Learner {
     this.#next = undefined;
     this.#settling = this.#clock.setTimer(ms, () => {
       this.#settling = undefined;
-      this.learn();
+      this.#look();
     });
   }
 
@@ -217,13 +248,18 @@ export class Learner {
     this.#lookInMs = Math.min(Math.max(everyMs, batchMs), Math.max(everyMs, MAX_LOOK_MS));
   }
 
+  /** Whether the lock is this worker's, as far as it knows (see `#heldUntil`). */
+  #holding(): boolean {
+    return this.#clock.now() < this.#heldUntil;
+  }
+
   #lookAgain(): void {
     this.#nudged = false; // the look covers what it was told of
     if (this.#stopped) return;
     this.#next?.();
     this.#next = this.#clock.setTimer(this.#lookInMs, () => {
       this.#next = undefined;
-      this.learn();
+      this.#look();
     });
   }
 }

@@ -19,6 +19,6 @@ export interface QueueParts {
   readonly heard: () => boolean;
   /** Frees a grant not used. */
   readonly release: (grant: FleetGrant) => void;
-  /** This worker was handed the scope's learning lock. */
-  readonly learn: () => void;
+  /** This worker was handed the scope's learning lock (see `LEARN`): it learns now, or soon. */
+  readonly learn: (when: 'now' | 'soon') => void;
 }

@@ -5,7 +5,7 @@ import { BookedSends } from './booked-sends.js';
 import type { FleetGrant } from './fleet-grant.js';
 import { Hearing } from './hearing.js';
 import { LeaseBook } from './lease-book.js';
-import { ACQUIRE } from './lua/acquire.js';
+import { ACQUIRE, LEARN } from './lua/acquire.js';
 import type { QueueParts } from './queue-parts.js';
 import type { RedisFleet } from './redis-fleet.js';
 
@@ -163,7 +163,7 @@ export class RequestQueue {
     return this.#parts.calls
       .acquire(ask, () => undefined)
       .then((reply) => {
-        if (Number(reply[12]) === 1) this.#parts.learn();
+        this.#took(reply);
       })
       .catch(() => undefined); // the leases expire by themselves
   }
@@ -193,7 +193,7 @@ export class RequestQueue {
     }
     view.observeTime(sentAt, this.#clock.now(), Number(reply[2]));
     this.#hearing.read(reply);
-    if (Number(reply[12]) === 1) this.#parts.learn();
+    this.#took(reply);
     const waits = reply[11] as unknown[];
     // Not granted: ends carried meanwhile go first (they may free the slots), else sleep.
     if (waits.length === 0) {
@@ -222,7 +222,14 @@ export class RequestQueue {
     for (const grant of grantsOf(late, first, workerId, this.#parts.view, this.#clock.now()))
       if (this.#fleet.shared) this.#handOut(grant);
       else this.end(grant.leaseId, '');
-    if (Number(late[12]) === 1) this.#parts.learn();
+    this.#took(late);
+  }
+
+  /** This worker took the learning lock with the call of `reply`: it learns now or soon (see `LEARN`). */
+  #took(reply: unknown[]): void {
+    const learn = Number(reply[12]);
+    if (learn === LEARN.now) this.#parts.learn('now');
+    else if (learn === LEARN.soon) this.#parts.learn('soon');
   }
 
   /** A grant to the next waiting caller (its lease held meanwhile, ended if none is left). */

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { controlSetup } from '../../src/controller/defaults.js';
 import { scopeKeys } from '../../src/redis/keys.js';
 import { learnReadScript } from '../../src/redis/lua/learn.js';
 import type { RedisFleet } from '../../src/redis/redis-fleet.js';
-import { OK, pause, stateOf, useRedis } from './fleet-helpers.js';
+import { LOCK_MS } from '../../src/redis/scope-calls.js';
+import { OK, pause, stateOf, until, useRedis } from './fleet-helpers.js';
 
 const redis = useRedis();
 
@@ -59,5 +61,40 @@ describe('the learner looks only while outcomes come', () => {
     for (let i = 0; i < 3; i++) (await b.admit(scope)).report(OK);
     expect(await learnedBy(holder, scope, 2)).toBeLessThan(2500);
     expect(otherReads.reads).toBe(0); // the lock stayed with the holder
+  });
+
+  it('outcomes answered within the batch time of a lock taken are learned in one step', async () => {
+    // Two workers each end a request on a scope nobody learns: the first takes the lock, and
+    // the second's outcome, queued a moment later, is learned in the same step (a scope
+    // shared by workers answers several at once: one read and write, not one each).
+    const options = { learnEveryMs: 2000 };
+    const [a, b] = [await redis.fleet(options), await redis.fleet(options)];
+    const [first, second] = [redis.registry(a), redis.registry(b)];
+    const scope = 'host:together';
+    const keys = scopeKeys('rw', scope);
+    const [one, two] = [await first.admit(scope), await second.admit(scope)];
+    one.report(OK);
+    const holder = () => a.link.command(keys.learner, ['GET', keys.learner]);
+    await until(async () => (await holder()) === a.settings.workerId);
+    await pause(50); // the lock taken, the first outcome's end has come back
+    two.report(OK);
+    const count = async (key: string, command: string) =>
+      Number(await a.link.command(key, [command, key]));
+    await until(async () => (await count(keys.leases, 'ZCARD')) === 0); // both outcomes queued
+    await until(async () => (await count(keys.samples, 'LLEN')) === 0); // and learned
+    expect(Number((await stateOf(a, keys.state)).ver)).toBe(1);
+  });
+
+  it('a worker whose lock has lapsed makes no learner call as it closes', async () => {
+    const fleet = await redis.fleet({ learnEveryMs: 100 });
+    const registry = fleet.registry({ setup: controlSetup({}) });
+    const counted = countReads(fleet);
+    const scope = 'host:lapsed';
+    (await registry.admit(scope)).report(OK);
+    await learnedBy(fleet, scope, 1);
+    await pause(LOCK_MS + 300); // idle since: the lock lapsed, nothing is queued
+    const before = counted.reads;
+    await registry.close();
+    expect(counted.reads - before).toBe(0);
   });
 });

@@ -7,6 +7,14 @@ import { SHARES } from './share.js';
 export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
 
 /**
+ * What an acquire reply says of the learning lock: this worker took it, and
+ * learns `now` (a refusal's first count is due) or `soon` — after its batch
+ * time, so the outcomes of the scope's other requests answered meanwhile are
+ * learned in the same step, not in one read and write each.
+ */
+export const LEARN = { now: 1, soon: 2 } as const;
+
+/**
  * Admission of a worker's waiting requests across the fleet, in one round
  * trip. First it ends this worker's requests that finished without news for
  * the whole fleet (their leases freed, their outcomes queued for the learner,
@@ -51,8 +59,8 @@ export const ACQUIRE = { granted: 1, paused: 2, full: 3, paced: 4 } as const;
  * pause, until it ends within the horizon), now
  * ms, version, epoch, live workers, in flight (with the new leases), window,
  * rate, pause-until ms, learned state (only when the version differs from the
- * known one, else ''), the wait µs of each lease granted, learn (1: this
- * worker now holds the learning lock), µs until the first lease expires (a
+ * known one, else ''), the wait µs of each lease granted, learn (0, or
+ * this worker now holds the learning lock: see {@link LEARN}), µs until the first lease expires (a
  * slot freed by expiry wakes nobody: a worker of a full window asks again then).
  */
 export const acquireScript = new LuaScript(`${PRELUDE}${ORDER}${SHARES}
@@ -76,6 +84,7 @@ if pushed > 0 then
   redis.call('LTRIM', smp, -num(ARGV[16]), -1)
   redis.call('PEXPIRE', smp, ARGV[8])
   learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, drained)
+  if learn == 1 and not drained then learn = ${LEARN.soon} end
 end
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])
