@@ -1,10 +1,12 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import { type BenchRow, runBench } from '../sim/bench.js';
 import { benchMarkdown } from '../sim/bench-table.js';
 import type { ServerSet } from '../sim/family/sets.js';
 import { SCENARIOS, type Scenario } from '../sim/scenarios.js';
 import { ratewise, STRATEGIES, type Strategy, withBudget } from '../sim/strategies/index.js';
 import { benchFamily } from './bench-family.js';
+import { requireFileTarget, writeFailure } from './output-file.js';
 import { UsageError } from './usage-error.js';
 
 /** Options of `ratewise bench`, as commander parses them. */
@@ -32,6 +34,7 @@ export async function benchCommand(
   argv: readonly string[],
 ): Promise<number> {
   const strategies = budgeted(pick(options.strategy, STRATEGIES, 'strategy'), options.refusedShare);
+  if (options.write !== undefined) await requireWriteTarget(options.write);
   const timingNoiseMs = options.timingNoiseMs ?? options.timingNoise;
   if (options.family !== undefined && options.field !== undefined) {
     throw new UsageError('--family and --field each sample their own servers: give one of them');
@@ -145,7 +148,20 @@ async function writeSection(
     start >= 0 && end > start
       ? `${current.slice(0, start)}${section}${current.slice(end + close.length)}`
       : `${current.trimEnd()}\n\n${section}\n`;
-  await writeFile(file, next);
+  await writeFile(file, next).catch((error: unknown) => {
+    throw writeFailure(error, file);
+  });
+}
+
+/**
+ * Fails with a {@link UsageError} before the runs when `--write` cannot be
+ * written (a folder, a file in the way of its folder); makes its folder.
+ */
+async function requireWriteTarget(file: string): Promise<void> {
+  await requireFileTarget(file);
+  await mkdir(dirname(file), { recursive: true }).catch((error: unknown) => {
+    throw writeFailure(error, file);
+  });
 }
 
 function isWriteArg(argv: readonly string[], i: number): boolean {

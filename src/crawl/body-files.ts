@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type FileHandle, mkdir, open, readdir, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { UsageError } from '../errors.js';
 import { processRuns } from './process-alive.js';
 
 /** The file a URL's body is saved to in `dir`: a hash of the URL, so any URL makes a safe name. */
@@ -117,4 +118,23 @@ export async function drainBody(response: Response): Promise<void> {
   const reader = response.body?.getReader();
   if (!reader) return;
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
+}
+
+/**
+ * Makes the folder bodies are saved to (if need be) and removes the `.part`
+ * files a killed crawl left there: a path that cannot be a folder (a file, or
+ * a file in its way) fails with a {@link UsageError} before anything is
+ * fetched, not once per URL after each download.
+ */
+export async function prepareBodiesDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    // mkdir -p reports the folder itself being a file as EEXIST.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+      throw new UsageError(`cannot write ${dir}: ENOTDIR (a file, not a folder)`);
+    }
+    throw UsageError.file('write', dir, error);
+  }
+  await removeStaleParts(dir);
 }

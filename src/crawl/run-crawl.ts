@@ -1,6 +1,6 @@
 import { createClient, type RatewiseClient } from '../client/client.js';
 import { fanout } from '../events/fanout.js';
-import { drainBody, removeStaleParts, saveBody } from './body-files.js';
+import { drainBody, prepareBodiesDir, saveBody } from './body-files.js';
 import { type CrawlOptions, type CrawlSettings, readCrawlOptions } from './crawl-options.js';
 import { every, ProgressMeter } from './crawl-progress.js';
 import {
@@ -70,8 +70,9 @@ export async function runCrawl(options: CrawlOptions): Promise<CrawlSummary> {
   options.onClient?.(client);
   let opened: Awaited<ReturnType<typeof ResultsFile.open>> | undefined;
   try {
+    // The bodies' folder first: one that cannot be used must leave `out` as it was.
+    if (options.saveBodies !== undefined) await prepareBodiesDir(options.saveBodies);
     opened = await openResults(options);
-    if (options.saveBodies !== undefined) await removeStaleParts(options.saveBodies);
   } catch (error) {
     await client.close();
     throw error;

@@ -251,6 +251,22 @@ describe('ratewise usage errors: one line on stderr, exit 2', () => {
     ],
     [['report', 'plain.log', '-o', '.'], /^ratewise: cannot write \.: EISDIR \(a directory\)\n$/],
     [['demo', '--dir', 'one.txt/demo'], /^ratewise: cannot write one.txt\/demo: ENOTDIR\n$/],
+    [
+      ['crawl', 'one.txt', '--save-bodies', 'one.txt'],
+      /^ratewise: cannot write one.txt: ENOTDIR \(a file, not a folder\)\n$/,
+    ],
+    [
+      ['crawl', 'one.txt', '--save-bodies', 'one.txt/bodies'],
+      /^ratewise: cannot write one.txt\/bodies: ENOTDIR\n$/,
+    ],
+    [
+      ['bench', '--scenario', 'healthy', '--strategy', 'naive', '--write', 'one.txt/b.md'],
+      /^ratewise: cannot write one.txt\/b.md: ENOTDIR \(one.txt is a file\)\n$/,
+    ],
+    [
+      ['bench', '--scenario', 'healthy', '--strategy', 'naive', '--write', '.'],
+      /^ratewise: cannot write \.: EISDIR \(a directory\)\n$/,
+    ],
     [['demo', '--out', 'one.txt/old'], /^ratewise: cannot write one.txt\/old: ENOTDIR\n$/], // former name
     [['baseline', 'check', 'x.log', '--window-requests', '0'], /--window-requests/],
     [['baseline', 'check', 'x.log', '--window', '0'], /--window/], // former name

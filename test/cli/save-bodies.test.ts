@@ -88,6 +88,23 @@ describe('crawl --save-bodies', () => {
     expect(hostile.hits.get('/chunked')).toBe(6);
   });
 
+  it('a folder that cannot be made (a file in the way) fails at once: nothing fetched, out untouched', async () => {
+    hostile = await startHostileServer();
+    const notAFolder = join(dir, 'not-a-folder.txt');
+    writeFileSync(notAFolder, 'x');
+    const out = join(dir, 'untouched.jsonl');
+    writeFileSync(out, '{"url":"earlier"}\n');
+    for (const saveBodies of [notAFolder, join(notAFolder, 'bodies')]) {
+      const crawl = runCrawl({ urls: [`${hostile.url}/chunked?bytes=10`], out, saveBodies });
+      await expect(crawl).rejects.toMatchObject({
+        code: 'ERR_RATEWISE_USAGE',
+        message: expect.stringMatching(/^cannot write .*not-a-folder\.txt(\/bodies)?: ENOTDIR/),
+      });
+    }
+    expect(hostile.hits.get('/chunked')).toBeUndefined();
+    expect(readFileSync(out, 'utf8')).toBe('{"url":"earlier"}\n');
+  });
+
   it('removes the .part files a killed crawl left, not those of a crawl still running', async () => {
     const bodies = join(dir, 'stale');
     mkdirSync(bodies, { recursive: true });
