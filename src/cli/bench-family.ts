@@ -61,8 +61,11 @@ export async function benchFamily(command: FamilyBenchCommand): Promise<string> 
     process.stdout.write(`${output}\n`);
     return output;
   }
-  const verdict = targets.map(
-    (t) => `- ${t.met ? 'met' : 'MISSED'}: ${t.name} ${t.goal} (${t.value})`,
+  const verdict = targets.map((t) =>
+    // "—": no server of the kind the figure needs was drawn; not a miss.
+    t.value === '—'
+      ? `- not measured: ${t.name} ${t.goal} (—: no server of its kind in the sample)`
+      : `- ${t.met ? 'met' : 'MISSED'}: ${t.name} ${t.goal} (${t.value})`,
   );
   const noise = command.timingNoiseMs > 0 ? `, timing noise 0–${command.timingNoiseMs} ms` : '';
   const share = command.refusedShare;

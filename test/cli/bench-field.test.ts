@@ -30,6 +30,21 @@ describe('ratewise bench --field', () => {
     expect(result.figures[0].hotLoops).toBe(0);
   }, 60_000);
 
+  it('calls a target with no server of its kind in the sample not measured, not MISSED', async () => {
+    const run = await runCli(
+      ['bench', '--field', '3', '--seed', '1', '--strategy', 'ratewise'],
+      dir,
+      60_000,
+    );
+    expect(run.code).toBe(0);
+    // The field set has no quota servers and no ramps: those figures are "—".
+    expect(run.stdout).toContain(
+      '- not measured: quota used p10 ≥ 98 % (—: no server of its kind in the sample)',
+    );
+    expect(run.stdout).not.toMatch(/^- MISSED: .*\(—\)$/m);
+    expect(run.stdout).toMatch(/^- met: hot loops 0 \(0\)$/m);
+  }, 60_000);
+
   it.concurrent.for([
     [
       ['bench', '--family', '2', '--field', '2'],
