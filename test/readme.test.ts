@@ -30,7 +30,7 @@ const ROOT = join(import.meta.dirname, '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const README_PORT = '8931';
 /** The fleet section's Redis port, replaced by a free one too. */
-const README_REDIS_PORT = '6379';
+const README_REDIS_PORT = '6390';
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
 
 interface Block {
