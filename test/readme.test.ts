@@ -325,8 +325,10 @@ describe('README', () => {
         // The factory is called for the one scope, and the request goes through it.
         expect(stdout).toMatch(/^new scope host:127\.0\.0\.1:\d+\n200\n$/);
       } else if (block.code.includes('new ScopeController(')) {
-        // The limit and the rate the scope controller holds after one report.
-        expect(stdout).toMatch(/^\d+ (\d+(\.\d+)?|Infinity)\n$/);
+        // The limit and the rate the scope controller holds after one report, as the comment says.
+        const printed = /console\.log\(scope\.limit, scope\.rate\); \/\/ (.+)$/m.exec(block.code);
+        expect(printed?.[1]).toMatch(/^\d+ (\d+(\.\d+)?|Infinity)$/);
+        expect(stdout).toBe(`${printed?.[1]}\n`);
       } else if (/from 'ratewise\/|ky\.create\(/.test(block.code)) {
         expect(stdout).toMatch(integrationOutput(block.code));
       }
