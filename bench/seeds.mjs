@@ -8,7 +8,8 @@ import { simulate } from '../dist/sim/simulate.js';
 import { ratewise } from '../dist/sim/strategies/index.js';
 
 const SEEDS = [1, 2, 3, 4, 5];
-const percent = (share, digits = 1) => `${(100 * share).toFixed(digits)} %`;
+const percent = (share, digits = 1) =>
+  share === null ? '—' : `${(100 * share).toFixed(digits)} %`;
 
 /** The two rows a scenario gets: its main measure and its rejections. */
 function rows(scenario, summaries) {

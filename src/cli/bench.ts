@@ -124,7 +124,11 @@ function progressLine(row: BenchRow): string {
     summary.capacityShare === null
       ? ''
       : `, ${(summary.capacityShare * 100).toFixed(1)} % of capacity`;
-  return `bench: ${row.scenario} × ${row.strategy}: ${summary.okPerS.toFixed(1)} ok/s${share}, ${(summary.rejectedShare * 100).toFixed(2)} % rejected (${row.wallS.toFixed(1)} s)`;
+  const rejected =
+    summary.rejectedShare === null
+      ? 'no request in the steady state'
+      : `${(summary.rejectedShare * 100).toFixed(2)} % rejected`;
+  return `bench: ${row.scenario} × ${row.strategy}: ${summary.okPerS.toFixed(1)} ok/s${share}, ${rejected} (${row.wallS.toFixed(1)} s)`;
 }
 
 /**

@@ -113,7 +113,7 @@ async function watchedRun(
 
 function summaryTable(mine: RunSummary, theirs: RunSummary | undefined): string {
   const row = (name: string, s: RunSummary) =>
-    `| ${name} | ${s.ok} | ${s.rejected} | ${s.okPerS.toFixed(1)} | ${((s.capacityShare ?? 0) * 100).toFixed(0)} % | ${(s.rejectedShare * 100).toFixed(1)} % |`;
+    `| ${name} | ${s.ok} | ${s.rejected} | ${s.okPerS.toFixed(1)} | ${((s.capacityShare ?? 0) * 100).toFixed(0)} % | ${s.rejectedShare === null ? '—' : `${(s.rejectedShare * 100).toFixed(1)} %`} |`;
   return [
     '| strategy | ok | 429s | ok/s (steady) | of capacity | rejected |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',

@@ -4,10 +4,12 @@ import type { RunSummary } from './summary.js';
 
 type Column = readonly [heading: string, cell: (s: RunSummary) => string];
 
+/** A cell with no figure: not measured, never reached, or no capacity to compare with. */
+const NONE = '—';
 const num = (value: number | null, digits = 1): string =>
-  value === null ? '–' : value.toFixed(digits);
+  value === null ? NONE : value.toFixed(digits);
 const pct = (value: number | null): string =>
-  value === null ? '–' : `${(value * 100).toFixed(1)} %`;
+  value === null ? NONE : `${(value * 100).toFixed(1)} %`;
 
 const TIMED: readonly Column[] = [
   ['ok/s', (s) => num(s.okPerS)],
@@ -32,7 +34,8 @@ const BATCH: readonly Column[] = [
 /**
  * The bench results as Markdown: one table per scenario, in the order run,
  * each headed by the scenario's description. Steady-state figures are
- * measured after the scenario's warm-up.
+ * measured after the scenario's warm-up; a strategy that sent nothing then
+ * gets `—` for the figures its requests would give, and a note saying why.
  */
 export function benchMarkdown(rows: readonly BenchRow[], scenarios: readonly Scenario[]): string {
   const parts: string[] = [];
@@ -50,7 +53,16 @@ export function benchMarkdown(rows: readonly BenchRow[], scenarios: readonly Sce
           `| ${row.strategy} | ${columns.map(([, cell]) => cell(row.summary)).join(' | ')} |`,
       ),
       '',
+      ...idleNote(mine),
     );
   }
   return parts.join('\n');
+}
+
+/** The note under a table naming the strategies that sent no request in the steady state, if any. */
+function idleNote(rows: readonly BenchRow[]): string[] {
+  const idle = rows.filter((row) => row.summary.steadyRequests === 0).map((row) => row.strategy);
+  if (idle.length === 0) return [];
+  const who = idle.length === 1 ? `${idle[0]} sent` : `${idle.join(', ')} each sent`;
+  return [`${NONE} not measured: ${who} no request in the steady state.`, ''];
 }

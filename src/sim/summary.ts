@@ -30,24 +30,32 @@ export interface RunSummary {
   rejected: number;
   /** Requests with no response (timeouts, resets). */
   noResponse: number;
-  /** Steady-state goodput, ok/s. */
+  /**
+   * Requests sent in the steady state. With none (a breaker open through it),
+   * the figures over them are not measured: `null`, not 0.
+   */
+  steadyRequests: number;
+  /** Steady-state goodput, ok/s (0 when nothing succeeded in it, sent or not). */
   okPerS: number;
   /** Mean nominal capacity over the steady state, req/s; null when unbounded. */
   capacityPerS: number | null;
   /** okPerS / capacityPerS; null when unbounded. */
   capacityShare: number | null;
-  /** Share of steady-state requests rejected (429/503) or unanswered. */
-  rejectedShare: number;
-  /** Latency percentiles over the steady state, ms. */
-  p50Ms: number;
-  /** 95th percentile latency, ms. */
-  p95Ms: number;
+  /** Share of steady-state requests rejected (429/503) or unanswered; null when none was sent. */
+  rejectedShare: number | null;
+  /** Latency percentiles over the steady state, ms; null when no request was sent in it. */
+  p50Ms: number | null;
+  /** 95th percentile latency, ms; null when no request was sent in it. */
+  p95Ms: number | null;
   /** Longest single request, ms. */
   maxMs: number;
   /** Start of the first 5 s window at 90 % of capacity after which goodput averages 90 %, s; null if none. */
   convergeS: number | null;
-  /** Coefficient of variation of ok per second over the steady state (0: flat). */
-  oscillation: number;
+  /**
+   * Coefficient of variation of ok per second over the steady state (0: flat);
+   * null when it has no ok, or is shorter than two seconds.
+   */
+  oscillation: number | null;
   /** First time the ceiling was in flight, s; null if never. */
   timeToMaxS: number | null;
   /** Batch completion time, s; null for timed runs or an unfinished batch. */
@@ -83,16 +91,13 @@ export function summarise(measures: RunMeasures): RunSummary {
     ok: countWhere(log, (i) => isOk(log, i)),
     rejected: countWhere(log, (i) => isRejected(log.status[i] as number)),
     noResponse: countWhere(log, (i) => log.status[i] === NO_RESPONSE),
+    steadyRequests: steady.length,
     okPerS,
     capacityPerS,
     capacityShare: capacityPerS === null ? null : okPerS / capacityPerS,
-    rejectedShare:
-      steady.length === 0
-        ? 0
-        : steady.filter((i) => isRejected(log.status[i] as number) || log.status[i] === NO_RESPONSE)
-            .length / steady.length,
-    p50Ms: p?.p50 ?? 0,
-    p95Ms: p?.p95 ?? 0,
+    rejectedShare: refusedShare(log, steady),
+    p50Ms: p?.p50 ?? null,
+    p95Ms: p?.p95 ?? null,
     maxMs: largest(log.size, (i) => (log.doneAt[i] as number) - (log.sentAt[i] as number)),
     convergeS: convergence(measures),
     oscillation: oscillation(log, steadyFromMs, steadyEnd),
@@ -110,6 +115,15 @@ function isOk(log: ExchangeLog, i: number): boolean {
 
 function isRejected(status: number): boolean {
   return status === 429 || status === 503;
+}
+
+/** The share of the `sent` requests rejected (429/503) or unanswered; null when there are none. */
+function refusedShare(log: ExchangeLog, sent: readonly number[]): number | null {
+  if (sent.length === 0) return null;
+  const refused = sent.filter(
+    (i) => isRejected(log.status[i] as number) || log.status[i] === NO_RESPONSE,
+  );
+  return refused.length / sent.length;
 }
 
 function indexesWhere(log: ExchangeLog, keep: (i: number) => boolean): number[] {
@@ -181,11 +195,11 @@ function convergence(measures: RunMeasures): number | null {
   return converged;
 }
 
-function oscillation(log: ExchangeLog, from: number, to: number): number {
+function oscillation(log: ExchangeLog, from: number, to: number): number | null {
   const counts = okPerWindow(log, from, to, 1000);
-  if (counts.length < 2) return 0;
+  if (counts.length < 2) return null;
   const mean = counts.reduce((s, c) => s + c, 0) / counts.length;
-  if (mean === 0) return 0;
+  if (mean === 0) return null;
   const variance = counts.reduce((s, c) => s + (c - mean) ** 2, 0) / counts.length;
   return Math.sqrt(variance) / mean;
 }
