@@ -1,6 +1,7 @@
 import type { AlarmRecord } from './alarm-replay.js';
 import { BIMODAL_QUESTION, bimodalWords, RAMP_QUESTION, rampWords } from './detector-words.js';
 import type { LogAnalysis } from './log-analysis.js';
+import { otherFailures } from './records.js';
 import { formatMs, formatNumber, formatOffset, type TextColumn, textTable } from './text-table.js';
 import { isWallClock, utcTimeOfDay } from './wall-clock.js';
 import type { WindowRow } from './window-row.js';
@@ -25,9 +26,11 @@ function windowTable(analysis: LogAnalysis): string {
   const columns: TextColumn[] = [{ header: 'offset', align: 'left' }];
   if (wall) columns.push({ header: 'UTC', align: 'left' });
   columns.push(
-    ...['reqs', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '429', '503', 'fail'].map((header) => ({
-      header,
-    })),
+    ...['reqs', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '429', '503', 'other fail'].map(
+      (header) => ({
+        header,
+      }),
+    ),
   );
   if (phases) columns.push(...['conn ms', 'wait ms', 'body ms'].map((header) => ({ header })));
   if (control) columns.push(...['limit', 'inflight', 'rate'].map((header) => ({ header })));
@@ -62,7 +65,7 @@ function requestCells(row: WindowRow): string[] {
     formatMs(row.p99),
     String(row.throttled),
     String(row.overloaded),
-    String(row.failed),
+    String(otherFailures(row)),
   ];
 }
 
@@ -95,9 +98,8 @@ function summaryLines(a: LogAnalysis): string[] {
     ? ` over ${formatNumber(a.runs.activeS, 0)} s${a.runs.count > 1 ? ' of runs' : ''}, ${formatNumber(totals.rps)} req/s`
     : '';
   const sampled = totals.exactPercentiles ? '' : ' (from a uniform sample)';
-  const others = Math.max(0, totals.failed - totals.throttled - totals.overloaded);
   out.push(
-    `Requests: ${totals.requests}${over}, ${totals.ok} ok; p50 ${formatMs(totals.p50)} ms, p95 ${formatMs(totals.p95)} ms, p99 ${formatMs(totals.p99)} ms${sampled}; ${totals.throttled} × 429, ${totals.overloaded} × 503, ${others} other failures.`,
+    `Requests: ${totals.requests}${over}, ${totals.ok} ok; p50 ${formatMs(totals.p50)} ms, p95 ${formatMs(totals.p95)} ms, p99 ${formatMs(totals.p99)} ms${sampled}; ${totals.throttled} × 429, ${totals.overloaded} × 503, ${otherFailures(totals)} other failures.`,
   );
   if (totals.throttled + totals.overloaded > 0 && lines.byFormat.event > 0) {
     out.push(

@@ -63,6 +63,18 @@ export function isOverloaded(request: RequestRecord): boolean {
   return request.status === 503 || request.signal === 'overloaded';
 }
 
+/**
+ * Failures other than 429s and 503s: the `failed` count (which includes both)
+ * less the two. What `analyze` and `report` show beside the 429 and 503 counts.
+ */
+export function otherFailures(counts: {
+  failed: number;
+  throttled: number;
+  overloaded: number;
+}): number {
+  return Math.max(0, counts.failed - counts.throttled - counts.overloaded);
+}
+
 /** Whether a request succeeded: classified `ok`, or (without a classification) answered 2xx/3xx. */
 export function isOk(request: RequestRecord): boolean {
   if (request.signal !== undefined) return request.signal === 'ok';

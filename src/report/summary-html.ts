@@ -5,6 +5,7 @@ import {
   rampWords,
 } from '../analyze/detector-words.js';
 import type { LogAnalysis } from '../analyze/log-analysis.js';
+import { otherFailures } from '../analyze/records.js';
 import { formatMs, formatNumber, formatOffset } from '../analyze/text-table.js';
 import type { WindowRow } from '../analyze/window-row.js';
 import { escapeHtml as h } from './escape.js';
@@ -25,7 +26,6 @@ type Fact = [name: string, value: string, statistic?: string];
 /** Totals, line counts, alarms and the detectors' verdicts, in words (figures in tooltips). */
 export function detailsHtml(a: LogAnalysis): string {
   const t = a.totals;
-  const others = Math.max(0, t.failed - t.throttled - t.overloaded);
   const facts: Fact[] = [
     [
       'Requests',
@@ -38,7 +38,7 @@ export function detailsHtml(a: LogAnalysis): string {
       `${formatMs(t.p50)} / ${formatMs(t.p95)} / ${formatMs(t.p99)} ms${t.exactPercentiles ? '' : ' (sampled)'}`,
     ],
     ['Baseline p95', t.baselineP95 === null ? '-' : `${formatMs(t.baselineP95)} ms`],
-    ['429 / 503 / other failures', `${t.throttled} / ${t.overloaded} / ${others}`],
+    ['429 / 503 / other failures', `${t.throttled} / ${t.overloaded} / ${otherFailures(t)}`],
     [
       'Lines',
       `${a.lines.total} read, ${a.lines.malformed} malformed, ${a.lines.blank} blank${a.lines.unsent > 0 ? `, ${a.lines.unsent} never sent` : ''}`,
@@ -85,7 +85,17 @@ export function windowsHtml(a: LogAnalysis): string {
   const rows = pickEvenly(a.windows, MAX_TABLE_ROWS);
   const full = a.windowS * 1000;
   const control = rows.some((w) => w.inflightMax !== null || w.limit !== null);
-  const head = ['offset', 'reqs', 'req/s', 'p50 ms', 'p95 ms', 'p99 ms', '429', '503', 'fail'];
+  const head = [
+    'offset',
+    'reqs',
+    'req/s',
+    'p50 ms',
+    'p95 ms',
+    'p99 ms',
+    '429',
+    '503',
+    'other fail',
+  ];
   if (control) head.push('limit', 'in flight', 'rate');
   head.push('alarms');
   const row = (w: WindowRow) =>
@@ -119,7 +129,7 @@ function cells(w: WindowRow, control: boolean, full: number): string[] {
     formatMs(w.p99),
     String(w.throttled),
     String(w.overloaded),
-    String(w.failed),
+    String(otherFailures(w)),
     ...(control ? state : []),
     w.alarms > 0 ? String(w.alarms) : '',
   ];

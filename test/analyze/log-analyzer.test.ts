@@ -5,6 +5,7 @@ import { formatAnalysis } from '../../src/analyze/format-analysis.js';
 import { analyzeLines, LogAnalyzer } from '../../src/analyze/log-analyzer.js';
 import { analyzeLog } from '../../src/analyze/read-log.js';
 import { buildReportData } from '../../src/report/report-data.js';
+import { windowsHtml } from '../../src/report/summary-html.js';
 import { closedLoop, plainLines } from './synthetic.js';
 
 const TEN_MIN = 600;
@@ -177,6 +178,26 @@ describe('analyze: ratewise event logs', () => {
     expect(a.windows.at(-1)?.phases?.waitMs).toBe(600);
     expect(a.diagnosis.verdict).toBe('soft-throttling');
     expect(formatAnalysis(a)).toMatch(/wait ms/);
+  });
+});
+
+describe('analyze: the failure counts', () => {
+  it('shows beside the 429 and 503 columns the other failures, as the summary counts them', () => {
+    // One window: 18 × 429, two 500s and 20 successes.
+    const start = Date.parse('2026-01-31T04:00:00Z');
+    const statuses = [...Array<number>(18).fill(429), 500, 500, ...Array<number>(20).fill(200)];
+    const lines = statuses.map(
+      (status, i) =>
+        `${new Date(start + i * 100).toISOString()} https://a.example/p/${i} 50 ${status}`,
+    );
+    const a = analyzeLines(lines, { windowS: 10 });
+    // --json keeps its field: every failure, the 429s included.
+    expect(a.windows[0]).toMatchObject({ throttled: 18, overloaded: 0, failed: 20 });
+    const text = formatAnalysis(a);
+    expect(text).toMatch(/ 429 +503 +other fail +alarms\n\+0:00\*.* 18 +0 +2 *\n/);
+    expect(text).toContain('18 × 429, 0 × 503, 2 other failures.');
+    expect(windowsHtml(a)).toContain('<th>429</th><th>503</th><th>other fail</th><th>alarms</th>');
+    expect(windowsHtml(a)).toContain('<td>18</td><td>0</td><td>2</td><td></td></tr>');
   });
 });
 
