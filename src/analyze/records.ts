@@ -53,14 +53,18 @@ export type LineFormat = 'event' | 'result' | 'plain';
 /** A line that carries data: an event, a crawl result or a plain line. */
 export type DataLine = Extract<ParsedLine, { kind: LineFormat }>;
 
-/** Whether a request was throttled: a 429 or a vendor form the classifier called `throttled`. */
+/**
+ * Whether a request was throttled: a 429, or a vendor form the classifier called `throttled` (not a
+ * 503: that counts as one, so the 429 and 503 columns never count a request twice — S3's
+ * `SlowDown` is a 503 classified `throttled`).
+ */
 export function isThrottled(request: RequestRecord): boolean {
-  return request.status === 429 || request.signal === 'throttled';
+  return request.status === 429 || (request.signal === 'throttled' && request.status !== 503);
 }
 
-/** Whether a request met an overloaded origin: a 503 or a form the classifier called `overloaded`. */
+/** Whether a request met an overloaded origin: a 503, or a form the classifier called `overloaded` (not a 429). */
 export function isOverloaded(request: RequestRecord): boolean {
-  return request.status === 503 || request.signal === 'overloaded';
+  return request.status === 503 || (request.signal === 'overloaded' && request.status !== 429);
 }
 
 /**

@@ -201,6 +201,27 @@ describe('analyze: the failure counts', () => {
   });
 });
 
+describe('analyze: a 503 the classifier called throttled', () => {
+  it('counts once, as a 503, and leaves the other failures as they are', () => {
+    // S3's SlowDown: a 503 classified `throttled`. Ten of them, one 500 and nine successes.
+    const result = (status: number, signal: string, i: number) =>
+      JSON.stringify({
+        url: `https://b.example/${i}`,
+        status,
+        signal,
+        latencyMs: 40,
+        at: 1000 + i,
+      });
+    const lines = [
+      ...Array.from({ length: 10 }, (_, i) => result(503, 'throttled', i)),
+      result(500, 'server-error', 10),
+      ...Array.from({ length: 9 }, (_, i) => result(200, 'ok', 11 + i)),
+    ];
+    const text = formatAnalysis(analyzeLines(lines, { windowS: 10 }));
+    expect(text).toContain('0 × 429, 10 × 503, 1 other failures.');
+  });
+});
+
 describe('analyze: robustness and streaming', () => {
   it('never throws on arbitrary lines and reports finite totals', () => {
     fc.assert(
