@@ -225,7 +225,7 @@ export class RequestQueue {
     this.#took(late);
   }
 
-  /** This worker took the learning lock with the call of `reply`: it learns now or soon (see `LEARN`). */
+  /** Whether the call of `reply` handed this worker the learning lock: it then learns now or soon (see `LEARN`). */
   #took(reply: unknown[]): void {
     const learn = Number(reply[12]);
     if (learn === LEARN.now) this.#parts.learn('now');

@@ -59,9 +59,10 @@ export const LEARN = { now: 1, soon: 2 } as const;
  * pause, until it ends within the horizon), now
  * ms, version, epoch, live workers, in flight (with the new leases), window,
  * rate, pause-until ms, learned state (only when the version differs from the
- * known one, else ''), the wait µs of each lease granted, learn (0, or
- * this worker now holds the learning lock: see {@link LEARN}), µs until the first lease expires (a
- * slot freed by expiry wakes nobody: a worker of a full window asks again then).
+ * known one, else ''), the wait µs of each lease granted, learn (0, or this
+ * worker now holds the learning lock: see {@link LEARN}), µs until the first
+ * lease expires (a slot freed by expiry wakes nobody: a worker of a full
+ * window asks again then).
  */
 export const acquireScript = new LuaScript(`${PRELUDE}${ORDER}${SHARES}
 local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
