@@ -93,7 +93,8 @@ export class FleetScope {
       subscribe: () => this.subscribe(),
       heard: () => this.#channel.heard,
       release: (grant) => this.release(grant),
-      learn: (when) => (when === 'now' ? this.#learner.learn() : this.#learner.learnSoon()),
+      learn: (when, taken) =>
+        when === 'now' ? this.#learner.learn() : this.#learner.learnSoon(taken),
     });
     this.#channel = new ScopeChannel(fleet, this.keys.channel, {
       view: this.view,
