@@ -104,7 +104,7 @@ export class Learner {
 
   /**
    * This worker was just handed the lock for outcomes that need no haste: it
-   * looks after `learnEveryMs` (`MAX_LOOK_MS` at most), so the outcomes of the scope's requests still
+   * looks after `learnEveryMs`, so the outcomes of the scope's requests still
    * in flight (a scope shared by workers answers several at once) are learned
    * in the same step — not in one read and write each.
    */
@@ -117,9 +117,7 @@ export class Learner {
     // unless more came meanwhile, and reads only then.
     this.#taken = Array.isArray(taken) ? [1, ...taken] : undefined;
     this.#lookedAt = this.#clock.now(); // the outcomes it will find came from now on
-    // Within the lock's time, whatever `learnEveryMs` is: the step must find the lock still held.
-    const delayMs = Math.min(this.#fleet.settings.learnEveryMs, MAX_LOOK_MS);
-    this.#next = this.#clock.setTimer(delayMs, () => {
+    this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
       this.#next = undefined;
       this.#look();
     });

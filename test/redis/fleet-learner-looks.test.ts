@@ -95,15 +95,6 @@ describe('the learner looks only while outcomes come', () => {
     expect(counted.reads).toBe(0);
   });
 
-  it('a lock taken for an outcome is learned under, though learnEveryMs is longer than the lock', async () => {
-    const fleet = await redis.fleet({ learnEveryMs: LOCK_MS + 2000 });
-    const registry = redis.registry(fleet);
-    const scope = 'host:slow-looks';
-    (await registry.admit(scope)).report(OK);
-    // Looked after the lock's time, the write found the lock gone and nothing was learned.
-    expect(await learnedBy(fleet, scope, 1)).toBeLessThan(LOCK_MS);
-  });
-
   it('a worker whose lock has lapsed makes no learner call as it closes', async () => {
     const fleet = await redis.fleet({ learnEveryMs: 100 });
     const registry = fleet.registry({ setup: controlSetup({}) });

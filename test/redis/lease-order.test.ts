@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { scopeKeys } from '../../src/redis/keys.js';
-import { acquireScript, LEARN } from '../../src/redis/lua/acquire.js';
-import { learnApplyScript, learnReadScript } from '../../src/redis/lua/learn.js';
+import { learnReadScript } from '../../src/redis/lua/learn.js';
 import { releaseScript } from '../../src/redis/lua/release.js';
 import { shareScript } from '../../src/redis/lua/share.js';
 import type { RedisFleet } from '../../src/redis/redis-fleet.js';
@@ -134,9 +133,8 @@ function watch(a: RedisFleet, b: RedisFleet): Watched {
       const reply = (await command(key, args)) as unknown[];
       // As b sent them: Redis stamps each outcome it queues with its admission order (`ORDER`).
       const unstamped = (text: string) => text.replace(/,"[qm]":\d+/g, '');
-      const read = learnerRead(args[1], reply);
-      if (read !== undefined) {
-        watched.reads.push(read.map(unstamped));
+      if (args[1] === learnReadScript.sha && Number(reply[0]) === 1) {
+        watched.reads.push((reply[4] as string[]).map(unstamped));
         watched.readers.push(fleet.settings.workerId);
       }
       if (fleet === b && args[1] === shareScript.sha && Number(reply[11]) > 0)
@@ -147,19 +145,6 @@ function watch(a: RedisFleet, b: RedisFleet): Watched {
     };
   }
   return watched;
-}
-
-/**
- * The outcomes a learner read with the call of script `sha` that returned `reply`, if it did: its
- * read, a write that answered as a read (outcomes came after those it learned), or the end call
- * that handed it the lock (its first step learns from what that read).
- */
-function learnerRead(sha: string | undefined, reply: unknown[]): string[] | undefined {
-  if (sha === learnReadScript.sha && Number(reply[0]) === 1) return reply[4] as string[];
-  if (sha === learnApplyScript.sha && Number(reply[0]) === -2) return reply[4] as string[];
-  if (sha === acquireScript.sha && Number(reply[12]) === LEARN.soon)
-    return (reply[14] as unknown[])[3] as string[];
-  return undefined;
 }
 
 /** Four callers of `fleet` on `scope` sending 20 ms requests while `running()`; `oks` counts their successes. */
@@ -218,13 +203,10 @@ async function cutBetweenTwo(scope: string, { lockFree }: { lockFree: boolean })
   // before. Before, a regular look or the cut's own read could come first; b's successes then
   // came with its next renewal.
   const read = cutRead();
-  // Distinct: a write that answered as a read returns the outcomes the step had read already too.
-  const learnedFromB = new Set(
-    reads
-      .slice(0, read + 1)
-      .flat()
-      .filter((text) => sentByB.has(text)),
-  ).size;
+  const learnedFromB = reads
+    .slice(0, read + 1)
+    .flat()
+    .filter((text) => sentByB.has(text)).length;
   const seen = `b reported ${bBefore} before the refusal, sent ${sentByB.size}; the cut's read: ${reads[read]?.length} by ${readers[read]}; lock taken by the refusal: ${watched.tookLock}`;
   return { read, bBefore, learnedFromB, tookLock: watched.tookLock, seen };
 }
