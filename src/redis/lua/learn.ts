@@ -85,7 +85,7 @@ local st, smp, ln, ch = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if redis.call('GET', ln) ~= ARGV[1] then return {0} end
 local s = redis.call('HMGET', st, 'ver', 'pause', 'win', 'rate', 'tat')
 if num(s[1]) ~= num(ARGV[2]) then return {-1} end
-if (ARGV[10] or '') ~= '' and redis.call('LLEN', smp) ~= num(ARGV[10]) then
+if ARGV[10] ~= '' and redis.call('LLEN', smp) ~= num(ARGV[10]) then
   redis.call('PEXPIRE', ln, ARGV[8])
   return learnerRead(-2, smp, num(ARGV[11]), num(ARGV[12]))
 end
