@@ -93,8 +93,7 @@ export class FleetScope {
       subscribe: () => this.subscribe(),
       heard: () => this.#channel.heard,
       release: (grant) => this.release(grant),
-      learn: (when, taken) =>
-        when === 'now' ? this.#learner.learn() : this.#learner.learnSoon(taken),
+      learn: (when) => (when === 'now' ? this.#learner.learn() : this.#learner.learnSoon()),
     });
     this.#channel = new ScopeChannel(fleet, this.keys.channel, {
       view: this.view,

@@ -5,10 +5,12 @@ import { FleetDrain } from './fleet-drain.js';
 import { storedRate } from './fleet-view.js';
 import type { ScopeKeys } from './keys.js';
 import { judging, learnWith, parseOutcomes, resume } from './learn-step.js';
-import { learnApplyScript, learnReadScript, MAX_BATCH } from './lua/learn.js';
+import { learnApplyScript, learnReadScript } from './lua/learn.js';
 import type { RedisFleet } from './redis-fleet.js';
 import { LOCK_MS } from './scope-calls.js';
 
+/** Outcomes learned from in one step at most. */
+const MAX_BATCH = 1000;
 /**
  * Outcomes worth a learning step: while fewer arrive per `learnEveryMs`, the
  * learner looks less often, up to every `MAX_LOOK_MS` (a slow scope is
@@ -53,8 +55,6 @@ export class Learner {
   /** A cut settles in Redis: the step after it waits (see `learnReadScript`). */
   #settling: CancelTimer | undefined;
   #stopped = false;
-  /** The read the call that handed this worker the lock brought, for its first step (see `learnSoon`). */
-  #taken: unknown[] | undefined;
   /** Told of new outcomes while a step ran (it may have read before they came). */
   #nudged = false;
   /** Local ms of the last look, and how long until the next. */
@@ -108,14 +108,11 @@ export class Learner {
    * in flight (a scope shared by workers answers several at once) are learned
    * in the same step — not in one read and write each.
    */
-  learnSoon(taken?: unknown[]): void {
+  learnSoon(): void {
     if (this.#stopped) return;
     this.#heldUntil = this.#clock.now() + LOCK_MS;
     if (this.#running) this.#again = true;
     if (this.#running || this.#settling || this.#next !== undefined) return;
-    // What was queued as the lock was handed over: the step writes what it learns from it
-    // unless more came meanwhile, and reads only then.
-    this.#taken = Array.isArray(taken) ? [1, ...taken] : undefined;
     this.#lookedAt = this.#clock.now(); // the outcomes it will find came from now on
     this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
       this.#next = undefined;
@@ -191,46 +188,19 @@ export class Learner {
    * 'idle' (nothing queued, the lock kept: look when told), 'lost' (another
    * worker holds the lock), or the ms a cut still settles (the lock kept):
    * a call's time, by when the other workers' outcomes answered before the
-   * refusal have come (they send them when they hear of it). The read is the
-   * one the call that handed this worker the lock brought, if any (see
-   * {@link Learner.learnSoon}): then the write is taken only if no outcome
-   * came since, and otherwise answers as a read would.
+   * refusal have come (they send them when they hear of it).
    */
   async #step(): Promise<'more' | 'idle' | 'lost' | number> {
-    const taken = this.#taken;
-    this.#taken = undefined;
-    const read = taken ?? (await this.#read());
-    if (Number(read[0]) === 3) return Number(read[1]);
-    this.#pace(Number(read[0]) === 1 ? (read[4] as unknown[]).length : 0);
-    if (Number(read[0]) !== 1) return Number(read[0]) === 2 ? 'idle' : 'lost';
-    let applied = await this.#learnFrom(read, taken !== undefined);
-    // Outcomes came after the read the lock came with: learned again with them, from Redis's state.
-    if (Number(applied[0]) === -2) applied = await this.#learnFrom([1, ...applied.slice(1)], false);
-    if (Number(applied[0]) === 3) return Number(applied[1]);
-    if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
-    if (Number(applied[0]) !== 1) return 'lost';
-    return Number(applied[2]) > 0 ? 'more' : 'idle';
-  }
-
-  /** `learnReadScript`: the queued outcomes with the state they apply to (the lock checked or taken). */
-  #read(): Promise<unknown[]> {
     const { settings } = this.#fleet;
     const k = this.#keys;
-    return this.#fleet.run(
+    const read = await this.#fleet.run(
       learnReadScript,
       [k.state, k.samples, k.learner],
       [settings.workerId, String(LOCK_MS), String(MAX_BATCH), String(settings.callTimeoutMs)],
     );
-  }
-
-  /**
-   * Learns the outcomes of `read` ({1, now, version, state, outcomes}) and writes the result
-   * (`learnApplyScript`; `only`: only if they are still all that is queued); keeps the
-   * algorithms when it was written.
-   */
-  async #learnFrom(read: unknown[], only: boolean): Promise<unknown[]> {
-    const { settings } = this.#fleet;
-    const k = this.#keys;
+    if (Number(read[0]) === 3) return Number(read[1]);
+    this.#pace(Number(read[0]) === 1 ? (read[4] as unknown[]).length : 0);
+    if (Number(read[0]) !== 1) return Number(read[0]) === 2 ? 'idle' : 'lost';
     const raw = read[4] as unknown[];
     const version = Number(read[2]);
     // Our own algorithms when the state is still the one we wrote; else resumed from Redis.
@@ -247,7 +217,7 @@ export class Learner {
       [k.state, k.samples, k.learner, k.channel],
       [
         settings.workerId,
-        String(version),
+        String(read[2]),
         String(raw.length),
         next.learned,
         String(Math.max(1, Math.round(next.window))),
@@ -255,13 +225,12 @@ export class Learner {
         String(next.pauseUntil),
         String(LOCK_MS),
         String(settings.stateTtlMs),
-        only ? String(raw.length) : '',
-        String(MAX_BATCH),
-        String(settings.callTimeoutMs),
       ],
     );
-    if (Number(applied[0]) === 1) this.#kept = { version: Number(applied[1]), feedback, drain };
-    return applied;
+    if (Number(applied[0]) === -1) this.#again = true; // the state moved under us: read it again
+    if (Number(applied[0]) !== 1) return 'lost';
+    this.#kept = { version: Number(applied[1]), feedback, drain };
+    return Number(applied[2]) > 0 ? 'more' : 'idle';
   }
 
   /**

@@ -19,9 +19,6 @@ export interface QueueParts {
   readonly heard: () => boolean;
   /** Frees a grant not used. */
   readonly release: (grant: FleetGrant) => void;
-  /**
-   * This worker was handed the scope's learning lock (see `LEARN`): it learns now, or soon —
-   * from `taken`, what the call read for it, if nothing came since.
-   */
-  readonly learn: (when: 'now' | 'soon', taken?: unknown[]) => void;
+  /** This worker was handed the scope's learning lock (see `LEARN`): it learns now, or soon. */
+  readonly learn: (when: 'now' | 'soon') => void;
 }

@@ -229,7 +229,7 @@ export class RequestQueue {
   #took(reply: unknown[]): void {
     const learn = Number(reply[12]);
     if (learn === LEARN.now) this.#parts.learn('now');
-    else if (learn === LEARN.soon) this.#parts.learn('soon', reply[14] as unknown[]);
+    else if (learn === LEARN.soon) this.#parts.learn('soon');
   }
 
   /** A grant to the next waiting caller (its lease held meanwhile, ended if none is left). */

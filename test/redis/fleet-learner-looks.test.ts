@@ -85,16 +85,6 @@ describe('the learner looks only while outcomes come', () => {
     expect(Number((await stateOf(a, keys.state)).ver)).toBe(1);
   });
 
-  it('an outcome that finds no learner is learned in one write: its end call brought the read', async () => {
-    const fleet = await redis.fleet({ learnEveryMs: 100 });
-    const registry = redis.registry(fleet);
-    const counted = countReads(fleet);
-    const scope = 'host:lone';
-    (await registry.admit(scope)).report(OK);
-    await learnedBy(fleet, scope, 1);
-    expect(counted.reads).toBe(0);
-  });
-
   it('a worker whose lock has lapsed makes no learner call as it closes', async () => {
     const fleet = await redis.fleet({ learnEveryMs: 100 });
     const registry = fleet.registry({ setup: controlSetup({}) });

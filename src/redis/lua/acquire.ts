@@ -1,5 +1,4 @@
 import { LuaScript } from '../script.js';
-import { MAX_BATCH } from './learn.js';
 import { ORDER } from './order.js';
 import { PRELUDE } from './prelude.js';
 import { SHARES } from './share.js';
@@ -63,15 +62,14 @@ export const LEARN = { now: 1, soon: 2 } as const;
  * known one, else ''), the wait µs of each lease granted, learn (0, or this
  * worker now holds the learning lock: see {@link LEARN}), µs until the first
  * lease expires (a slot freed by expiry wakes nobody: a worker of a full
- * window asks again then), and with `soon` what the learner reads ({now ms,
- * version, learned state or '', outcomes}: its first step need not read), else 0.
+ * window asks again then).
  */
 export const acquireScript = new LuaScript(`${PRELUDE}${ORDER}${SHARES}
 local st, ls, wk, wq = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local smp, ln, ord = KEYS[6], KEYS[7], KEYS[9]
 local leaseMs, horizonUs = num(ARGV[3]), num(ARGV[4]) * 1000
 local count, first, ended = num(ARGV[13]), num(ARGV[14]), num(ARGV[15])
-local freed, learn, pushed, drained, taken = 0, 0, 0, false, 0
+local freed, learn, pushed, drained = 0, 0, 0, false
 for i = 1, ended do
   local q = endOrdered(ord, ARGV[18 + i])
   freed = freed + redis.call('ZREM', ls, ARGV[18 + i])
@@ -87,11 +85,7 @@ if pushed > 0 then
   redis.call('LTRIM', smp, -num(ARGV[16]), -1)
   redis.call('PEXPIRE', smp, ARGV[8])
   learn = tellLearner(smp, ln, KEYS[8], ARGV[2], ARGV[17], pushed, drained)
-  if learn == 1 and not drained then
-    learn = ${LEARN.soon}
-    local s = redis.call('HMGET', KEYS[1], 'ver', 'alg')
-    taken = {now, num(s[1]), s[2] or '', redis.call('LRANGE', smp, 0, ${MAX_BATCH - 1})}
-  end
+  if learn == 1 and not drained then learn = ${LEARN.soon} end
 end
 redis.call('ZREMRANGEBYSCORE', wk, '-inf', now)
 redis.call('ZADD', wk, int(now + num(ARGV[11])), ARGV[2])
@@ -114,7 +108,7 @@ local function reply(code, waitUs)
   if freed > 0 or passed then wakeNext(st, ls, wk, wq, KEYS[8]) end
   local expiry = num(redis.call('ZRANGE', ls, 0, 0, 'WITHSCORES')[2])
   return {code, waitUs, now, tonumber(ver), num(s[5]), live, inflight, win, s[2] or '0', pause,
-    alg, waits, learn, math.max(0, expiry - now) * 1000, taken}
+    alg, waits, learn, math.max(0, expiry - now) * 1000}
 end
 if count == 0 then return reply(${ACQUIRE.granted}, 0) end
 -- Woken workers that never asked (1 s on) are dropped; this one, woken, is asking now.

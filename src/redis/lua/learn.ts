@@ -1,23 +1,6 @@
 import { LuaScript } from '../script.js';
 import { PRELUDE } from './prelude.js';
 
-/** Outcomes learned from in one step at most. */
-export const MAX_BATCH = 1000;
-
-/**
- * Lua: what the learner reads when it holds the lock (KEYS[1] the state, `smp` the samples):
- * `{3, ms}` while a cut settles for ms more (see `learnReadScript`), else `{code, now, version,
- * learned state or '', outcomes}` (`most` of them at most).
- */
-const READ = `
-local function learnerRead(code, smp, most, settleMs)
-  local s = redis.call('HMGET', KEYS[1], 'ver', 'alg', 'cut')
-  local settled = num(s[3]) + settleMs
-  if settled > now then return {3, int(settled - now)} end
-  return {code, now, num(s[1]), s[2] or '', redis.call('LRANGE', smp, 0, most - 1)}
-end
-`;
-
 /**
  * The learner's read: checks (or takes, when free and outcomes wait) the
  * learning lock and returns the queued outcomes with the learned state they
@@ -38,17 +21,21 @@ end
  * settles for ms more, lock kept (or taken); else {1, now ms, version,
  * learned state or '', outcomes}.
  */
-export const learnReadScript = new LuaScript(`${PRELUDE}${READ}
-local smp, ln = KEYS[2], KEYS[3]
+export const learnReadScript = new LuaScript(`${PRELUDE}
+local st, smp, ln = KEYS[1], KEYS[2], KEYS[3]
 local holder = redis.call('GET', ln)
 if holder and holder ~= ARGV[1] then return {0} end
-if redis.call('LLEN', smp) == 0 then
+local samples = redis.call('LRANGE', smp, 0, num(ARGV[3]) - 1)
+if #samples == 0 then
   if not holder then return {0} end
   redis.call('PEXPIRE', ln, ARGV[2])
   return {2}
 end
 redis.call('SET', ln, ARGV[1], 'PX', ARGV[2])
-return learnerRead(1, smp, num(ARGV[3]), num(ARGV[4]))
+local s = redis.call('HMGET', st, 'ver', 'alg', 'cut')
+local settled = num(s[3]) + num(ARGV[4])
+if settled > now then return {3, int(settled - now)} end
+return {1, now, num(s[1]), s[2] or '', samples}
 `);
 
 /**
@@ -68,27 +55,16 @@ return learnerRead(1, smp, num(ARGV[3]), num(ARGV[4]))
  * bookings when it hears `s<window> <rate> <anchor ms> <factor>` — booked a
  * second ahead, sends still follow a cut or a probe at once.
  *
- * With `only` (the outcomes used are all that may be queued: the learner
- * learned them from the read the call that handed it the lock brought), a
- * queue that holds more writes nothing and answers as a read: {-2, now,
- * version, learned state, outcomes}, or {3, ms} while a cut settles.
- *
  * KEYS: state, samples, learner lock, channel.
  * ARGV: worker id, version read, outcomes used, learned state, window, rate,
- * pause-until ms (0 for none), hold ms, state TTL ms, only ('' or the outcomes
- * used), most outcomes, settle ms.
- * Reply: {0} lock lost, {-1} version moved, {-2, …} or {3, ms} (see `only`),
- * else {1, new version, outcomes still queued}.
+ * pause-until ms (0 for none), hold ms, state TTL ms.
+ * Reply: {0} lock lost, {-1} version moved, else {1, new version, outcomes still queued}.
  */
-export const learnApplyScript = new LuaScript(`${PRELUDE}${READ}
+export const learnApplyScript = new LuaScript(`${PRELUDE}
 local st, smp, ln, ch = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 if redis.call('GET', ln) ~= ARGV[1] then return {0} end
 local s = redis.call('HMGET', st, 'ver', 'pause', 'win', 'rate', 'tat')
 if num(s[1]) ~= num(ARGV[2]) then return {-1} end
-if ARGV[10] ~= '' and redis.call('LLEN', smp) ~= num(ARGV[10]) then
-  redis.call('PEXPIRE', ln, ARGV[8])
-  return learnerRead(-2, smp, num(ARGV[11]), num(ARGV[12]))
-end
 local ver = num(s[1]) + 1
 redis.call('HSET', st, 'alg', ARGV[4], 'win', ARGV[5], 'rate', ARGV[6], 'ver', int(ver))
 if num(ARGV[7]) > num(s[2]) then -- a pause of the algorithm's own (a refusal without Retry-After…)
