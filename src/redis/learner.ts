@@ -114,10 +114,7 @@ export class Learner {
     if (this.#running) this.#again = true;
     if (this.#running || this.#settling || this.#next !== undefined) return;
     this.#lookedAt = this.#clock.now(); // the outcomes it will find came from now on
-    this.#next = this.#clock.setTimer(this.#fleet.settings.learnEveryMs, () => {
-      this.#next = undefined;
-      this.#look();
-    });
+    this.#lookIn(this.#fleet.settings.learnEveryMs);
   }
 
   /**
@@ -256,8 +253,13 @@ export class Learner {
   #lookAgain(): void {
     this.#nudged = false; // the look covers what it was told of
     if (this.#stopped) return;
+    this.#lookIn(this.#lookInMs);
+  }
+
+  /** Looks `ms` from now (instead of any look set before). */
+  #lookIn(ms: number): void {
     this.#next?.();
-    this.#next = this.#clock.setTimer(this.#lookInMs, () => {
+    this.#next = this.#clock.setTimer(ms, () => {
       this.#next = undefined;
       this.#look();
     });
