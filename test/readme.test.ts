@@ -297,7 +297,7 @@ describe('README', () => {
       );
       await redis.start();
     }
-    const urls = readFileSync(join(cwd, 'urls.txt'), 'utf8').trim().split('\n');
+    const urls = readFileSync(join(cwd, 'fleet-urls.txt'), 'utf8').trim().split('\n');
     const results = [...jsonLines(join(cwd, 'a.jsonl')), ...jsonLines(join(cwd, 'b.jsonl'))];
     expect(results.map((r) => r.url).sort()).toEqual([...urls].sort());
     expect(results.every((r) => r.status === 200)).toBe(true);
